@@ -1,0 +1,46 @@
+/** The specification's numbers (page sizes, timings, lengths) as named constants. */
+
+/** Page sizes the browser offers; the first is the default. */
+export const PAGE_SIZES = [20, 40, 60, 80, 100] as const;
+export const DEFAULT_PAGE_SIZE = 20;
+/** The grid shows at most this many columns, indexed columns first. */
+export const GRID_MAX_COLUMNS = 8;
+/** Text columns longer than this (or unlimited) get an 8-row textarea. */
+export const TEXTAREA_THRESHOLD = 500;
+/** Lists and comboboxes load this many items first and this many more at the end. */
+export const LAZY_LOAD_SIZE = 25;
+/** Role and user administration pages. */
+export const ADMIN_PAGE_SIZE = 20;
+/** Roles with an Id at or below this are built in and cannot be deleted. */
+export const BUILT_IN_ROLE_MAX_ID = 3;
+
+export const SEARCH_DEBOUNCE_MS = 250;
+export const COMBOBOX_DEBOUNCE_MS = 150;
+export const EXPORT_POLL_DELAY_MS = 2000;
+
+/** Session: refresh within this of expiry; idle tick, alert and auto-logout. */
+export const SESSION_REFRESH_BEFORE_MS = 5 * 60 * 1000;
+export const IDLE_TICK_MS = 10_000;
+export const IDLE_ALERT_TICKS = 150;
+export const IDLE_LOGOUT_AFTER_ALERT_MS = 300_000;
+/** Browser storage key of the session (base64-encoded verification). */
+export const SESSION_STORAGE_KEY = 'UTOKEN';
+
+export const OTP_LENGTH = 6;
+export const EMAIL_CODE_LIFETIME_MS = 15 * 60 * 1000;
+export const RESEND_LOCK_MS = 60_000;
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const EMAIL_MAX_LENGTH = 250;
+export const NAME_MAX_LENGTH = 50;
+export const CONTACT_SUBJECT_MAX_LENGTH = 50;
+export const CONTACT_MESSAGE_MAX_LENGTH = 1000;
+
+export const CHAT_MESSAGE_LIMIT = 10;
+export const COOKIE_CONSENT_KEY = 'accept-cookies-v1';
+export const COOKIE_REJECTION_DAYS = 30;
+export const MOBILE_BREAKPOINT_PX = 576;
+
+export const TOAST_TIMEOUT_MS = 3000;
+export const TOAST_FADE_MS = 500;
+export const MODAL_FADE_MS = 300;

@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+function problem(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('runs on embedded defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.dataDir).toBe(path.resolve('data'));
+    expect(config.appStore).toEqual({ kind: 'sqlite', file: path.resolve('data', 'app.db') });
+    expect(config.databases).toEqual([]);
+    expect(config.admin).toBeNull();
+    expect(config.smtpUrl).toBeNull();
+    expect(config.redisUrl).toBeNull();
+    expect(config.statementTimeoutMs).toBe(15_000);
+  });
+
+  it('reads every variable of the operator interface', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/tmp/dbui-x',
+      APP_DB_URL: 'postgres://u:p@db:5432/app',
+      DATABASES: 'shop=postgres://u:p@db/shop, crm=mysql://root@db:3306/crm,erp=mssql://sa:x@db:1433/erp',
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD: 'Admin#12345',
+      ADMIN_EMAIL: 'admin@example.com',
+      SMTP_URL: 'smtp://user:pass@mail:587',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    expect(config.port).toBe(9000);
+    expect(config.appStore).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/app' });
+    expect(config.databases.map((d) => [d.name, d.kind])).toEqual([
+      ['shop', 'postgres'],
+      ['crm', 'mysql'],
+      ['erp', 'mssql'],
+    ]);
+    expect(config.admin).toEqual({ username: 'admin', password: 'Admin#12345', email: 'admin@example.com' });
+    expect(config.appDbUrl).toBe('postgres://u:p@db:5432/app');
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^PORT: "eighty" must be a whole number from 0 to 65535\.$/],
+    [{ PORT: '70000' }, /^PORT: /],
+    [{ APP_DB_URL: 'mysql://root@db/app' }, /^APP_DB_URL: .* must start with sqlite:PATH, postgres:\/\/\.$/],
+    [{ APP_DB_URL: 'postgres://' }, /^APP_DB_URL: .*not a valid URL/],
+    [{ DATABASES: 'shop' }, /^DATABASES: "shop" is not name=url/],
+    [{ DATABASES: 'shop=oracle://db/x' }, /^DATABASES: "oracle:\/\/db\/x" must start with/],
+    [{ DATABASES: 'a b=postgres://db/x' }, /^DATABASES: the name "a b" may use only/],
+    [{ DATABASES: 'x=postgres://db/a,X=postgres://db/b' }, /^DATABASES: the name "X" is given twice/],
+    [{ DATABASES: 'x=sqlite:/no/such/file.db' }, /^DATABASES: the SQLite file of "x" does not exist/],
+    [{ ADMIN_USERNAME: 'admin' }, /^ADMIN_PASSWORD: set ADMIN_USERNAME, ADMIN_PASSWORD and ADMIN_EMAIL together/],
+    [{ ADMIN_USERNAME: 'ad min', ADMIN_PASSWORD: 'Admin#12345', ADMIN_EMAIL: 'a@b.co' }, /^ADMIN_USERNAME: Contains invalid characters\.$/],
+    [{ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'short', ADMIN_EMAIL: 'a@b.co' }, /^ADMIN_PASSWORD: Password must be at least 8 characters\.$/],
+    [{ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'Admin#12345', ADMIN_EMAIL: 'nope' }, /^ADMIN_EMAIL: Invalid Email Address\.$/],
+    [{ SMTP_URL: 'mail.example.com' }, /^SMTP_URL: /],
+    [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL: /],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: must be one of/],
+  ])('refuses %j with one line naming the variable', (env, expected) => {
+    const message = problem(env);
+    expect(message).toMatch(expected);
+    expect(message).not.toContain('\n');
+  });
+
+  it('never prints a password from a URL', () => {
+    expect(problem({ DATABASES: 'x=oracle://user:secret@db/x' })).not.toContain('secret');
+  });
+});

@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import type { EngineKind } from '#server/engines/engine.ts';
+import { engineKindOf, redactUrl as redact, sqliteFileOf as sqliteFile } from '#server/engines/engine-url.ts';
+import { emailField, passwordField, usernameField } from '#common/contract/account.ts';
+
+/** A browsable database as the operator registered it. */
+export interface DatabaseSetting {
+  name: string;
+  url: string;
+  kind: EngineKind;
+}
+
+export interface AdminSetting {
+  username: string;
+  password: string;
+  email: string;
+}
+
+/** The operator interface: every environment variable, parsed once. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** APP_DB_URL as given (or its default), and where it points. */
+  appDbUrl: string;
+  appStore: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+  /** Empty means: register the embedded demo database. */
+  databases: DatabaseSetting[];
+  admin: AdminSetting | null;
+  smtpUrl: string | null;
+  redisUrl: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Longest a statement against a browsed database may run (ms). */
+  statementTimeoutMs: number;
+}
+
+/** A start-up problem with one variable; main.ts prints its message as one line and exits. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+  }
+}
+
+function checkUrl(variable: string, url: string, allowed: readonly EngineKind[]): EngineKind {
+  const kind = engineKindOf(url);
+  if (!kind || !allowed.includes(kind)) {
+    throw new ConfigError(variable, `"${redact(url)}" must start with ${allowed.map(schemeHint).join(', ')}.`);
+  }
+  if (kind === 'sqlite') {
+    if (!sqliteFile(url)) throw new ConfigError(variable, 'sqlite: needs a file path, as in sqlite:./data/app.db.');
+    return kind;
+  }
+  try {
+    const parsed = new URL(url);
+    if (!parsed.hostname) throw new Error('no host');
+  } catch {
+    throw new ConfigError(variable, `"${redact(url)}" is not a valid URL (expected ${schemeHint(kind)}//user:password@host:port/database).`);
+  }
+  return kind;
+}
+
+function schemeHint(kind: EngineKind): string {
+  return kind === 'sqlite' ? 'sqlite:PATH' : `${kind}://`;
+}
+
+function parseDatabases(raw: string): DatabaseSetting[] {
+  const seen = new Set<string>();
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const eq = entry.indexOf('=');
+      const name = eq > 0 ? entry.slice(0, eq).trim() : '';
+      const url = entry.slice(eq + 1).trim();
+      if (eq <= 0 || !url) throw new ConfigError('DATABASES', `"${redact(entry)}" is not name=url (for example demo=sqlite:./demo.db).`);
+      if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+        throw new ConfigError('DATABASES', `the name "${name}" may use only letters, digits, _ and - (at most 64).`);
+      }
+      if (seen.has(name.toLowerCase())) throw new ConfigError('DATABASES', `the name "${name}" is given twice.`);
+      seen.add(name.toLowerCase());
+      const kind = checkUrl('DATABASES', url, ['sqlite', 'postgres', 'mysql', 'mssql']);
+      if (kind === 'sqlite' && !fs.existsSync(sqliteFile(url))) {
+        throw new ConfigError('DATABASES', `the SQLite file of "${name}" does not exist: ${sqliteFile(url)}.`);
+      }
+      return { name, url, kind };
+    });
+}
+
+const intIn = (variable: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(variable, `"${raw}" must be a whole number from ${min} to ${max}.`);
+  }
+  return value;
+};
+
+const logLevels = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** Reads the operator interface from the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const value = (name: string) => {
+    const v = env[name]?.trim();
+    return v ? v : undefined;
+  };
+  const dataDir = path.resolve(value('DATA_DIR') ?? './data');
+  const appDbUrl = value('APP_DB_URL') ?? `sqlite:${path.join(dataDir, 'app.db')}`;
+  const appDbKind = checkUrl('APP_DB_URL', appDbUrl, ['sqlite', 'postgres']) as 'sqlite' | 'postgres';
+
+  const adminParts = { username: value('ADMIN_USERNAME'), password: value('ADMIN_PASSWORD'), email: value('ADMIN_EMAIL') };
+  const given = Object.entries(adminParts).filter(([, v]) => v !== undefined);
+  if (given.length > 0 && given.length < 3) {
+    const missing = Object.entries(adminParts).find(([, v]) => v === undefined)?.[0] ?? 'username';
+    throw new ConfigError(`ADMIN_${missing.toUpperCase()}`, 'set ADMIN_USERNAME, ADMIN_PASSWORD and ADMIN_EMAIL together, or none of them.');
+  }
+
+  const smtpUrl = value('SMTP_URL') ?? null;
+  if (smtpUrl && !/^smtps?:\/\/[^/]+/i.test(smtpUrl)) {
+    throw new ConfigError('SMTP_URL', `"${redact(smtpUrl)}" must look like smtp://user:pass@host:port.`);
+  }
+  const redisUrl = value('REDIS_URL') ?? null;
+  if (redisUrl && !/^rediss?:\/\/[^/]+/i.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', `"${redact(redisUrl)}" must look like redis://host:6379.`);
+  }
+  const logLevel = logLevels.safeParse(value('LOG_LEVEL') ?? 'info');
+  if (!logLevel.success) throw new ConfigError('LOG_LEVEL', `must be one of ${logLevels.options.join(', ')}.`);
+
+  if (given.length === 3) {
+    for (const [variable, schema, raw] of [
+      ['ADMIN_USERNAME', usernameField, adminParts.username],
+      ['ADMIN_PASSWORD', passwordField, adminParts.password],
+      ['ADMIN_EMAIL', emailField, adminParts.email],
+    ] as const) {
+      const checked = schema.safeParse(raw);
+      if (!checked.success) throw new ConfigError(variable, checked.error.issues[0]?.message ?? 'is not valid.');
+    }
+  }
+
+  return {
+    port: intIn('PORT', value('PORT'), 8080, 0, 65535),
+    host: value('HOST') ?? '127.0.0.1',
+    dataDir,
+    appDbUrl,
+    appStore: appDbKind === 'sqlite' ? { kind: 'sqlite', file: sqliteFile(appDbUrl) } : { kind: 'postgres', url: appDbUrl },
+    databases: parseDatabases(value('DATABASES') ?? ''),
+    admin: given.length === 3 ? (adminParts as AdminSetting) : null,
+    smtpUrl,
+    redisUrl,
+    logLevel: logLevel.data,
+    statementTimeoutMs: intIn('STATEMENT_TIMEOUT_MS', value('STATEMENT_TIMEOUT_MS'), 15_000, 100, 3_600_000),
+  };
+}

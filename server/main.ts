@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig, type Config, type DatabaseSetting } from './config.ts';
+import { ensureDemoDatabase } from './demo/demo-database.ts';
+import { connectDatabase } from './engines/connect.ts';
+import { DatabaseRegistry } from './engines/database-registry.ts';
+import { redactUrl } from './engines/engine-url.ts';
+import { migrateAppStore, openAppStore, type AppStore } from './store/app-store.ts';
+import { prepareFirstAdministrator } from './features/setup/service.ts';
+
+/** The name the embedded demo database is registered under when DATABASES is not set. */
+export const DEMO_DATABASE_NAME = 'demo';
+
+/** A start-up failure: printed as one line, never as a stack trace. */
+class StartError extends Error {}
+
+/** The built web app sits beside the bundled server: dist/server/main.js → dist/web. */
+function webRoot(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');
+}
+
+async function openStore(config: Config): Promise<AppStore> {
+  const store = openAppStore(config.appStore);
+  try {
+    await migrateAppStore(store);
+    return store;
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StartError(`APP_DB_URL: the app store at ${redactUrl(config.appDbUrl)} cannot be used: ${reason}`);
+  }
+}
+
+function registeredDatabases(config: Config): DatabaseSetting[] {
+  if (config.databases.length > 0) return config.databases;
+  const file = path.join(config.dataDir, 'demo.db');
+  ensureDemoDatabase(file);
+  return [{ name: DEMO_DATABASE_NAME, kind: 'sqlite', url: `sqlite:${file}` }];
+}
+
+/** Stops cleanly on SIGTERM or SIGINT: stop accepting, let requests in flight finish, close pools, exit 0. */
+function closeOnSignals(app: FastifyInstance, store: AppStore, databases: DatabaseRegistry): void {
+  let closing = false;
+  const close = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing requests in flight');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took over 10 s; exiting anyway');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    void app
+      .close()
+      .then(() => Promise.allSettled([databases.closeAll(), store.close()]))
+      .then(() => {
+        app.log.info('shut down');
+        process.exit(0);
+      });
+  };
+  process.on('SIGTERM', () => close('SIGTERM'));
+  process.on('SIGINT', () => close('SIGINT'));
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const store = await openStore(config);
+  const databases = new DatabaseRegistry(
+    registeredDatabases(config).map((setting) =>
+      connectDatabase(setting.name, setting.kind, setting.url, { statementTimeoutMs: config.statementTimeoutMs, poolSize: 10 }),
+    ),
+  );
+  const app = await buildApp({ config, store, databases, webRoot: webRoot() });
+  closeOnSignals(app, store, databases);
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    throw new StartError(`PORT: cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  const { setupLink } = await prepareFirstAdministrator(store, config.admin, baseUrl, app.log);
+  app.log.info(
+    { url: baseUrl, databases: databases.all().map((d) => `${d.name} (${d.kind})`), appStore: config.appStore.kind },
+    'DBUI is ready',
+  );
+  if (setupLink) {
+    // Printed plainly as well as logged, so an operator reading the terminal sees it at once.
+    process.stdout.write(`\nNo administrator yet. Create one within 24 hours at:\n  ${setupLink}\n\n`);
+  }
+}
+
+main().catch((error: unknown) => {
+  const message =
+    error instanceof ConfigError || error instanceof StartError
+      ? error.message
+      : `unexpected start-up failure: ${error instanceof Error ? error.message : String(error)}`;
+  process.stderr.write(`DBUI cannot start: ${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationResult } from 'kysely';
+import { migrations } from './migrations/index.ts';
+import type { AppDatabase } from './schema.ts';
+
+/** The server's own database: users, roles, sessions, codes, export jobs, audit log. */
+export interface AppStore {
+  db: Kysely<AppDatabase>;
+  kind: 'sqlite' | 'postgres';
+  /** Throws when the store does not answer. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Where the app store lives: an SQLite file or a PostgreSQL URL. */
+export type AppStoreTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** Opens the app store; does not migrate. */
+export function openAppStore(target: AppStoreTarget): AppStore {
+  const db =
+    target.kind === 'sqlite'
+      ? new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: openSqliteFile(target.file) }) })
+      : new Kysely<AppDatabase>({
+          dialect: new PostgresDialect({
+            pool: new pg.Pool({
+              connectionString: target.url,
+              max: 10,
+              connectionTimeoutMillis: 5000,
+              idleTimeoutMillis: 30_000,
+            }),
+          }),
+        });
+  return {
+    db,
+    kind: target.kind,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+function openSqliteFile(file: string): SQLite.Database {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const database = new SQLite(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  return database;
+}
+
+/** Runs every migration not yet applied; throws with the failing migration's name. */
+export async function migrateAppStore(store: AppStore): Promise<MigrationResult[]> {
+  const migrator = new Migrator({
+    db: store.db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'dbui_migrations',
+    migrationLockTableName: 'dbui_migrations_lock',
+  });
+  const { error, results = [] } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`App store migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  return results;
+}
