@@ -65,7 +65,8 @@ function serveWebApp(app: FastifyInstance, webRoot: string | null): void {
     void app.register(fastifyStatic, {
       root: webRoot,
       wildcard: true,
-      index: false,
+      index: 'index.html',
+      cacheControl: false,
       setHeaders: (res, file) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -75,7 +76,9 @@ function serveWebApp(app: FastifyInstance, webRoot: string | null): void {
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     if (pathname === '/api' || pathname.startsWith('/api/') || !hasWeb || request.method !== 'GET') {
-      return reply.code(404).send(failure(`There is no ${request.method} ${pathname}. The API is described at /api/docs.`));
+      return reply
+        .code(404)
+        .send(failure(`There is no ${request.method} ${pathname}. The API is described at /api/docs.`));
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

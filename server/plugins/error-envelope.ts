@@ -31,7 +31,9 @@ export function errorEnvelope(app: FastifyInstance): void {
       const first = error.validation[0];
       const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.');
       const where = error.validationContext === 'body' ? '' : `${error.validationContext} `;
-      const message = first ? `${field ? `${where}${field}: ` : ''}${first.message}` : 'The request is not valid.';
+      const message = first
+        ? `${field ? `${where}${field}: ` : ''}${first.message}`
+        : 'The request is not valid.';
       return reply.code(400).send(failure(message));
     }
     if (error instanceof ApiError) return reply.code(error.statusCode).send(failure(error.message));

@@ -20,7 +20,9 @@ export function healthRoutes(store: AppStore, databases: DatabaseRegistry): Fast
       async (_request, reply) => {
         const report = await checkHealth(store, databases);
         const up = report.status === 'up';
-        return reply.code(up ? 200 : 503).send({ isSuccess: up, data: report, message: up ? null : 'Something is down.' });
+        return reply
+          .code(up ? 200 : 503)
+          .send({ isSuccess: up, data: report, message: up ? null : 'Something is down.' });
       },
     );
   };

@@ -16,17 +16,27 @@ async function probe(ping: () => Promise<void>): Promise<{ status: 'up' | 'down'
 /** Asks the app store and every registered database, in parallel, whether they answer. */
 export async function checkHealth(store: AppStore, databases: DatabaseRegistry): Promise<HealthResponse> {
   const storeTimeout = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error(`the app store did not answer within ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS).unref(),
+    setTimeout(
+      () => reject(new Error(`the app store did not answer within ${PING_TIMEOUT_MS} ms`)),
+      PING_TIMEOUT_MS,
+    ).unref(),
   );
-  const [appStore, ...engines] = await Promise.all([
+  const [appStore, engines] = await Promise.all([
     probe(() => Promise.race([store.ping(), storeTimeout])),
-    ...databases.all().map((engine) => probe(() => engine.ping(PING_TIMEOUT_MS))),
+    Promise.all(
+      databases.all().map(async (engine) => ({
+        name: engine.name,
+        engine: engine.kind,
+        ...(await probe(() => engine.ping(PING_TIMEOUT_MS))),
+      })),
+    ),
   ]);
   const report: HealthResponse = {
     status: 'up',
-    appStore: { engine: store.kind, ...appStore! },
-    databases: databases.all().map((engine, i) => ({ name: engine.name, engine: engine.kind, ...engines[i]! })),
+    appStore: { engine: store.kind, ...appStore },
+    databases: engines,
   };
-  if (report.appStore.status === 'down' || report.databases.some((d) => d.status === 'down')) report.status = 'down';
+  if (report.appStore.status === 'down' || report.databases.some((d) => d.status === 'down'))
+    report.status = 'down';
   return report;
 }

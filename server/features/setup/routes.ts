@@ -11,7 +11,13 @@ export function setupRoutes(store: AppStore): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/setup',
-      { schema: { tags: ['setup'], summary: 'Whether the first administrator still has to be created', response: { 200: envelope(setupStatus) } } },
+      {
+        schema: {
+          tags: ['setup'],
+          summary: 'Whether the first administrator still has to be created',
+          response: { 200: envelope(setupStatus) },
+        },
+      },
       async () => success({ required: await setupRequired(store) }),
     );
     app.post(

@@ -56,10 +56,14 @@ export async function setupRequired(store: AppStore): Promise<boolean> {
 export async function completeSetup(store: AppStore, request: SetupRequest): Promise<void> {
   const passwordHash = await hashPassword(request.password);
   await store.db.transaction().execute(async (trx) => {
-    if ((await countUsers(trx)) > 0) throw new ApiError(409, 'The first administrator already exists: sign in instead.');
+    if ((await countUsers(trx)) > 0)
+      throw new ApiError(409, 'The first administrator already exists: sign in instead.');
     const now = new Date().toISOString();
     if (!(await consumeCode(trx, SETUP_PURPOSE, sha256(request.token), now))) {
-      throw new ApiError(400, 'This setup link is not valid or has expired: restart DBUI to print a new one.');
+      throw new ApiError(
+        400,
+        'This setup link is not valid or has expired: restart DBUI to print a new one.',
+      );
     }
     await insertAdministrator(trx, { ...request, passwordHash }, 'setup.admin-from-link');
   });
@@ -77,7 +81,13 @@ async function insertAdministrator(
 ): Promise<void> {
   const userId = await insertUser(
     trx,
-    { username: admin.username, email: admin.email, passwordHash: admin.passwordHash, isAdmin: true, emailVerified: true },
+    {
+      username: admin.username,
+      email: admin.email,
+      passwordHash: admin.passwordHash,
+      isAdmin: true,
+      emailVerified: true,
+    },
     new Date().toISOString(),
   );
   await addUserRole(trx, userId, ADMINISTRATOR_ROLE_ID);

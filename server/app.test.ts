@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from './engines/connect.ts';
+import { createMysqlDatabase, createPostgresDatabase, type TestDatabase } from './test/server-databases.ts';
+import { buildTestApp, type TestApp } from './test/test-app.ts';
+import { tempDir } from './test/temp-dir.ts';
+
+describe('the API server', () => {
+  const dir = tempDir();
+  let postgres: TestDatabase;
+  let mysql: TestDatabase;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    [postgres, mysql] = await Promise.all([createPostgresDatabase(), createMysqlDatabase()]);
+    const sqliteFile = path.join(dir.path, 'local.db');
+    new SQLite(sqliteFile).close();
+    const web = path.join(dir.path, 'web');
+    fs.mkdirSync(path.join(web, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(web, 'index.html'), '<!doctype html><title>DBUI</title><div id="root"></div>');
+    fs.writeFileSync(path.join(web, 'assets', 'app-1234.js'), 'console.log(1)');
+    t = await buildTestApp({
+      webRoot: web,
+      databases: [
+        connectDatabase('local', 'sqlite', `sqlite:${sqliteFile}`),
+        connectDatabase('pg', 'postgres', postgres.url),
+        connectDatabase('maria', 'mysql', mysql.url),
+      ],
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await Promise.all([postgres.drop(), mysql.drop()]);
+    dir.remove();
+  });
+
+  it('reports the app store and every database up', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({
+      isSuccess: true,
+      message: null,
+      data: {
+        status: 'up',
+        appStore: { engine: 'sqlite', status: 'up' },
+        databases: [
+          { name: 'local', engine: 'sqlite', status: 'up' },
+          { name: 'pg', engine: 'postgres', status: 'up' },
+          { name: 'maria', engine: 'mysql', status: 'up' },
+        ],
+      },
+    });
+  });
+
+  it('reports a database that does not answer as down, with 503, and keeps serving', async () => {
+    const down = await buildTestApp({
+      databases: [connectDatabase('gone', 'postgres', 'postgres://postgres@127.0.0.1:1/none')],
+    });
+    try {
+      const res = await down.app.inject({ method: 'GET', url: '/api/health' });
+      expect(res.statusCode).toBe(503);
+      const body = res.json();
+      expect(body.isSuccess).toBe(false);
+      expect(body.data.status).toBe('down');
+      expect(body.data.appStore.status).toBe('up');
+      expect(body.data.databases[0]).toMatchObject({ name: 'gone', status: 'down' });
+      expect(body.data.databases[0].error).toMatch(/ECONNREFUSED|connect/i);
+      expect((await down.app.inject({ method: 'GET', url: '/api/setup' })).statusCode).toBe(200);
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('gives every answer a request id', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': 'proxy-42' },
+    });
+    expect(kept.headers['x-request-id']).toBe('proxy-42');
+  });
+
+  it('documents itself with OpenAPI from the zod schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/setup']));
+    const setupBody = doc.paths['/api/setup'].post.requestBody.content['application/json'].schema;
+    expect(setupBody.required).toEqual(expect.arrayContaining(['token', 'username', 'email', 'password']));
+    expect((await t.app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
+  });
+
+  it('answers an unknown API path with a 404 envelope that says where the API is described', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({
+      isSuccess: false,
+      data: null,
+      message: 'There is no GET /api/nothing-here. The API is described at /api/docs.',
+    });
+  });
+
+  it('serves the web app for page paths and caches hashed assets', async () => {
+    for (const url of ['/', '/home', '/db/demo/main/orders', '/account/login?r=/x']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('<div id="root">');
+    }
+    const asset = await t.app.inject({ method: 'GET', url: '/assets/app-1234.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toContain('immutable');
+  });
+
+  it('answers malformed input with 400 and a message naming the field, never a stack trace', async () => {
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/setup',
+      payload: {
+        token: 'x',
+        username: 'ad min',
+        email: 'a@b.co',
+        password: 'Admin#12345',
+        passwordConfirm: 'Admin#12345',
+      },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual({
+      isSuccess: false,
+      data: null,
+      message: 'username: Contains invalid characters.',
+    });
+
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/api/setup',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"token": ',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().isSuccess).toBe(false);
+    expect(broken.body).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+});

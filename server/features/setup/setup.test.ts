@@ -1,0 +1,100 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { verifyPassword } from '#server/features/auth/password-hash.ts';
+import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
+import { prepareFirstAdministrator } from './service.ts';
+
+const form = {
+  username: 'owner',
+  email: 'owner@example.com',
+  password: 'Owner#12345',
+  passwordConfirm: 'Owner#12345',
+};
+
+describe('the first administrator', () => {
+  let t: TestApp;
+  afterEach(async () => t.close());
+
+  it('is created from ADMIN_USERNAME, ADMIN_PASSWORD and ADMIN_EMAIL on an empty app store, once', async () => {
+    t = await buildTestApp({
+      env: { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'Admin#12345', ADMIN_EMAIL: 'admin@example.com' },
+    });
+    expect(await prepareFirstAdministrator(t.store, t.config.admin, 'http://x', t.app.log)).toEqual({
+      setupLink: null,
+    });
+    expect(await prepareFirstAdministrator(t.store, t.config.admin, 'http://x', t.app.log)).toEqual({
+      setupLink: null,
+    });
+
+    const users = await t.store.db.selectFrom('users').selectAll().execute();
+    expect(users).toHaveLength(1);
+    expect(users[0]).toMatchObject({ username: 'admin', email: 'admin@example.com', is_admin: 1 });
+    expect(users[0]!.password_hash).toMatch(/^\$argon2id\$/);
+    expect(await verifyPassword(users[0]!.password_hash!, 'Admin#12345')).toBe(true);
+    const roles = await t.store.db.selectFrom('user_roles').select('role_id').execute();
+    expect(roles).toEqual([{ role_id: 1 }]);
+    const audit = await t.store.db.selectFrom('audit_log').select('action').execute();
+    expect(audit).toEqual([{ action: 'setup.admin-from-environment' }]);
+
+    const status = await t.app.inject({ method: 'GET', url: '/api/setup' });
+    expect(status.json()).toEqual({ isSuccess: true, data: { required: false }, message: null });
+  });
+
+  it('is created through the one-time setup link, which works once', async () => {
+    t = await buildTestApp();
+    expect((await t.app.inject({ method: 'GET', url: '/api/setup' })).json().data).toEqual({
+      required: true,
+    });
+
+    const first = await prepareFirstAdministrator(t.store, null, 'http://127.0.0.1:8080', t.app.log);
+    const second = await prepareFirstAdministrator(t.store, null, 'http://127.0.0.1:8080', t.app.log);
+    expect(second.setupLink).toMatch(/^http:\/\/127\.0\.0\.1:8080\/setup\?token=[\w-]{43}$/);
+    const oldToken = new URL(first.setupLink!).searchParams.get('token')!;
+    const token = new URL(second.setupLink!).searchParams.get('token')!;
+
+    // A restart prints a new link; the old one stops working.
+    const stale = await t.app.inject({
+      method: 'POST',
+      url: '/api/setup',
+      payload: { ...form, token: oldToken },
+    });
+    expect(stale.statusCode).toBe(400);
+    expect(stale.json().message).toBe(
+      'This setup link is not valid or has expired: restart DBUI to print a new one.',
+    );
+
+    const mismatch = await t.app.inject({
+      method: 'POST',
+      url: '/api/setup',
+      payload: { ...form, token, passwordConfirm: 'x' },
+    });
+    expect(mismatch.json()).toEqual({
+      isSuccess: false,
+      data: null,
+      message: 'passwordConfirm: Passwords must match.',
+    });
+
+    const ok = await t.app.inject({ method: 'POST', url: '/api/setup', payload: { ...form, token } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({
+      isSuccess: true,
+      data: null,
+      message: 'The administrator was created. Sign in to continue.',
+    });
+    const admin = await t.store.db
+      .selectFrom('users')
+      .select(['username', 'is_admin'])
+      .executeTakeFirstOrThrow();
+    expect(admin).toEqual({ username: 'owner', is_admin: 1 });
+
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/setup',
+      payload: { ...form, username: 'other', token },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe('The first administrator already exists: sign in instead.');
+    expect(await prepareFirstAdministrator(t.store, null, 'http://x', t.app.log)).toEqual({
+      setupLink: null,
+    });
+  });
+});

@@ -1,0 +1,94 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot } from './test/test-app.ts';
+import { tempDir } from './test/temp-dir.ts';
+
+/*
+ * The process as an operator runs it: configuration errors, start-up on embedded defaults, the request log, the
+ * setup link, and a clean stop on SIGTERM. Runs the TypeScript entry through tsx so no build is needed.
+ */
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(env: Record<string, string>): Started {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitFor<T>(check: () => T | undefined, what: string, ms = 20_000): Promise<T> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const value = check();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const jsonLines = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('the server process', () => {
+  const dir = tempDir();
+  afterAll(() => dir.remove());
+
+  it('refuses a malformed variable with one line naming it, and exits 1', async () => {
+    const run = start({ PORT: 'http', DATA_DIR: dir.path });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toBe('DBUI cannot start: PORT: "http" must be a whole number from 0 to 65535.\n');
+  });
+
+  it('refuses an app store it cannot reach with one line, and exits 1', async () => {
+    const run = start({ DATA_DIR: dir.path, APP_DB_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toMatch(
+      /^DBUI cannot start: APP_DB_URL: the app store at postgres:\/\/postgres@127\.0\.0\.1:1\/none cannot be used: .+\n$/,
+    );
+  });
+
+  it('starts on embedded defaults with the demo database, logs requests with ids, prints the setup link, stops on SIGTERM', async () => {
+    const run = start({ DATA_DIR: dir.path, PORT: '0', LOG_LEVEL: 'info' });
+    try {
+      const ready = await waitFor(
+        () => jsonLines(run.output()).find((l) => l.msg === 'DBUI is ready'),
+        'ready',
+      );
+      const url = String(ready.url);
+      expect(ready.databases).toEqual(['demo (sqlite)']);
+      expect(run.output()).toMatch(
+        /No administrator yet\. Create one within 24 hours at:\n {2}http:\/\/127\.0\.0\.1:\d+\/setup\?token=[\w-]{43}\n/,
+      );
+
+      const health = await fetch(`${url}/api/health`);
+      expect(health.status).toBe(200);
+      const body = (await health.json()) as { data: { databases: unknown[] } };
+      expect(body.data.databases).toEqual([{ name: 'demo', engine: 'sqlite', status: 'up' }]);
+
+      const requestId = health.headers.get('x-request-id');
+      const lines = await waitFor(() => {
+        const mine = jsonLines(run.output()).filter((l) => l.requestId === requestId);
+        return mine.length >= 2 ? mine : undefined;
+      }, 'request log lines');
+      expect(lines.map((l) => l.msg)).toEqual(['incoming request', 'request completed']);
+    } finally {
+      run.child.kill('SIGTERM');
+    }
+    expect(await run.exited).toBe(0);
+    expect(jsonLines(run.output()).map((l) => l.msg)).toContain('shut down');
+  });
+});
