@@ -60,10 +60,22 @@ describe('loadConfig', () => {
     [{ DATABASES: 'a b=postgres://db/x' }, /^DATABASES: the name "a b" may use only/],
     [{ DATABASES: 'x=postgres://db/a,X=postgres://db/b' }, /^DATABASES: the name "X" is given twice/],
     [{ DATABASES: 'x=sqlite:/no/such/file.db' }, /^DATABASES: the SQLite file of "x" does not exist/],
-    [{ ADMIN_USERNAME: 'admin' }, /^ADMIN_PASSWORD: set ADMIN_USERNAME, ADMIN_PASSWORD and ADMIN_EMAIL together/],
-    [{ ADMIN_USERNAME: 'ad min', ADMIN_PASSWORD: 'Admin#12345', ADMIN_EMAIL: 'a@b.co' }, /^ADMIN_USERNAME: Contains invalid characters\.$/],
-    [{ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'short', ADMIN_EMAIL: 'a@b.co' }, /^ADMIN_PASSWORD: Password must be at least 8 characters\.$/],
-    [{ ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'Admin#12345', ADMIN_EMAIL: 'nope' }, /^ADMIN_EMAIL: Invalid Email Address\.$/],
+    [
+      { ADMIN_USERNAME: 'admin' },
+      /^ADMIN_PASSWORD: set ADMIN_USERNAME, ADMIN_PASSWORD and ADMIN_EMAIL together/,
+    ],
+    [
+      { ADMIN_USERNAME: 'ad min', ADMIN_PASSWORD: 'Admin#12345', ADMIN_EMAIL: 'a@b.co' },
+      /^ADMIN_USERNAME: Contains invalid characters\.$/,
+    ],
+    [
+      { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'short', ADMIN_EMAIL: 'a@b.co' },
+      /^ADMIN_PASSWORD: Password must be at least 8 characters\.$/,
+    ],
+    [
+      { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'Admin#12345', ADMIN_EMAIL: 'nope' },
+      /^ADMIN_EMAIL: Invalid Email Address\.$/,
+    ],
     [{ SMTP_URL: 'mail.example.com' }, /^SMTP_URL: /],
     [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL: /],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: must be one of/],

@@ -49,17 +49,24 @@ export class ConfigError extends Error {
 function checkUrl(variable: string, url: string, allowed: readonly EngineKind[]): EngineKind {
   const kind = engineKindOf(url);
   if (!kind || !allowed.includes(kind)) {
-    throw new ConfigError(variable, `"${redact(url)}" must start with ${allowed.map(schemeHint).join(', ')}.`);
+    throw new ConfigError(
+      variable,
+      `"${redact(url)}" must start with ${allowed.map(schemeHint).join(', ')}.`,
+    );
   }
   if (kind === 'sqlite') {
-    if (!sqliteFile(url)) throw new ConfigError(variable, 'sqlite: needs a file path, as in sqlite:./data/app.db.');
+    if (!sqliteFile(url))
+      throw new ConfigError(variable, 'sqlite: needs a file path, as in sqlite:./data/app.db.');
     return kind;
   }
   try {
     const parsed = new URL(url);
     if (!parsed.hostname) throw new Error('no host');
   } catch {
-    throw new ConfigError(variable, `"${redact(url)}" is not a valid URL (expected ${schemeHint(kind)}//user:password@host:port/database).`);
+    throw new ConfigError(
+      variable,
+      `"${redact(url)}" is not a valid URL (expected ${schemeHint(kind)}//user:password@host:port/database).`,
+    );
   }
   return kind;
 }
@@ -78,21 +85,38 @@ function parseDatabases(raw: string): DatabaseSetting[] {
       const eq = entry.indexOf('=');
       const name = eq > 0 ? entry.slice(0, eq).trim() : '';
       const url = entry.slice(eq + 1).trim();
-      if (eq <= 0 || !url) throw new ConfigError('DATABASES', `"${redact(entry)}" is not name=url (for example demo=sqlite:./demo.db).`);
+      if (eq <= 0 || !url)
+        throw new ConfigError(
+          'DATABASES',
+          `"${redact(entry)}" is not name=url (for example demo=sqlite:./demo.db).`,
+        );
       if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
-        throw new ConfigError('DATABASES', `the name "${name}" may use only letters, digits, _ and - (at most 64).`);
+        throw new ConfigError(
+          'DATABASES',
+          `the name "${name}" may use only letters, digits, _ and - (at most 64).`,
+        );
       }
-      if (seen.has(name.toLowerCase())) throw new ConfigError('DATABASES', `the name "${name}" is given twice.`);
+      if (seen.has(name.toLowerCase()))
+        throw new ConfigError('DATABASES', `the name "${name}" is given twice.`);
       seen.add(name.toLowerCase());
       const kind = checkUrl('DATABASES', url, ['sqlite', 'postgres', 'mysql', 'mssql']);
       if (kind === 'sqlite' && !fs.existsSync(sqliteFile(url))) {
-        throw new ConfigError('DATABASES', `the SQLite file of "${name}" does not exist: ${sqliteFile(url)}.`);
+        throw new ConfigError(
+          'DATABASES',
+          `the SQLite file of "${name}" does not exist: ${sqliteFile(url)}.`,
+        );
       }
       return { name, url, kind };
     });
 }
 
-const intIn = (variable: string, raw: string | undefined, fallback: number, min: number, max: number): number => {
+const intIn = (
+  variable: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number => {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -113,11 +137,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const appDbUrl = value('APP_DB_URL') ?? `sqlite:${path.join(dataDir, 'app.db')}`;
   const appDbKind = checkUrl('APP_DB_URL', appDbUrl, ['sqlite', 'postgres']) as 'sqlite' | 'postgres';
 
-  const adminParts = { username: value('ADMIN_USERNAME'), password: value('ADMIN_PASSWORD'), email: value('ADMIN_EMAIL') };
+  const adminParts = {
+    username: value('ADMIN_USERNAME'),
+    password: value('ADMIN_PASSWORD'),
+    email: value('ADMIN_EMAIL'),
+  };
   const given = Object.entries(adminParts).filter(([, v]) => v !== undefined);
   if (given.length > 0 && given.length < 3) {
     const missing = Object.entries(adminParts).find(([, v]) => v === undefined)?.[0] ?? 'username';
-    throw new ConfigError(`ADMIN_${missing.toUpperCase()}`, 'set ADMIN_USERNAME, ADMIN_PASSWORD and ADMIN_EMAIL together, or none of them.');
+    throw new ConfigError(
+      `ADMIN_${missing.toUpperCase()}`,
+      'set ADMIN_USERNAME, ADMIN_PASSWORD and ADMIN_EMAIL together, or none of them.',
+    );
   }
 
   const smtpUrl = value('SMTP_URL') ?? null;
@@ -129,7 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('REDIS_URL', `"${redact(redisUrl)}" must look like redis://host:6379.`);
   }
   const logLevel = logLevels.safeParse(value('LOG_LEVEL') ?? 'info');
-  if (!logLevel.success) throw new ConfigError('LOG_LEVEL', `must be one of ${logLevels.options.join(', ')}.`);
+  if (!logLevel.success)
+    throw new ConfigError('LOG_LEVEL', `must be one of ${logLevels.options.join(', ')}.`);
 
   if (given.length === 3) {
     for (const [variable, schema, raw] of [
@@ -138,7 +170,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ['ADMIN_EMAIL', emailField, adminParts.email],
     ] as const) {
       const checked = schema.safeParse(raw);
-      if (!checked.success) throw new ConfigError(variable, checked.error.issues[0]?.message ?? 'is not valid.');
+      if (!checked.success)
+        throw new ConfigError(variable, checked.error.issues[0]?.message ?? 'is not valid.');
     }
   }
 
@@ -147,7 +180,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: value('HOST') ?? '127.0.0.1',
     dataDir,
     appDbUrl,
-    appStore: appDbKind === 'sqlite' ? { kind: 'sqlite', file: sqliteFile(appDbUrl) } : { kind: 'postgres', url: appDbUrl },
+    appStore:
+      appDbKind === 'sqlite'
+        ? { kind: 'sqlite', file: sqliteFile(appDbUrl) }
+        : { kind: 'postgres', url: appDbUrl },
     databases: parseDatabases(value('DATABASES') ?? ''),
     admin: given.length === 3 ? (adminParts as AdminSetting) : null,
     smtpUrl,

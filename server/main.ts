@@ -29,7 +29,9 @@ async function openStore(config: Config): Promise<AppStore> {
   } catch (error) {
     await store.close().catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
-    throw new StartError(`APP_DB_URL: the app store at ${redactUrl(config.appDbUrl)} cannot be used: ${reason}`);
+    throw new StartError(
+      `APP_DB_URL: the app store at ${redactUrl(config.appDbUrl)} cannot be used: ${reason}`,
+    );
   }
 }
 
@@ -69,7 +71,10 @@ async function main(): Promise<void> {
   const store = await openStore(config);
   const databases = new DatabaseRegistry(
     registeredDatabases(config).map((setting) =>
-      connectDatabase(setting.name, setting.kind, setting.url, { statementTimeoutMs: config.statementTimeoutMs, poolSize: 10 }),
+      connectDatabase(setting.name, setting.kind, setting.url, {
+        statementTimeoutMs: config.statementTimeoutMs,
+        poolSize: 10,
+      }),
     ),
   );
   const app = await buildApp({ config, store, databases, webRoot: webRoot() });
@@ -77,14 +82,20 @@ async function main(): Promise<void> {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    throw new StartError(`PORT: cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new StartError(
+      `PORT: cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   const { setupLink } = await prepareFirstAdministrator(store, config.admin, baseUrl, app.log);
   app.log.info(
-    { url: baseUrl, databases: databases.all().map((d) => `${d.name} (${d.kind})`), appStore: config.appStore.kind },
+    {
+      url: baseUrl,
+      databases: databases.all().map((d) => `${d.name} (${d.kind})`),
+      appStore: config.appStore.kind,
+    },
     'DBUI is ready',
   );
   if (setupLink) {

@@ -40,4 +40,7 @@ export const passwordWithConfirm = z
     password: passwordField,
     passwordConfirm: z.string({ error: m.passwordConfirmRequired }).min(1, m.passwordConfirmRequired),
   })
-  .refine((v) => v.password === v.passwordConfirm, { message: m.passwordsMustMatch, path: ['passwordConfirm'] });
+  .refine((v) => v.password === v.passwordConfirm, {
+    message: m.passwordsMustMatch,
+    path: ['passwordConfirm'],
+  });

@@ -11,7 +11,10 @@ export const setupRequest = z
     password: passwordField,
     passwordConfirm: z.string({ error: m.passwordConfirmRequired }).min(1, m.passwordConfirmRequired),
   })
-  .refine((v) => v.password === v.passwordConfirm, { message: m.passwordsMustMatch, path: ['passwordConfirm'] });
+  .refine((v) => v.password === v.passwordConfirm, {
+    message: m.passwordsMustMatch,
+    path: ['passwordConfirm'],
+  });
 export type SetupRequest = z.infer<typeof setupRequest>;
 
 /** GET /api/setup: whether the first administrator still has to be created. */

@@ -39,7 +39,11 @@ export function engineOf(name: string, kind: EngineKind, db: Kysely<DynamicSchem
     kind,
     db,
     ping: async (timeoutMs = 3000) => {
-      await withTimeout(sql`select 1`.execute(db), timeoutMs, `${name} did not answer within ${timeoutMs} ms`);
+      await withTimeout(
+        sql`select 1`.execute(db),
+        timeoutMs,
+        `${name} did not answer within ${timeoutMs} ms`,
+      );
     },
     close: () => db.destroy(),
   };

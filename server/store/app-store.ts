@@ -65,7 +65,10 @@ export async function migrateAppStore(store: AppStore): Promise<MigrationResult[
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new Error(`App store migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(
+      `App store migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   return results;
 }

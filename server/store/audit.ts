@@ -11,7 +11,10 @@ export interface AuditEntry {
 }
 
 /** Appends an entry to the audit trail. */
-export async function writeAudit(db: Kysely<AppDatabase> | Transaction<AppDatabase>, entry: AuditEntry): Promise<void> {
+export async function writeAudit(
+  db: Kysely<AppDatabase> | Transaction<AppDatabase>,
+  entry: AuditEntry,
+): Promise<void> {
   await db
     .insertInto('audit_log')
     .values({

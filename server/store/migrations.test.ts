@@ -29,17 +29,27 @@ async function checkMigrations(target: AppStoreTarget) {
   const store = openAppStore(target);
   try {
     const results = await migrateAppStore(store);
-    expect(results.map((r) => [r.migrationName, r.status])).toEqual(Object.keys(migrations).map((name) => [name, 'Success']));
+    expect(results.map((r) => [r.migrationName, r.status])).toEqual(
+      Object.keys(migrations).map((name) => [name, 'Success']),
+    );
     expect(await tableNames(store)).toEqual(expect.arrayContaining(appTables));
 
     // Built-in roles get Ids 1 to 3, and the next role gets 4 (the identity sequence moved on).
-    const roles = await store.db.selectFrom('roles').select(['id', 'name', 'is_admin', 'built_in']).orderBy('id').execute();
+    const roles = await store.db
+      .selectFrom('roles')
+      .select(['id', 'name', 'is_admin', 'built_in'])
+      .orderBy('id')
+      .execute();
     expect(roles).toEqual([
       { id: 1, name: 'Administrator', is_admin: 1, built_in: 1 },
       { id: 2, name: 'User', is_admin: 0, built_in: 1 },
       { id: 3, name: 'Reader', is_admin: 0, built_in: 1 },
     ]);
-    const added = await store.db.insertInto('roles').values({ name: 'Sales' }).returning('id').executeTakeFirstOrThrow();
+    const added = await store.db
+      .insertInto('roles')
+      .values({ name: 'Sales' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     expect(added.id).toBe(4);
 
     // Constraints hold: a duplicate username is refused, deleting a user cascades to its roles.
@@ -49,7 +59,10 @@ async function checkMigrations(target: AppStoreTarget) {
     await expect(store.db.insertInto('users').values(user).execute()).rejects.toThrow();
     await store.db.insertInto('user_roles').values({ user_id: id, role_id: 2 }).execute();
     await store.db.deleteFrom('users').where('id', '=', id).execute();
-    const left = await store.db.selectFrom('user_roles').select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    const left = await store.db
+      .selectFrom('user_roles')
+      .select(sql<number>`count(*)`.as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(left.n)).toBe(0);
 
     // Running again applies nothing.

@@ -13,8 +13,13 @@ export interface NewCode {
 
 /** Stores a code (hashed by the caller); earlier unused codes of the same user and purpose stop working. */
 export async function replaceCode(db: Db, code: NewCode, now: string): Promise<void> {
-  let retire = db.updateTable('one_time_codes').set({ used_at: now }).where('purpose', '=', code.purpose).where('used_at', 'is', null);
-  retire = code.userId === null ? retire.where('user_id', 'is', null) : retire.where('user_id', '=', code.userId);
+  let retire = db
+    .updateTable('one_time_codes')
+    .set({ used_at: now })
+    .where('purpose', '=', code.purpose)
+    .where('used_at', 'is', null);
+  retire =
+    code.userId === null ? retire.where('user_id', 'is', null) : retire.where('user_id', '=', code.userId);
   await retire.execute();
   await db
     .insertInto('one_time_codes')

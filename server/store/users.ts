@@ -5,7 +5,10 @@ type Db = Kysely<AppDatabase> | Transaction<AppDatabase>;
 
 /** How many accounts exist. */
 export async function countUsers(db: Db): Promise<number> {
-  const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 

@@ -7,7 +7,8 @@ import mysql from 'mysql2/promise';
  * database with a unique name and drops it afterwards. POSTGRES_TEST_URL and MYSQL_TEST_URL point elsewhere.
  */
 
-export const postgresServerUrl = process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const postgresServerUrl =
+  process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const mysqlServerUrl = process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306/';
 
 /** A database made for one test: its URL and how to drop it. */
@@ -17,7 +18,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-const uniqueName = (prefix: string) => `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+const uniqueName = (prefix: string) =>
+  `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 
 function withDatabase(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);

@@ -1,7 +1,12 @@
 import * as tedious from 'tedious';
 import * as tarn from 'tarn';
 import { Kysely, MssqlDialect } from 'kysely';
-import { engineOf, type DatabaseEngine, type DynamicSchema, type EngineOptions } from '#server/engines/engine.ts';
+import {
+  engineOf,
+  type DatabaseEngine,
+  type DynamicSchema,
+  type EngineOptions,
+} from '#server/engines/engine.ts';
 
 /** Tedious settings from `mssql://user:password@host:port/database?encrypt=true&trustServerCertificate=true`. */
 export function mssqlConnectionConfig(url: string, options: EngineOptions): tedious.ConnectionConfiguration {
@@ -14,7 +19,10 @@ export function mssqlConnectionConfig(url: string, options: EngineOptions): tedi
     server: parsed.hostname,
     authentication: {
       type: 'default',
-      options: { userName: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) },
+      options: {
+        userName: decodeURIComponent(parsed.username),
+        password: decodeURIComponent(parsed.password),
+      },
     },
     options: {
       port: parsed.port ? Number(parsed.port) : 1433,

@@ -1,6 +1,11 @@
 import { createPool } from 'mysql2';
 import { Kysely, MysqlDialect } from 'kysely';
-import { engineOf, type DatabaseEngine, type DynamicSchema, type EngineOptions } from '#server/engines/engine.ts';
+import {
+  engineOf,
+  type DatabaseEngine,
+  type DynamicSchema,
+  type EngineOptions,
+} from '#server/engines/engine.ts';
 
 /** Opens a pooled MySQL or MariaDB connection with a per-session statement timeout. */
 export function connectMysql(name: string, url: string, options: EngineOptions): DatabaseEngine {

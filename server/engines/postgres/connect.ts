@@ -1,6 +1,11 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
-import { engineOf, type DatabaseEngine, type DynamicSchema, type EngineOptions } from '#server/engines/engine.ts';
+import {
+  engineOf,
+  type DatabaseEngine,
+  type DynamicSchema,
+  type EngineOptions,
+} from '#server/engines/engine.ts';
 
 /** Opens a pooled PostgreSQL connection; the server cancels any statement over the timeout. */
 export function connectPostgres(name: string, url: string, options: EngineOptions): DatabaseEngine {

@@ -83,7 +83,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'varchar(30)', (c) => c.notNull())
     .addColumn('used_at', 'varchar(30)')
     .execute();
-  await db.schema.createIndex('one_time_codes_user_purpose').on('one_time_codes').columns(['user_id', 'purpose']).execute();
+  await db.schema
+    .createIndex('one_time_codes_user_purpose')
+    .on('one_time_codes')
+    .columns(['user_id', 'purpose'])
+    .execute();
 
   await db.schema
     .createTable('export_jobs')

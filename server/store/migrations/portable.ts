@@ -6,7 +6,10 @@ export function isPostgres(db: Kysely<unknown>): boolean {
 }
 
 /** An auto-numbered integer primary key `id`, the way each store spells it. */
-export function withId<T extends string>(db: Kysely<unknown>, table: CreateTableBuilder<T, never>): CreateTableBuilder<T, 'id'> {
+export function withId<T extends string>(
+  db: Kysely<unknown>,
+  table: CreateTableBuilder<T, never>,
+): CreateTableBuilder<T, 'id'> {
   return isPostgres(db)
     ? table.addColumn('id', 'integer', (c) => c.primaryKey().generatedByDefaultAsIdentity())
     : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
