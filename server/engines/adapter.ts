@@ -1,0 +1,69 @@
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import type { CellValue, Column, ForeignKey, Index, TypeGroup } from '#common/contract/sql.ts';
+import type { DynamicSchema, EngineKind } from './engine.ts';
+import type { EngineError } from './engine-error.ts';
+
+/*
+ * What each engine adapter (sqlite/, postgres/, mysql/, mssql/) provides. The generic engine (table-engine.ts)
+ * does everything else the same way on every engine: catalog caching and derived flags, identifier checks, search
+ * terms, paging and seeking, row writes, foreign-key options.
+ */
+
+/** A column as the adapter reads it; the generic engine derives the key and index flags. */
+export type CatalogColumn = Omit<Column, 'isIndexed' | 'isForeignKey' | 'isForeignKeySource' | 'isPrimaryKey'>;
+
+/** A table as the adapter reads it from the engine's catalog. */
+export interface CatalogTable {
+  schema: string;
+  name: string;
+  isView: boolean;
+  columns: CatalogColumn[];
+  primaryKey: string[];
+  indexes: Index[];
+  foreignKeys: ForeignKey[];
+  /** The engine's own estimate of the row count, or null when it has none. */
+  estimatedRows: number | null;
+}
+
+/** The native type facts an adapter maps to a type group. */
+export interface NativeType {
+  type: string;
+  typeGroup: TypeGroup;
+  maxLength: number;
+  precision: number;
+  scale: number;
+}
+
+export type Executor = Kysely<DynamicSchema> | Transaction<DynamicSchema>;
+export type SqlFragment = RawBuilder<unknown>;
+
+export interface EngineAdapter {
+  readonly kind: EngineKind;
+  readonly db: Kysely<DynamicSchema>;
+
+  /** Every table and view the connection can see, outside the engine's system schemas. */
+  readCatalog(): Promise<CatalogTable[]>;
+
+  /** `LIMIT n OFFSET m` in the engine's syntax (SQL Server: OFFSET … FETCH, which needs the ORDER BY before it). */
+  limitOffset(limit: number, offset: number): SqlFragment;
+
+  /** A predicate "column starts with prefix" that the engine can answer from an index on the column. */
+  textStartsWith(column: SqlFragment, prefix: string): SqlFragment;
+
+  /** A value from the driver as it goes on the wire (see CellValue: no precision lost, binary as base64). */
+  decodeValue(column: Column, raw: unknown): CellValue;
+
+  /** A checked wire value as the driver should bind it for this column (the generic engine has validated it). */
+  encodeValue(column: Column, value: string | number | boolean | Buffer): unknown;
+
+  /** Inserts one row and answers the values of `keyColumns` of the inserted row (generated ones included). */
+  insertRow(
+    executor: Executor,
+    table: { schema: string; name: string },
+    values: Record<string, unknown>,
+    keyColumns: string[],
+  ): Promise<Record<string, unknown>>;
+
+  /** A driver error as a message a person can act on, or null when it is not one we recognise. */
+  explainError(error: unknown): EngineError | null;
+}
