@@ -10,7 +10,10 @@ import type { EngineError } from './engine-error.ts';
  */
 
 /** A column as the adapter reads it; the generic engine derives the key and index flags. */
-export type CatalogColumn = Omit<Column, 'isIndexed' | 'isForeignKey' | 'isForeignKeySource' | 'isPrimaryKey'>;
+export type CatalogColumn = Omit<
+  Column,
+  'isIndexed' | 'isForeignKey' | 'isForeignKeySource' | 'isPrimaryKey'
+>;
 
 /** A table as the adapter reads it from the engine's catalog. */
 export interface CatalogTable {

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { CellValue, Filter, PageResult, Row, Table } from '#common/contract/sql.ts';
 
 /*
  * The one interface through which everything else reaches the databases people browse. Issue 3 grows it
@@ -21,6 +22,26 @@ export interface EngineOptions {
 
 export const defaultEngineOptions: EngineOptions = { statementTimeoutMs: 15_000, poolSize: 10 };
 
+/** What a page request asks for (spec: page number, page size, a filter of column → term, a sort `name`/`-name`). */
+export interface PageQuery {
+  filter: Filter;
+  orderBy?: string | null;
+  page: number;
+  pageSize: number;
+}
+
+/** One choice for a foreign-key column: the referenced key and a readable label. */
+export interface ForeignKeyOption {
+  key: CellValue;
+  label: string;
+}
+
+/** A page of foreign-key choices; `hasMore` tells the combobox to load the next 25. */
+export interface ForeignKeyOptions {
+  results: ForeignKeyOption[];
+  hasMore: boolean;
+}
+
 /** A registered database: a name people see, an engine, and a pooled connection. */
 export interface DatabaseEngine {
   readonly name: string;
@@ -30,26 +51,26 @@ export interface DatabaseEngine {
   ping(timeoutMs?: number): Promise<void>;
   /** Closes the pool; waits for queries in flight. */
   close(): Promise<void>;
+  /** Every table and view, cached per connection; `refresh` reads the engine's catalog again. */
+  catalog(options?: { refresh?: boolean }): Promise<Table[]>;
+  /** One table by schema and name, or a 404 EngineError. */
+  table(schema: string, name: string): Promise<Table>;
+  /** A page of rows matching the filter, in the asked order, with the (possibly estimated) count. */
+  page(table: Table, query: PageQuery): Promise<PageResult>;
+  /** Inserts or updates one row (by identity, guid or primary key) and answers it as the database now holds it. */
+  upsert(table: Table, row: Row): Promise<Row>;
+  /** Deletes one row by its key. */
+  deleteRow(table: Table, row: Row): Promise<void>;
+  /** The referenced keys a foreign-key column may take, 25 a page, searchable by label or key. */
+  foreignKeyOptions(
+    table: Table,
+    column: string,
+    query: { term?: string; page: number },
+  ): Promise<ForeignKeyOptions>;
 }
 
-/** Builds a DatabaseEngine around a Kysely instance: the shared part of every adapter. */
-export function engineOf(name: string, kind: EngineKind, db: Kysely<DynamicSchema>): DatabaseEngine {
-  return {
-    name,
-    kind,
-    db,
-    ping: async (timeoutMs = 3000) => {
-      await withTimeout(
-        sql`select 1`.execute(db),
-        timeoutMs,
-        `${name} did not answer within ${timeoutMs} ms`,
-      );
-    },
-    close: () => db.destroy(),
-  };
-}
-
-function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+/** Rejects when `work` takes longer than `ms`. */
+export function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(message)), ms);

@@ -11,7 +11,8 @@ import { badInput } from './engine-error.ts';
 /** Number types fall in three kinds by their native name: floats, decimals (exact with a scale) and integers. */
 const isFloat = (column: Column) => /float|real|double/i.test(column.type);
 const isDecimal = (column: Column) => /dec|numeric|money/i.test(column.type);
-const isWholeNumberType = (column: Column) => column.typeGroup === 'Number' && !isFloat(column) && !isDecimal(column);
+const isWholeNumberType = (column: Column) =>
+  column.typeGroup === 'Number' && !isFloat(column) && !isDecimal(column);
 
 /** Whether a JavaScript number holds this integer exactly. */
 const exact = (n: bigint) => n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= BigInt(Number.MIN_SAFE_INTEGER);
@@ -20,6 +21,13 @@ const exact = (n: bigint) => n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= BigInt
 export function decodeCommon(column: Column, raw: unknown): CellValue {
   if (raw === null || raw === undefined) return null;
   if (column.typeGroup === 'bit') return decodeBit(raw);
+  if (
+    column.typeGroup === 'Number' &&
+    isDecimal(column) &&
+    (typeof raw === 'number' || typeof raw === 'bigint')
+  ) {
+    return decimalText(raw, column.scale);
+  }
   if (raw instanceof Uint8Array) return Buffer.from(raw).toString('base64');
   if (typeof raw === 'bigint') return exact(raw) ? Number(raw) : raw.toString();
   if (raw instanceof Date) return raw.toISOString();
@@ -28,9 +36,15 @@ export function decodeCommon(column: Column, raw: unknown): CellValue {
     if (isFloat(column) && raw !== '' && Number.isFinite(Number(raw))) return Number(raw);
     return raw;
   }
-  if (typeof raw === 'number') return column.typeGroup === 'Number' && isDecimal(column) ? String(raw) : raw;
+  if (typeof raw === 'number') return raw;
   if (typeof raw === 'boolean') return raw;
   return JSON.stringify(raw);
+}
+
+/** A decimal held by the driver as a number, written with the column's scale ("12.50"). */
+function decimalText(raw: number | bigint, scale: number): string {
+  if (typeof raw === 'bigint') return scale > 0 ? `${raw}.${'0'.repeat(scale)}` : raw.toString();
+  return scale > 0 && scale <= 20 && Math.abs(raw) < 1e15 ? raw.toFixed(scale) : String(raw);
 }
 
 function decodeBit(raw: unknown): boolean {
@@ -68,7 +82,8 @@ export function checkValue(column: Column, value: CellValue): CheckedValue | nul
       if (value === false || value === 0 || text === '0' || text === 'false') return false;
       throw fail('true or false');
     case 'Date':
-      if (!DATE.test(text) && !DATE_TIME.test(text)) throw fail('a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS with an optional offset)');
+      if (!DATE.test(text) && !DATE_TIME.test(text))
+        throw fail('a date (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS with an optional offset)');
       return text;
     case 'Time':
       if (!TIME.test(text) && !DATE_TIME.test(text)) throw fail('a time (HH:MM:SS)');

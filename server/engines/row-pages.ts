@@ -1,0 +1,199 @@
+import { sql } from 'kysely';
+import type { Column, Filter, PageResult, Row, Table } from '#common/contract/sql.ts';
+import type { EngineAdapter, SqlFragment } from './adapter.ts';
+import type { PageQuery } from './engine.ts';
+import { badInput } from './engine-error.ts';
+import { searchPredicates } from './search-terms.ts';
+import { countUpTo } from './table-catalog.ts';
+
+/*
+ * Paged reading. A page is read by seeking from its neighbour's sort key when the server has just served the
+ * neighbour (how people page: next, previous), so page 100,000 after page 99,999 costs what page 1 costs; a page
+ * asked for by number alone falls back to OFFSET, the driver's own way. Counts are never a full scan of a big
+ * table: the engine's estimate without a filter, a capped count with one.
+ */
+
+/** A filtered count stops here and is reported as "at least". */
+export const FILTERED_COUNT_CAP = 100_000;
+const BOUNDARY_TTL_MS = 10 * 60 * 1000;
+const BOUNDARY_CACHE_SIZE = 2000;
+
+interface SortPart {
+  column: Column;
+  descending: boolean;
+}
+
+/** The first and last row's sort values of a page served, as the driver returned them. */
+interface Boundary {
+  first: unknown[];
+  last: unknown[];
+  at: number;
+}
+
+/** Reads pages of one engine's tables; remembers page boundaries so neighbouring pages can seek. */
+export class RowPages {
+  private readonly boundaries = new Map<string, Boundary>();
+
+  constructor(private readonly adapter: EngineAdapter) {}
+
+  async page(table: Table, query: PageQuery): Promise<PageResult> {
+    if (!Number.isInteger(query.page) || query.page < 1)
+      throw badInput('page must be a whole number from 1.');
+    const predicates = searchPredicates(this.adapter, table, query.filter);
+    const sort = sortOrder(table, query.orderBy ?? null);
+    const where = predicates.length ? sql.join(predicates, sql` and `) : sql`1 = 1`;
+    const key = boundaryKey(table, query.filter, query.orderBy ?? null, query.pageSize);
+
+    const [count, rows] = await Promise.all([
+      this.count(table, predicates.length > 0, where),
+      this.rows(table, sort, where, query, key),
+    ]);
+    if (count.exact) {
+      const lastPage = Math.max(1, Math.ceil(count.count / query.pageSize));
+      if (query.page > lastPage) throw badInput(`Page ${query.page} is past the last page (${lastPage}).`);
+    }
+    return {
+      results: rows.map((raw) => decodeRow(this.adapter, table, raw)),
+      count: count.count,
+      countIsExact: count.exact,
+    };
+  }
+
+  private async count(
+    table: Table,
+    filtered: boolean,
+    where: SqlFragment,
+  ): Promise<{ count: number; exact: boolean }> {
+    if (!filtered && table.numberOfRowsIsEstimate) return { count: table.numberOfRows, exact: false };
+    const cap = filtered ? FILTERED_COUNT_CAP : Number.MAX_SAFE_INTEGER - 1;
+    const count = await countUpTo(this.adapter, table, cap, where);
+    return count > cap ? { count: cap, exact: false } : { count, exact: true };
+  }
+
+  private async rows(
+    table: Table,
+    sort: { parts: SortPart[]; seekable: boolean },
+    where: SqlFragment,
+    query: PageQuery,
+    key: string,
+  ): Promise<Record<string, unknown>[]> {
+    const before = sort.seekable ? this.boundary(`${key}#${query.page - 1}`) : undefined;
+    const after = sort.seekable && !before ? this.boundary(`${key}#${query.page + 1}`) : undefined;
+    let rows: Record<string, unknown>[];
+    if (before) {
+      rows = await this.select(
+        table,
+        sort.parts,
+        sql`${where} and ${seekPredicate(sort.parts, before.last, 'after')}`,
+        query.pageSize,
+        0,
+      );
+    } else if (after) {
+      const reversed = sort.parts.map((part) => ({ ...part, descending: !part.descending }));
+      rows = (
+        await this.select(
+          table,
+          reversed,
+          sql`${where} and ${seekPredicate(sort.parts, after.first, 'before')}`,
+          query.pageSize,
+          0,
+        )
+      ).reverse();
+    } else {
+      rows = await this.select(table, sort.parts, where, query.pageSize, (query.page - 1) * query.pageSize);
+    }
+    if (sort.seekable && rows.length > 0) this.remember(`${key}#${query.page}`, sort.parts, rows);
+    return rows;
+  }
+
+  private async select(table: Table, parts: SortPart[], where: SqlFragment, limit: number, offset: number) {
+    const columns = sql.join(table.columns.map((c) => sql.id(c.name)));
+    const order = parts.length
+      ? sql`order by ${sql.join(parts.map((p) => (p.descending ? sql`${sql.id(p.column.name)} desc` : sql`${sql.id(p.column.name)} asc`)))}`
+      : this.adapter.kind === 'mssql'
+        ? sql`order by (select null)`
+        : sql``;
+    const statement = sql<
+      Record<string, unknown>
+    >`select ${columns} from ${sql.id(table.schema, table.name)} where ${where} ${order} ${this.adapter.limitOffset(limit, offset)}`;
+    return (await statement.execute(this.adapter.db)).rows;
+  }
+
+  private boundary(key: string): Boundary | undefined {
+    const found = this.boundaries.get(key);
+    if (found && Date.now() - found.at > BOUNDARY_TTL_MS) {
+      this.boundaries.delete(key);
+      return undefined;
+    }
+    return found;
+  }
+
+  private remember(key: string, parts: SortPart[], rows: Record<string, unknown>[]): void {
+    const values = (row: Record<string, unknown> | undefined) => parts.map((p) => row?.[p.column.name]);
+    this.boundaries.delete(key);
+    this.boundaries.set(key, { first: values(rows[0]), last: values(rows[rows.length - 1]), at: Date.now() });
+    if (this.boundaries.size > BOUNDARY_CACHE_SIZE) {
+      const oldest = this.boundaries.keys().next().value;
+      if (oldest !== undefined) this.boundaries.delete(oldest);
+    }
+  }
+
+  /** Forgets the page boundaries of a table whose rows changed. */
+  forget(table: Table): void {
+    const prefix = JSON.stringify([table.schema, table.name]).slice(0, -1);
+    for (const key of this.boundaries.keys()) if (key.startsWith(prefix)) this.boundaries.delete(key);
+  }
+}
+
+/** A row from the driver as it goes on the wire. */
+export function decodeRow(adapter: EngineAdapter, table: Table, raw: Record<string, unknown>): Row {
+  const row: Row = {};
+  for (const column of table.columns) row[column.name] = adapter.decodeValue(column, raw[column.name]);
+  return row;
+}
+
+const boundaryKey = (table: Table, filter: Filter, orderBy: string | null, pageSize: number) =>
+  JSON.stringify([table.schema, table.name, Object.entries(filter).sort(), orderBy, pageSize]);
+
+/**
+ * The asked sort column, then the row key as a tie-breaker so the order is total. Seeking needs a key and no
+ * NULLs in the sort columns (NULLs sort differently on each engine), else paging uses OFFSET.
+ */
+export function sortOrder(table: Table, orderBy: string | null): { parts: SortPart[]; seekable: boolean } {
+  const descending = orderBy?.startsWith('-') ?? false;
+  const name = orderBy ? orderBy.replace(/^-/, '') : null;
+  const parts: SortPart[] = [];
+  if (name) {
+    const column = table.columns.find((c) => c.name === name);
+    if (!column) throw badInput(`orderBy: ${name} is not a column of ${table.name}.`);
+    if (['Binary', 'image'].includes(column.typeGroup))
+      throw badInput(`orderBy: ${name} holds binary data and cannot be sorted.`);
+    parts.push({ column, descending });
+  }
+  const keyNames = table.primaryKey.length
+    ? table.primaryKey
+    : table.identityColumn
+      ? [table.identityColumn]
+      : [];
+  for (const keyName of keyNames) {
+    const column = table.columns.find((c) => c.name === keyName);
+    if (column && !parts.some((p) => p.column.name === keyName)) parts.push({ column, descending });
+  }
+  const seekable = keyNames.length > 0 && parts.every((p) => !p.column.isNullable);
+  return { parts, seekable };
+}
+
+/** Rows strictly after (or before) the given sort values in the sort order, with a leading range bound on the
+ * first column so the engine can start from the index. */
+function seekPredicate(parts: SortPart[], values: unknown[], side: 'after' | 'before'): SqlFragment {
+  const op = (part: SortPart) => ((side === 'after') !== part.descending ? sql.raw('>') : sql.raw('<'));
+  const bound = (part: SortPart, i: number) => sql`${sql.id(part.column.name)} ${op(part)} ${values[i]}`;
+  const same = (part: SortPart, i: number) => sql`${sql.id(part.column.name)} = ${values[i]}`;
+  const alternatives = parts.map((part, i) =>
+    sql.join([...parts.slice(0, i).map(same), bound(part, i)], sql` and `),
+  );
+  const first = parts[0];
+  if (!first) return sql`1 = 1`;
+  const lead = (side === 'after') !== first.descending ? sql.raw('>=') : sql.raw('<=');
+  return sql`(${sql.id(first.column.name)} ${lead} ${values[0]} and (${sql.join(alternatives, sql` or `)}))`;
+}

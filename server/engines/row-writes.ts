@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Column, Row, Table } from '#common/contract/sql.ts';
+import { formMessages } from '#common/messages.ts';
+import type { EngineAdapter, Executor } from './adapter.ts';
+import { badInput, EngineError } from './engine-error.ts';
+import { decodeRow } from './row-pages.ts';
+import { checkValue } from './wire-values.ts';
+
+/*
+ * Row writes, each in one transaction, following the spec's row editor rules: guid, identity, hidden and computed
+ * columns are read-only; in an existing row foreign-key columns are read-only too, and every column is when the
+ * table has neither identity nor guid (such rows can be added and deleted, not changed).
+ */
+
+/** The columns that identify a row: identity, else guid, else the primary key. */
+export function rowKey(table: Table): string[] {
+  if (table.identityColumn) return [table.identityColumn];
+  if (table.guidColumn) return [table.guidColumn];
+  return table.primaryKey;
+}
+
+const isReadOnly = (column: Column) =>
+  column.isGuid || column.isIdentity || column.isHidden || column.isComputed;
+
+function columnsOf(table: Table, row: Row): Map<Column, Row[string]> {
+  const values = new Map<Column, Row[string]>();
+  for (const [name, value] of Object.entries(row)) {
+    const column = table.columns.find((c) => c.name === name);
+    if (!column) throw badInput(`${name} is not a column of ${table.name}.`);
+    values.set(column, value);
+  }
+  return values;
+}
+
+function refuseView(table: Table): void {
+  if (table.isView) throw badInput(`${table.name} is a view; its rows cannot be changed here.`);
+}
+
+/** Inserts or updates one row; answers it as the database holds it afterwards. */
+export async function upsertRow(adapter: EngineAdapter, table: Table, row: Row): Promise<Row> {
+  refuseView(table);
+  const values = columnsOf(table, row);
+  const key = rowKey(table);
+  const keyGiven = key.length > 0 && key.every((name) => row[name] !== undefined && row[name] !== null);
+  return adapter.db.transaction().execute(async (trx) => {
+    const existing = keyGiven ? await selectByKey(adapter, trx, table, key, row) : undefined;
+    if (existing) return updateRow(adapter, trx, table, values, key, row, existing);
+    if (keyGiven && (table.identityColumn || table.guidColumn)) {
+      throw new EngineError(404, 'This row no longer exists: it may have been deleted. Reload the page.');
+    }
+    return insertRow(adapter, trx, table, values);
+  });
+}
+
+async function insertRow(
+  adapter: EngineAdapter,
+  trx: Executor,
+  table: Table,
+  values: Map<Column, Row[string]>,
+): Promise<Row> {
+  const insert: Record<string, unknown> = {};
+  for (const column of table.columns) {
+    const value = values.get(column);
+    if (isReadOnly(column)) {
+      if (value !== undefined && value !== null) {
+        throw badInput(`${column.name} is filled in by the database and cannot be set.`);
+      }
+      // A guid column without a default is filled in here, so a new row always has its key.
+      if (column.isGuid && !column.isIdentity && !column.isComputed && column.defaultValue === null) {
+        insert[column.name] = adapter.encodeValue(column, randomUUID());
+      }
+      continue;
+    }
+    const checked = checkValue(column, value ?? null);
+    if (checked === null) {
+      if (value === undefined && column.defaultValue !== null) continue;
+      if (!column.isNullable) {
+        if (column.typeGroup === 'bit') {
+          insert[column.name] = adapter.encodeValue(column, false);
+          continue;
+        }
+        throw badInput(formMessages.required(column.name));
+      }
+      insert[column.name] = null;
+      continue;
+    }
+    insert[column.name] = adapter.encodeValue(column, checked);
+  }
+  const key = rowKey(table);
+  const keyValues = await adapter.insertRow(trx, table, insert, key);
+  const saved = key.length ? await selectByKey(adapter, trx, table, key, keyValues) : undefined;
+  if (!saved) return decodeRow(adapter, table, insert);
+  return decodeRow(adapter, table, saved);
+}
+
+async function updateRow(
+  adapter: EngineAdapter,
+  trx: Executor,
+  table: Table,
+  values: Map<Column, Row[string]>,
+  key: string[],
+  row: Row,
+  existing: Record<string, unknown>,
+): Promise<Row> {
+  if (!table.identityColumn && !table.guidColumn) {
+    throw badInput(
+      `Rows of ${table.name} cannot be changed because it has no identity or guid column: delete the row and add it again.`,
+    );
+  }
+  const current = decodeRow(adapter, table, existing);
+  const changes: Record<string, unknown> = {};
+  for (const [column, value] of values) {
+    if (key.includes(column.name)) continue;
+    const readOnly = isReadOnly(column) || column.isForeignKey;
+    if (readOnly) {
+      if (value !== undefined && !sameValue(value, current[column.name])) {
+        throw badInput(
+          `${column.name} cannot be changed${column.isForeignKey ? ' in an existing row' : ''}.`,
+        );
+      }
+      continue;
+    }
+    const checked = checkValue(column, value);
+    if (checked === null && !column.isNullable) {
+      throw badInput(
+        column.typeGroup === 'bit'
+          ? `${column.name} must be true or false.`
+          : formMessages.required(column.name),
+      );
+    }
+    changes[column.name] = checked === null ? null : adapter.encodeValue(column, checked);
+  }
+  if (Object.keys(changes).length > 0) {
+    const assignments = sql.join(
+      Object.entries(changes).map(([name, value]) => sql`${sql.id(name)} = ${value}`),
+    );
+    await sql`update ${sql.id(table.schema, table.name)} set ${assignments} where ${keyPredicate(adapter, table, key, row)}`.execute(
+      trx,
+    );
+  }
+  const saved = await selectByKey(adapter, trx, table, key, row);
+  if (!saved)
+    throw new EngineError(404, 'This row no longer exists: it may have been deleted. Reload the page.');
+  return decodeRow(adapter, table, saved);
+}
+
+/** Deletes one row by its key; a 404 when it is gone already. */
+export async function deleteRow(adapter: EngineAdapter, table: Table, row: Row): Promise<void> {
+  refuseView(table);
+  const key = rowKey(table);
+  if (key.length === 0) {
+    throw badInput(
+      `${table.name} has no primary key, identity or guid, so one row cannot be told from another.`,
+    );
+  }
+  const missing = key.filter((name) => row[name] === undefined || row[name] === null);
+  if (missing.length) throw badInput(`To delete a row, send its key: ${missing.join(', ')}.`);
+  await adapter.db.transaction().execute(async (trx) => {
+    const result =
+      await sql`delete from ${sql.id(table.schema, table.name)} where ${keyPredicate(adapter, table, key, row)}`.execute(
+        trx,
+      );
+    if (Number(result.numAffectedRows ?? 0n) === 0) {
+      throw new EngineError(404, 'This row no longer exists: it may have been deleted. Reload the page.');
+    }
+  });
+}
+
+function keyPredicate(adapter: EngineAdapter, table: Table, key: string[], row: Record<string, unknown>) {
+  return sql.join(
+    key.map((name) => {
+      const column = table.columns.find((c) => c.name === name);
+      if (!column) throw badInput(`${name} is not a column of ${table.name}.`);
+      const raw = row[name];
+      const value =
+        raw instanceof Uint8Array
+          ? Buffer.from(raw)
+          : typeof raw === 'bigint'
+            ? raw
+            : checkValue(column, raw as Row[string]);
+      if (value === null || value === undefined) throw badInput(`${name}: a key cannot be empty.`);
+      return sql`${sql.id(name)} = ${typeof value === 'bigint' ? value : adapter.encodeValue(column, value)}`;
+    }),
+    sql` and `,
+  );
+}
+
+async function selectByKey(
+  adapter: EngineAdapter,
+  executor: Executor,
+  table: Table,
+  key: string[],
+  row: Record<string, unknown>,
+) {
+  const columns = sql.join(table.columns.map((c) => sql.id(c.name)));
+  const found = await sql<
+    Record<string, unknown>
+  >`select ${columns} from ${sql.id(table.schema, table.name)} where ${keyPredicate(adapter, table, key, row)}`.execute(
+    executor,
+  );
+  return found.rows[0];
+}
+
+const sameValue = (a: unknown, b: unknown) => String(a ?? '') === String(b ?? '');

@@ -1,0 +1,98 @@
+import { sql } from 'kysely';
+import type { Column, Table } from '#common/contract/sql.ts';
+import type { CatalogTable, EngineAdapter } from './adapter.ts';
+
+/** Tables with at most this many rows (by the engine's estimate) are counted exactly for the catalog. */
+export const EXACT_COUNT_THRESHOLD = 50_000;
+/** Counting stops here: a table without an estimate is never counted past this in one catalog read. */
+export const COUNT_CAP = 1_000_000;
+
+/** The stable id of a table while it exists (docs/decisions/0004-engine-layer.md). */
+export const tableIdOf = (database: string, schema: string, table: string) =>
+  `${database}/${schema}/${table}`;
+
+/** Completes what an adapter read: ids, the key and index flags of every column, and row counts. */
+export async function buildCatalog(
+  database: string,
+  adapter: EngineAdapter,
+  tables: CatalogTable[],
+): Promise<Table[]> {
+  const referenced = new Set<string>();
+  for (const table of tables) {
+    for (const fk of table.foreignKeys) {
+      for (const column of fk.referencedColumns)
+        referenced.add(`${fk.referencedSchema}\u0000${fk.referencedTable}\u0000${column}`);
+    }
+  }
+  const built: Table[] = [];
+  for (const table of tables) {
+    const leading = new Set(table.indexes.map((index) => index.columns[0]));
+    if (table.primaryKey[0]) leading.add(table.primaryKey[0]);
+    const fkColumns = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
+    const columns: Column[] = table.columns.map((column) => ({
+      ...column,
+      isIndexed: leading.has(column.name),
+      isForeignKey: fkColumns.has(column.name),
+      isForeignKeySource: referenced.has(`${table.schema}\u0000${table.name}\u0000${column.name}`),
+      isPrimaryKey: table.primaryKey.includes(column.name),
+    }));
+    const identity = columns.find((c) => c.isIdentity)?.name ?? null;
+    const guid = columns.find((c) => c.isGuid)?.name ?? null;
+    const rows = await rowCount(adapter, table);
+    built.push({
+      id: tableIdOf(database, table.schema, table.name),
+      schema: table.schema,
+      name: table.name,
+      isView: table.isView,
+      numberOfColumns: columns.length,
+      numberOfRows: rows.count,
+      numberOfRowsIsEstimate: !rows.exact,
+      hasIdentity: identity !== null,
+      hasGuid: guid !== null,
+      primaryKey: table.primaryKey,
+      identityColumn: identity,
+      guidColumn: guid,
+      columns,
+      indexes: table.indexes,
+      foreignKeys: table.foreignKeys,
+    });
+  }
+  return built;
+}
+
+/** Exact for small tables and tables the engine has no estimate for (counting at most COUNT_CAP rows), else
+ * the engine's estimate. */
+async function rowCount(
+  adapter: EngineAdapter,
+  table: CatalogTable,
+): Promise<{ count: number; exact: boolean }> {
+  if (table.estimatedRows !== null && table.estimatedRows > EXACT_COUNT_THRESHOLD) {
+    return { count: table.estimatedRows, exact: false };
+  }
+  try {
+    const count = await countUpTo(adapter, table, COUNT_CAP);
+    return count > COUNT_CAP
+      ? { count: table.estimatedRows ?? COUNT_CAP, exact: false }
+      : { count, exact: true };
+  } catch {
+    // A view that fails to evaluate (a broken definition, a permission) still belongs in the catalog.
+    return { count: table.estimatedRows ?? 0, exact: false };
+  }
+}
+
+/** Counts rows, stopping after `cap + 1`. */
+export async function countUpTo(
+  adapter: EngineAdapter,
+  table: { schema: string; name: string },
+  cap: number,
+  where: ReturnType<typeof sql> = sql`1 = 1`,
+): Promise<number> {
+  const inner =
+    adapter.kind === 'mssql'
+      ? sql`select top (${cap + 1}) 1 as one from ${sql.id(table.schema, table.name)} where ${where}`
+      : sql`select 1 as one from ${sql.id(table.schema, table.name)} where ${where} ${adapter.limitOffset(cap + 1, 0)}`;
+  const result = await sql<{
+    n: number | string | bigint;
+  }>`select count(*) as n from (${inner}) as counted`.execute(adapter.db);
+  return Number(result.rows[0]?.n ?? 0);
+}
