@@ -38,8 +38,8 @@ export default tseslint.config(
     },
   },
   {
-    // Tests may assert presence with `!` after they have checked it.
-    files: ['**/*.test.{ts,tsx}', 'e2e/**'],
+    // Tests and benchmarks may assert presence with `!` where a missing value is a bug in the test itself.
+    files: ['**/*.test.{ts,tsx}', 'e2e/**', 'bench/**'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
