@@ -62,7 +62,7 @@ const setups: Record<
       'CREATE INDEX ix_artist_name ON Artist (Name)',
       'CREATE INDEX ix_invoice_date ON Invoice (InvoiceDate)',
       `CREATE TABLE dbui_types (id int AUTO_INCREMENT PRIMARY KEY, label varchar(50) NOT NULL, note text, big bigint,
-        amount decimal(18,4), ratio float, flag tinyint(1) NOT NULL DEFAULT 0, day date, stamp datetime(6), clock time(6),
+        amount decimal(18,4), ratio float, flag tinyint(1) NOT NULL DEFAULT 0, day date, stamp datetime(6), clock time,
         bytes varbinary(64), uid uuid, doubled bigint GENERATED ALWAYS AS (big * 2) VIRTUAL) CHARACTER SET utf8mb4`,
       'CREATE UNIQUE INDEX ux_types_label ON dbui_types (label)',
       'CREATE INDEX ix_types_big ON dbui_types (big)',
@@ -510,7 +510,7 @@ describe.each(chosen)('the %s engine', (kind) => {
         400,
         `${n('UnitPrice')}: "1.234" is not a number with at most 2 decimals.`,
       );
-      await expectError(engine.upsert(track, { ...newTrack, [n('AlbumId')]: 999999 }), 409, /.+/);
+      await expectError(engine.upsert(track, { ...newTrack, [n('AlbumId')]: 999999 }), 400, `${n('AlbumId')} 999999 does not exist in ${n('Album')}.`);
       await expectError(
         engine.upsert(track, { [n('TrackId')]: 1, [n('AlbumId')]: 2 }),
         400,

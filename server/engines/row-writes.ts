@@ -87,6 +87,7 @@ async function insertRow(
     }
     insert[column.name] = adapter.encodeValue(column, checked);
   }
+  await checkReferences(trx, table, insert);
   const key = rowKey(table);
   const keyValues = await adapter.insertRow(trx, table, insert, key);
   const saved = key.length ? await selectByKey(adapter, trx, table, key, keyValues) : undefined;
@@ -132,6 +133,7 @@ async function updateRow(
     changes[column.name] = checked === null ? null : adapter.encodeValue(column, checked);
   }
   if (Object.keys(changes).length > 0) {
+    await checkReferences(trx, table, { ...existing, ...changes });
     const assignments = sql.join(
       Object.entries(changes).map(([name, value]) => sql`${sql.id(name)} = ${value}`),
     );
@@ -200,6 +202,26 @@ async function selectByKey(
     executor,
   );
   return found.rows[0];
+}
+
+/**
+ * Every foreign key the row fills in must point at an existing row: checked before writing, so the answer can say
+ * which value is missing where (drivers say it in different detail, SQLite not at all).
+ */
+async function checkReferences(executor: Executor, table: Table, values: Record<string, unknown>): Promise<void> {
+  for (const fk of table.foreignKeys) {
+    const given = fk.columns.map((name) => values[name]);
+    if (given.some((value) => value === null || value === undefined)) continue;
+    const match = sql.join(
+      fk.referencedColumns.map((name, i) => sql`${sql.id(name)} = ${given[i]}`),
+      sql` and `,
+    );
+    const found = await sql`select 1 as one from ${sql.id(fk.referencedSchema, fk.referencedTable)} where ${match}`.execute(executor);
+    if (found.rows.length === 0) {
+      const shown = given.map((value) => (Buffer.isBuffer(value) ? value.toString('hex') : String(value))).join(', ');
+      throw badInput(`${fk.columns.join(', ')} ${shown} does not exist in ${fk.referencedTable}.`);
+    }
+  }
 }
 
 const sameValue = (a: unknown, b: unknown) => String(a ?? '') === String(b ?? '');

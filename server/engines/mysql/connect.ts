@@ -1,29 +1,72 @@
 import { createPool } from 'mysql2';
-import { Kysely, MysqlDialect } from 'kysely';
-import {
-  engineOf,
-  type DatabaseEngine,
-  type DynamicSchema,
-  type EngineOptions,
-} from '#server/engines/engine.ts';
+import { CompiledQuery, Kysely, MysqlDialect, type DatabaseConnection } from 'kysely';
+import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
+import { createTableEngine } from '#server/engines/table-engine.ts';
+import { mysqlAdapter } from './adapter.ts';
 
 /** Opens a pooled MySQL or MariaDB connection with a per-session statement timeout. */
 export function connectMysql(name: string, url: string, options: EngineOptions): DatabaseEngine {
+  const db = openMysql(url, options);
+  return createTableEngine(name, mysqlAdapter(db, { name, statementTimeoutMs: options.statementTimeoutMs }));
+}
+
+/**
+ * The Kysely instance over a mysql2 pool. Values come back without loss: BIGINT and DECIMAL as strings, dates and
+ * times as the server's text (fractional seconds kept), BIT and binary as Buffers, JSON as its text.
+ */
+export function openMysql(url: string, options: EngineOptions): Kysely<DynamicSchema> {
   const pool = createPool({
     uri: url,
     connectionLimit: options.poolSize,
     connectTimeout: 5000,
     supportBigNumbers: true,
     bigNumberStrings: true,
+    decimalNumbers: false,
     dateStrings: true,
+    jsonStrings: true,
     timezone: 'Z',
   });
-  const seconds = Math.max(1, Math.ceil(options.statementTimeoutMs / 1000));
-  pool.on('connection', (connection) => {
-    // MariaDB spells it max_statement_time (seconds), MySQL max_execution_time (ms, SELECT only); set what exists.
-    connection.query(`SET SESSION max_statement_time = ${seconds}`, (error) => {
-      if (error) connection.query(`SET SESSION max_execution_time = ${seconds * 1000}`, () => undefined);
-    });
+  return new Kysely<DynamicSchema>({
+    dialect: new MysqlDialect({
+      pool,
+      // Kysely awaits this before a new connection runs its first query (the pool's 'connection' event cannot be
+      // awaited, so a fallback set there could run after the first query).
+      onCreateConnection: (connection) => prepareSession(connection, options.statementTimeoutMs),
+    }),
   });
-  return engineOf(name, 'mysql', new Kysely<DynamicSchema>({ dialect: new MysqlDialect({ pool }) }));
 }
+
+/** Unknown system variable: the other server family, or a version without the setting. */
+const UNKNOWN_VARIABLE = 1193;
+
+/**
+ * Session settings: TIMESTAMP values in UTC (the driver's `timezone: 'Z'` only affects JavaScript dates), and the
+ * statement timeout. MariaDB spells it max_statement_time (seconds, fractions allowed, every statement); MySQL
+ * max_execution_time (ms, SELECT only), where information_schema_stats_expiry = 0 also makes the catalog's row
+ * estimates current instead of cached for a day. Only numbers are bound; no SQL is built from text.
+ */
+async function prepareSession(connection: DatabaseConnection, statementTimeoutMs: number): Promise<void> {
+  await connection.executeQuery(CompiledQuery.raw("SET time_zone = '+00:00'"));
+  const milliseconds = Math.max(1, Math.round(statementTimeoutMs));
+  if (await setIfKnown(connection, 'SET SESSION max_statement_time = ?', milliseconds / 1000)) return;
+  await setIfKnown(connection, 'SET SESSION max_execution_time = ?', milliseconds);
+  await setIfKnown(connection, 'SET SESSION information_schema_stats_expiry = ?', 0);
+}
+
+/** Runs a SET; false when the server has no such variable (older versions), any other failure throws. */
+async function setIfKnown(
+  connection: DatabaseConnection,
+  statement: string,
+  value: number,
+): Promise<boolean> {
+  try {
+    await connection.executeQuery(CompiledQuery.raw(statement, [value]));
+    return true;
+  } catch (error) {
+    if (errnoOf(error) === UNKNOWN_VARIABLE) return false;
+    throw error;
+  }
+}
+
+const errnoOf = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'errno' in error ? error.errno : undefined;
