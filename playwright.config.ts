@@ -1,0 +1,54 @@
+import { defineConfig } from '@playwright/test';
+
+// Browser tests run against the built app served by the real server (npm run build first), with a fresh data
+// folder each run. The machine's Chromium is used: Playwright never downloads a browser here.
+const PORT = 18080;
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+const DATA_DIR = 'test-results/e2e-data';
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: 'list',
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL: BASE_URL,
+    headless: true,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1366, height: 900 } } }],
+  webServer: {
+    // Playwright empties test-results/ before it starts this, so the data folder is always new.
+    command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node dist/server/main.js`,
+    url: `${BASE_URL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR,
+      LOG_LEVEL: 'warn',
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD: 'Admin#12345',
+      ADMIN_EMAIL: 'admin@example.com',
+    },
+  },
+});

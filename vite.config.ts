@@ -1,0 +1,43 @@
+import { defineConfig } from 'vite';
+import type { Plugin } from 'vite';
+import react from '@vitejs/plugin-react';
+import { shellMessages } from '#common/messages.ts';
+
+/** Fills the start-up loader in index.html from the spec's text constant, so the text lives in one place. */
+function startingText(): Plugin {
+  return {
+    name: 'dbui-starting-text',
+    transformIndexHtml: (html) => html.replaceAll('%DBUI_STARTING%', shellMessages.starting),
+  };
+}
+
+// The web app: index.html at the repository root, built into dist/web, which the server serves.
+export default defineConfig({
+  root: '.',
+  publicDir: 'web/public',
+  plugins: [react(), startingText()],
+  build: {
+    outDir: 'dist/web',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // React and the router change rarely: one long-cached chunk. Everything else splits by route.
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+    },
+  },
+});

@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { transportMessages } from '#common/messages.ts';
+import { apiGet, apiPost, readCookie, setTokenSource } from '#web/api/client.ts';
+
+type FetchArgs = [input: string, init: RequestInit];
+const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+
+function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+function sentHeaders(): Headers {
+  const call = fetchMock.mock.calls[0];
+  if (!call) throw new Error('fetch was not called');
+  return new Headers(call[1].headers);
+}
+
+function clearCookies(): void {
+  for (const part of document.cookie.split(';')) {
+    const name = part.split('=')[0]?.trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+}
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  setTokenSource(() => null);
+  clearCookies();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('apiGet and apiPost', () => {
+  it('returns the envelope of a successful call', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: true, data: { required: true }, message: null }));
+    const result = await apiGet<{ required: boolean }>('/api/setup');
+    expect(result).toEqual({ isSuccess: true, data: { required: true }, message: null });
+    expect(fetchMock.mock.calls[0]?.[1].method).toBe('GET');
+  });
+
+  it('checks the data against a schema when one is given', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: true, data: { required: 'yes' }, message: null }));
+    const result = await apiGet('/api/setup', { schema: z.object({ required: z.boolean() }) });
+    expect(result).toEqual({ isSuccess: false, data: null, message: transportMessages.GET });
+  });
+
+  it("uses the server's message on an error status", async () => {
+    fetchMock.mockResolvedValue(
+      jsonResponse({ isSuccess: false, data: null, message: 'The link has expired.' }, 400),
+    );
+    const result = await apiPost('/api/setup', { token: 'x' });
+    expect(result).toEqual({ isSuccess: false, data: null, message: 'The link has expired.' });
+  });
+
+  it("uses the server's message on a successful status that reports a failure", async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: false, data: null, message: 'Nope.' }));
+    expect((await apiGet('/api/x')).message).toBe('Nope.');
+  });
+
+  it('falls back to the generic text of the method when the server says nothing', async () => {
+    fetchMock.mockResolvedValue(new Response('', { status: 502 }));
+    expect(await apiGet('/api/x')).toEqual({ isSuccess: false, data: null, message: 'GET request failed.' });
+    fetchMock.mockResolvedValue(new Response('<html>oops</html>', { status: 500 }));
+    expect((await apiPost('/api/x', {})).message).toBe('POST request failed.');
+  });
+
+  it('uses the transport error message when the request never reaches the server', async () => {
+    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
+    expect((await apiGet('/api/x')).message).toBe('Failed to fetch');
+    fetchMock.mockRejectedValue(new TypeError(''));
+    expect((await apiPost('/api/x', {})).message).toBe(transportMessages.POST);
+  });
+
+  it('treats a body that does not parse on a successful status as a failure', async () => {
+    fetchMock.mockResolvedValue(new Response('<!doctype html><html></html>', { status: 200 }));
+    expect(await apiGet('/api/x')).toEqual({ isSuccess: false, data: null, message: transportMessages.GET });
+    fetchMock.mockResolvedValue(jsonResponse({ hello: 'world' }));
+    expect((await apiGet('/api/x')).isSuccess).toBe(false);
+  });
+
+  it('sends JSON bodies', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: true, data: null, message: 'Created.' }));
+    const result = await apiPost('/api/setup', { token: 't', username: 'admin' });
+    expect(result).toEqual({ isSuccess: true, data: null, message: 'Created.' });
+    const init = fetchMock.mock.calls[0]?.[1];
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBe(JSON.stringify({ token: 't', username: 'admin' }));
+    expect(sentHeaders().get('Content-Type')).toBe('application/json');
+  });
+
+  it('rethrows when the caller aborts', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    fetchMock.mockRejectedValue(new DOMException('Aborted', 'AbortError'));
+    await expect(apiGet('/api/x', { signal: controller.signal })).rejects.toThrow('Aborted');
+  });
+});
+
+describe('request headers', () => {
+  it('sends a bearer header only when a token exists', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: true, data: null, message: null }));
+    await apiGet('/api/x');
+    expect(sentHeaders().has('Authorization')).toBe(false);
+
+    fetchMock.mockClear();
+    setTokenSource(() => 'abc.def');
+    await apiGet('/api/x');
+    expect(sentHeaders().get('Authorization')).toBe('Bearer abc.def');
+  });
+
+  it('adds the anti-forgery header from the cookie to non-GET calls on relative addresses', async () => {
+    document.cookie = 'XSRF-TOKEN=tok%2Fen; path=/';
+    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: true, data: null, message: null }));
+    await apiPost('/api/x', {});
+    expect(sentHeaders().get('X-XSRF-TOKEN')).toBe('tok/en');
+  });
+
+  it('leaves the anti-forgery header off GET calls, absolute addresses and when there is no cookie', async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: true, data: null, message: null }));
+    await apiPost('/api/x', {});
+    expect(sentHeaders().has('X-XSRF-TOKEN')).toBe(false);
+
+    document.cookie = 'XSRF-TOKEN=secret; path=/';
+    for (const call of [() => apiGet('/api/x'), () => apiPost('https://elsewhere.example/api', {})]) {
+      fetchMock.mockClear();
+      await call();
+      expect(sentHeaders().has('X-XSRF-TOKEN')).toBe(false);
+    }
+  });
+});
+
+describe('readCookie', () => {
+  it('finds a cookie among others', () => {
+    document.cookie = 'a=1; path=/';
+    document.cookie = 'XSRF-TOKEN=two; path=/';
+    expect(readCookie('XSRF-TOKEN')).toBe('two');
+    expect(readCookie('missing')).toBeNull();
+  });
+});

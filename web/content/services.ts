@@ -1,0 +1,45 @@
+/** The six services of spec 001 §2, in menu order; their full pages (heading, descriptions, offers) come later. */
+export interface ServiceSummary {
+  id: 'database' | 'cloud' | 'custom-apps' | 'ai' | 'web-mobile' | 'consult';
+  name: string;
+  /** One line for the home page's cards. */
+  summary: string;
+}
+
+export const services: readonly ServiceSummary[] = [
+  {
+    id: 'database',
+    name: 'Database Management',
+    summary: 'Design, tuning and day-to-day care of PostgreSQL, MySQL, SQLite and SQL Server databases.',
+  },
+  {
+    id: 'cloud',
+    name: 'Cloud Technology',
+    summary: 'Move workloads to the cloud and run them reliably, securely and at a sensible cost.',
+  },
+  {
+    id: 'custom-apps',
+    name: 'Custom Applications',
+    summary: 'Software built around the way your business works, not the other way round.',
+  },
+  {
+    id: 'ai',
+    name: 'AI Connectivity',
+    summary: 'Connect language models to your own data and tools, with the access rules you already have.',
+  },
+  {
+    id: 'web-mobile',
+    name: 'Web & Mobile Apps',
+    summary: 'Fast, accessible sites and apps that work as well on a phone as on a desktop.',
+  },
+  {
+    id: 'consult',
+    name: 'Get a Consult',
+    summary: 'Talk through a problem with an engineer and leave with a plan you can act on.',
+  },
+];
+
+/** The address of a service's page. */
+export function servicePath(id: ServiceSummary['id']): string {
+  return `/services/${id}`;
+}

@@ -1,0 +1,54 @@
+import { Link } from 'react-router';
+import { Anchor, Box, Container, Divider, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { COPYRIGHT_YEAR, companyLinks, legalLinks, products } from '#web/content/site.ts';
+import type { SiteLink } from '#web/content/site.ts';
+import { Wordmark } from '#web/ui/wordmark.tsx';
+import { serviceLinks } from '#web/features/site/site-navigation.ts';
+
+/** The site footer (spec 001 §2): services, product, company and legal links, and the copyright. */
+export function SiteFooter() {
+  return (
+    <Box component="footer" bg="dark.8" c="gray.4" py={{ base: 40, sm: 56 }}>
+      <Container size="lg">
+        <Grid gap={{ base: 'lg', md: 'xl' }}>
+          <Grid.Col span={{ base: 12, md: 3 }}>
+            <Stack gap="sm">
+              <Wordmark inverted />
+              <Text size="sm" maw={280}>
+                Browse, search, edit and export the data in your databases, safely, from any browser.
+              </Text>
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, xs: 4, md: 3 }}>
+            <LinkColumn title="Services" links={serviceLinks} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, xs: 4, md: 3 }}>
+            <LinkColumn title="Company" links={[...products, ...companyLinks]} />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, xs: 4, md: 3 }}>
+            <LinkColumn title="Legal" links={legalLinks} />
+          </Grid.Col>
+        </Grid>
+        <Divider my="xl" color="dark.5" />
+        <Group justify="space-between" gap="xs">
+          <Text size="sm">© {COPYRIGHT_YEAR} DBUI. All rights reserved.</Text>
+        </Group>
+      </Container>
+    </Box>
+  );
+}
+
+function LinkColumn({ title, links }: { title: string; links: readonly SiteLink[] }) {
+  return (
+    <Stack gap={8}>
+      <Title order={2} size="sm" c="white" tt="uppercase" style={{ letterSpacing: '0.06em' }}>
+        {title}
+      </Title>
+      {links.map((link) => (
+        <Anchor key={link.to} component={Link} to={link.to} c="gray.4" size="sm" underline="hover">
+          {link.label}
+        </Anchor>
+      ))}
+    </Stack>
+  );
+}

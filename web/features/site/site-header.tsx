@@ -1,0 +1,185 @@
+import { useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { Box, Burger, Button, Divider, Drawer, Group, Menu, NavLink, Stack } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconChevronDown, IconLogin } from '@tabler/icons-react';
+import { MOBILE_BREAKPOINT_PX } from '#common/limits.ts';
+import { HOME_PATH, LOGIN_PATH } from '#web/content/site.ts';
+import { Wordmark } from '#web/ui/wordmark.tsx';
+import { isActiveEntry, menuEntries } from '#web/features/site/site-navigation.ts';
+import type { MenuEntry } from '#web/features/site/site-navigation.ts';
+import classes from './site-header.module.css';
+
+/** Spec 001 §9: the mobile menu (offcanvas) takes 75% of the width and slides in over 300 ms after 100 ms. */
+const MOBILE_MENU_WIDTH = '75%';
+const OFFCANVAS_MS = 300;
+const OFFCANVAS_DELAY_MS = 100;
+
+/** The fixed header: the logo going home, the menu, and Login; a burger and drawer below the mobile breakpoint. */
+export function SiteHeader() {
+  const { pathname } = useLocation();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  // The drawer only exists on small screens: widening the window past the breakpoint hides it.
+  const isMobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`);
+
+  return (
+    <Group h="100%" px={{ base: 'md', sm: 'xl' }} justify="space-between" wrap="nowrap" gap="sm">
+      <Box component={Link} to={HOME_PATH} aria-label="DBUI" style={{ textDecoration: 'none' }}>
+        <Wordmark compact />
+      </Box>
+
+      <Group
+        component="nav"
+        aria-label="Main"
+        gap={2}
+        wrap="nowrap"
+        visibleFrom="xs"
+        className={classes.menu}
+      >
+        {menuEntries.map((entry) => (
+          <DesktopEntry key={entry.label} entry={entry} active={isActiveEntry(entry, pathname)} />
+        ))}
+      </Group>
+
+      <Button component={Link} to={LOGIN_PATH} visibleFrom="xs" px={{ base: 'sm', md: 'lg' }}>
+        Login
+      </Button>
+
+      <Burger
+        opened={opened}
+        onClick={toggle}
+        hiddenFrom="xs"
+        aria-label={opened ? 'Close menu' : 'Open menu'}
+        aria-expanded={opened}
+      />
+      <Drawer.Root
+        opened={opened && isMobile === true}
+        onClose={close}
+        position="right"
+        size={MOBILE_MENU_WIDTH}
+        transitionProps={{ duration: OFFCANVAS_MS, enterDelay: OFFCANVAS_DELAY_MS }}
+      >
+        <Drawer.Overlay />
+        <Drawer.Content>
+          {/* A div, not the default <header>: the page has one banner landmark, the site header. */}
+          <Drawer.Header component="div">
+            <Drawer.Title fw={600}>Menu</Drawer.Title>
+            <Drawer.CloseButton aria-label="Close menu" />
+          </Drawer.Header>
+          <Drawer.Body>
+            <Stack component="nav" aria-label="Mobile" gap={4}>
+              {menuEntries.map((entry) => (
+                <MobileEntry key={entry.label} entry={entry} pathname={pathname} onNavigate={close} />
+              ))}
+              <Divider my="sm" />
+              <Button
+                component={Link}
+                to={LOGIN_PATH}
+                onClick={close}
+                fullWidth
+                leftSection={<IconLogin size={18} />}
+              >
+                Login
+              </Button>
+            </Stack>
+          </Drawer.Body>
+        </Drawer.Content>
+      </Drawer.Root>
+    </Group>
+  );
+}
+
+function DesktopEntry({ entry, active }: { entry: MenuEntry; active: boolean }) {
+  // The padding comes from the menu's stylesheet: narrow on tablets, normal on larger screens.
+  const spacing = { fw: 500, vars: () => ({ root: { '--button-padding-x': 'var(--site-menu-padding)' } }) };
+  const look = active
+    ? { variant: 'light', ...spacing }
+    : { variant: 'subtle', color: 'gray', c: 'dark.6', ...spacing };
+  if (entry.kind === 'link') {
+    return (
+      <Button component={Link} to={entry.to} {...look} aria-current={active ? 'page' : undefined}>
+        {entry.label}
+      </Button>
+    );
+  }
+  return (
+    <Menu
+      trigger="click-hover"
+      openDelay={50}
+      closeDelay={150}
+      position="bottom-start"
+      offset={4}
+      shadow="md"
+    >
+      <Menu.Target>
+        <Button {...look} rightSection={<IconChevronDown size={14} aria-hidden="true" />}>
+          {entry.label}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {entry.links.map((link) => (
+          <Menu.Item key={link.to} component={Link} to={link.to}>
+            {link.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function MobileEntry({
+  entry,
+  pathname,
+  onNavigate,
+}: {
+  entry: MenuEntry;
+  pathname: string;
+  onNavigate: () => void;
+}) {
+  if (entry.kind === 'link') {
+    return (
+      <NavLink
+        component={Link}
+        to={entry.to}
+        label={entry.label}
+        active={pathname === entry.to}
+        onClick={onNavigate}
+      />
+    );
+  }
+  return <MobileGroup entry={entry} pathname={pathname} onNavigate={onNavigate} />;
+}
+
+function MobileGroup({
+  entry,
+  pathname,
+  onNavigate,
+}: {
+  entry: Extract<MenuEntry, { kind: 'group' }>;
+  pathname: string;
+  onNavigate: () => void;
+}) {
+  const [expanded, setExpanded] = useState(() => isActiveEntry(entry, pathname));
+  return (
+    <NavLink
+      component="button"
+      type="button"
+      label={entry.label}
+      opened={expanded}
+      onChange={setExpanded}
+      aria-expanded={expanded}
+      childrenOffset="md"
+    >
+      {entry.links.map((link) => (
+        <NavLink
+          key={link.to}
+          component={Link}
+          to={link.to}
+          label={link.label}
+          active={pathname === link.to}
+          onClick={onNavigate}
+        />
+      ))}
+    </NavLink>
+  );
+}

@@ -1,0 +1,61 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { AppShell, Box, Group, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { shellMessages } from '#common/messages.ts';
+import { PageLoader } from '#web/ui/page-loader.tsx';
+import { SiteFooter } from '#web/features/site/site-footer.tsx';
+import { SiteHeader } from '#web/features/site/site-header.tsx';
+
+/** Spec 001 §9: the header takes 8% of the viewport's height; bounded so it stays usable on odd screens. */
+const HEADER_HEIGHT = 'clamp(3.5rem, 8vh, 5rem)';
+
+/** The shell around every page: fixed header, under-development banner, the page, and the footer. */
+export function SiteLayout() {
+  const location = useLocation();
+
+  // Spec 001 §2: changing route scrolls the main area to the top.
+  useEffect(() => {
+    window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+  }, [location.pathname]);
+
+  return (
+    // A column as tall as the screen: the footer sits at the bottom of short pages and after long ones.
+    <AppShell
+      header={{ height: HEADER_HEIGHT }}
+      padding={0}
+      style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}
+    >
+      <AppShell.Header>
+        <SiteHeader />
+      </AppShell.Header>
+      <AppShell.Main style={{ flex: 1, minHeight: 0 }}>
+        <UnderDevelopmentBanner />
+        <Suspense fallback={<PageLoader />}>
+          {/* Spec 001 §2: routes are never reused; each navigation rebuilds the page. */}
+          <Outlet key={location.key} />
+        </Suspense>
+      </AppShell.Main>
+      <SiteFooter />
+    </AppShell>
+  );
+}
+
+function UnderDevelopmentBanner() {
+  return (
+    <Box
+      bg="yellow.0"
+      c="yellow.9"
+      py={6}
+      px="md"
+      style={{ borderBottom: '1px solid var(--mantine-color-yellow-2)' }}
+    >
+      <Group gap={8} justify="center" wrap="nowrap">
+        <IconAlertTriangle size={16} aria-hidden="true" style={{ flexShrink: 0 }} />
+        <Text size="sm" ta="center">
+          {shellMessages.underDevelopment}
+        </Text>
+      </Group>
+    </Box>
+  );
+}

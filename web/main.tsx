@@ -1,0 +1,15 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from '#web/app.tsx';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element.');
+
+// Rendering replaces the start-up loader that index.html shows inside #root.
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

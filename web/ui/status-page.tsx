@@ -1,0 +1,34 @@
+import type { ReactNode } from 'react';
+import { Container, Group, Stack, Text, Title } from '@mantine/core';
+
+interface StatusPageProps {
+  /** The HTTP-like status shown large, e.g. 404. */
+  code: string;
+  message: string;
+  children?: ReactNode;
+}
+
+/** A centred error page: a large status code, the message as the heading, and the actions below. */
+export function StatusPage({ code, message, children }: StatusPageProps) {
+  return (
+    <Container size="sm" py={{ base: 48, sm: 96 }}>
+      <Stack align="center" gap="md" ta="center">
+        <Text
+          aria-hidden="true"
+          fw={900}
+          lh={1}
+          c="indigo.1"
+          style={{ fontSize: 'clamp(5rem, 20vw, 9rem)', letterSpacing: '-0.04em' }}
+        >
+          {code}
+        </Text>
+        <Title order={1} fz={{ base: 'h3', sm: 'h2' }}>
+          {message}
+        </Title>
+        <Group justify="center" mt="md">
+          {children}
+        </Group>
+      </Stack>
+    </Container>
+  );
+}
