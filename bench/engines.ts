@@ -132,7 +132,7 @@ interface Case {
 
 async function measure(kind: 'postgres' | 'mysql'): Promise<Case[]> {
   const { url, driver, schema } = kind === 'postgres' ? await preparePostgres() : await prepareMysql();
-  const engine: DatabaseEngine = connectDatabase('bench', kind, url);
+  const engine: DatabaseEngine = await connectDatabase('bench', kind, url);
   const q = (name: string) => (kind === 'postgres' ? `"${name}"` : `\`${name}\``);
   const cols = ['id', 'name', 'category', 'amount', 'created_at', 'note'].map(q).join(', ');
   const from = `${q(schema)}.${q(TABLE)}`;

@@ -24,9 +24,9 @@ describe('the API server', () => {
     t = await buildTestApp({
       webRoot: web,
       databases: [
-        connectDatabase('local', 'sqlite', `sqlite:${sqliteFile}`),
-        connectDatabase('pg', 'postgres', postgres.url),
-        connectDatabase('maria', 'mysql', mysql.url),
+        await connectDatabase('local', 'sqlite', `sqlite:${sqliteFile}`),
+        await connectDatabase('pg', 'postgres', postgres.url),
+        await connectDatabase('maria', 'mysql', mysql.url),
       ],
     });
   });
@@ -56,7 +56,7 @@ describe('the API server', () => {
 
   it('reports a database that does not answer as down, with 503, and keeps serving', async () => {
     const down = await buildTestApp({
-      databases: [connectDatabase('gone', 'postgres', 'postgres://postgres@127.0.0.1:1/none')],
+      databases: [await connectDatabase('gone', 'postgres', 'postgres://postgres@127.0.0.1:1/none')],
     });
     try {
       const res = await down.app.inject({ method: 'GET', url: '/api/health' });

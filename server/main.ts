@@ -3,7 +3,6 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config, type DatabaseSetting } from './config.ts';
-import { ensureDemoDatabase } from './demo/demo-database.ts';
 import { connectDatabase } from './engines/connect.ts';
 import { DatabaseRegistry } from './engines/database-registry.ts';
 import { redactUrl } from './engines/engine-url.ts';
@@ -35,9 +34,11 @@ async function openStore(config: Config): Promise<AppStore> {
   }
 }
 
-function registeredDatabases(config: Config): DatabaseSetting[] {
+async function registeredDatabases(config: Config): Promise<DatabaseSetting[]> {
   if (config.databases.length > 0) return config.databases;
   const file = path.join(config.dataDir, 'demo.db');
+  // Loaded only when needed: the seeding code and its PNG encoder are not part of every start.
+  const { ensureDemoDatabase } = await import('./demo/demo-database.ts');
   ensureDemoDatabase(file);
   return [{ name: DEMO_DATABASE_NAME, kind: 'sqlite', url: `sqlite:${file}` }];
 }
@@ -70,11 +71,13 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const store = await openStore(config);
   const databases = new DatabaseRegistry(
-    registeredDatabases(config).map((setting) =>
-      connectDatabase(setting.name, setting.kind, setting.url, {
-        statementTimeoutMs: config.statementTimeoutMs,
-        poolSize: 10,
-      }),
+    await Promise.all(
+      (await registeredDatabases(config)).map((setting) =>
+        connectDatabase(setting.name, setting.kind, setting.url, {
+          statementTimeoutMs: config.statementTimeoutMs,
+          poolSize: 10,
+        }),
+      ),
     ),
   );
   const app = await buildApp({ config, store, databases, webRoot: webRoot() });

@@ -7,7 +7,17 @@ import { PAGE_SIZES } from '#common/limits.ts';
  */
 
 /** The spec's column type groups; every native type of every engine maps to one of them. */
-export const typeGroups = ['Text', 'Binary', 'Number', 'Date', 'Time', 'bit', 'image', 'guid', 'Other'] as const;
+export const typeGroups = [
+  'Text',
+  'Binary',
+  'Number',
+  'Date',
+  'Time',
+  'bit',
+  'image',
+  'guid',
+  'Other',
+] as const;
 export const typeGroup = z.enum(typeGroups);
 export type TypeGroup = z.infer<typeof typeGroup>;
 
@@ -16,7 +26,10 @@ export const column = z.object({
   name: z.string(),
   type: z.string().describe("The engine's native type name, lower case (e.g. varchar, int8, datetimeoffset)"),
   typeGroup: typeGroup,
-  maxLength: z.number().int().describe('Characters (text) or bytes (binary); -1 means unlimited, 0 not applicable'),
+  maxLength: z
+    .number()
+    .int()
+    .describe('Characters (text) or bytes (binary); -1 means unlimited, 0 not applicable'),
   precision: z.number().int(),
   scale: z.number().int(),
   isNullable: z.boolean(),
@@ -24,7 +37,9 @@ export const column = z.object({
   isForeignKey: z.boolean().describe('The column references another table'),
   isForeignKeySource: z.boolean().describe('Another table references this column'),
   isGuid: z.boolean(),
-  isIdentity: z.boolean().describe('Numbered by the database (identity, serial, AUTO_INCREMENT, INTEGER PRIMARY KEY)'),
+  isIdentity: z
+    .boolean()
+    .describe('Numbered by the database (identity, serial, AUTO_INCREMENT, INTEGER PRIMARY KEY)'),
   isHidden: z.boolean(),
   isComputed: z.boolean(),
   isPrimaryKey: z.boolean(),
@@ -38,8 +53,14 @@ export const index = z.object({
   isUnique: z.boolean(),
   isPrimaryKey: z.boolean(),
   columns: z.array(z.string()),
-  allocationType: z.string().nullable().describe('Where the engine stores it (e.g. IN_ROW_DATA, heap, InnoDB); null when not told'),
-  pageCount: z.number().nullable().describe("From the engine's own statistics; null when the engine cannot tell"),
+  allocationType: z
+    .string()
+    .nullable()
+    .describe('Where the engine stores it (e.g. IN_ROW_DATA, heap, InnoDB); null when not told'),
+  pageCount: z
+    .number()
+    .nullable()
+    .describe("From the engine's own statistics; null when the engine cannot tell"),
   averageFragmentation: z.number().nullable().describe('Percent, 0 to 100; null when the engine cannot tell'),
   statisticsSource: z.string().nullable().describe('Which statistic the figures come from'),
 });
@@ -61,7 +82,9 @@ export const table = z.object({
   isView: z.boolean(),
   numberOfColumns: z.number().int(),
   numberOfRows: z.number(),
-  numberOfRowsIsEstimate: z.boolean().describe("True when numberOfRows is the engine's estimate, not a count"),
+  numberOfRowsIsEstimate: z
+    .boolean()
+    .describe("True when numberOfRows is the engine's estimate, not a count"),
   hasIdentity: z.boolean(),
   hasGuid: z.boolean(),
   primaryKey: z.array(z.string()),
@@ -89,7 +112,10 @@ export type Filter = z.infer<typeof filter>;
 
 export const pageSize = z.coerce
   .number()
-  .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), `pageSize must be one of ${PAGE_SIZES.join(', ')}.`);
+  .refine(
+    (n) => (PAGE_SIZES as readonly number[]).includes(n),
+    `pageSize must be one of ${PAGE_SIZES.join(', ')}.`,
+  );
 
 export const pageResult = z.object({
   results: z.array(row),

@@ -50,8 +50,9 @@ export interface EngineAdapter {
   /** `LIMIT n OFFSET m` in the engine's syntax (SQL Server: OFFSET … FETCH, which needs the ORDER BY before it). */
   limitOffset(limit: number, offset: number): SqlFragment;
 
-  /** A predicate "column starts with prefix" that the engine can answer from an index on the column. */
-  textStartsWith(column: SqlFragment, prefix: string): SqlFragment;
+  /** A predicate "column starts with prefix" that the engine can answer from an index on the column; `info` is the
+   * column (some types, e.g. PostgreSQL enums, compare as text). */
+  textStartsWith(column: SqlFragment, prefix: string, info?: Pick<Column, 'type'>): SqlFragment;
 
   /** A value from the driver as it goes on the wire (see CellValue: no precision lost, binary as base64). */
   decodeValue(column: Column, raw: unknown): CellValue;
@@ -69,4 +70,8 @@ export interface EngineAdapter {
 
   /** A driver error as a message a person can act on, or null when it is not one we recognise. */
   explainError(error: unknown): EngineError | null;
+
+  /** What to select for a column so its value arrives exactly (SQL Server: decimals and offsets as text). Without
+   * it the column itself is selected. */
+  selectExpression?(column: Column, ref: SqlFragment): SqlFragment;
 }

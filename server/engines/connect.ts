@@ -1,26 +1,26 @@
-import { connectMssql } from './mssql/connect.ts';
-import { connectMysql } from './mysql/connect.ts';
-import { connectPostgres } from './postgres/connect.ts';
-import { connectSqlite } from './sqlite/connect.ts';
 import { defaultEngineOptions, type DatabaseEngine, type EngineKind, type EngineOptions } from './engine.ts';
 import { sqliteFileOf } from './engine-url.ts';
 
-/** Opens the adapter for a registered database. Pools connect lazily, so a database that is down does not stop
- * the start: health reports it down and its calls fail with a clear message. */
-export function connectDatabase(
+/**
+ * Opens the adapter for a registered database. Each adapter (and its driver: tedious alone takes a quarter of a
+ * second to load) is imported only when a database of its kind is registered, which keeps the start fast. Pools
+ * connect lazily, so a database that is down does not stop the start: health reports it down and its calls fail
+ * with a clear message.
+ */
+export async function connectDatabase(
   name: string,
   kind: EngineKind,
   url: string,
   options: EngineOptions = defaultEngineOptions,
-): DatabaseEngine {
+): Promise<DatabaseEngine> {
   switch (kind) {
     case 'sqlite':
-      return connectSqlite(name, sqliteFileOf(url));
+      return (await import('./sqlite/connect.ts')).connectSqlite(name, sqliteFileOf(url));
     case 'postgres':
-      return connectPostgres(name, url, options);
+      return (await import('./postgres/connect.ts')).connectPostgres(name, url, options);
     case 'mysql':
-      return connectMysql(name, url, options);
+      return (await import('./mysql/connect.ts')).connectMysql(name, url, options);
     case 'mssql':
-      return connectMssql(name, url, options);
+      return (await import('./mssql/connect.ts')).connectMssql(name, url, options);
   }
 }

@@ -36,7 +36,7 @@ const setups: Record<
       'CREATE UNIQUE INDEX ux_types_label ON dbui_types (label)',
       'CREATE INDEX ix_types_big ON dbui_types (big)',
       'CREATE INDEX ix_types_flag ON dbui_types (flag)',
-      'CREATE INDEX ix_types_uid ON dbui_types (uid)',
+      'CREATE UNIQUE INDEX ix_types_uid ON dbui_types (uid)',
     ],
   },
   postgres: {
@@ -51,7 +51,7 @@ const setups: Record<
       'CREATE UNIQUE INDEX ux_types_label ON dbui_types (label)',
       'CREATE INDEX ix_types_big ON dbui_types (big)',
       'CREATE INDEX ix_types_flag ON dbui_types (flag)',
-      'CREATE INDEX ix_types_uid ON dbui_types (uid)',
+      'CREATE UNIQUE INDEX ix_types_uid ON dbui_types (uid)',
       'ANALYZE',
     ],
   },
@@ -67,7 +67,7 @@ const setups: Record<
       'CREATE UNIQUE INDEX ux_types_label ON dbui_types (label)',
       'CREATE INDEX ix_types_big ON dbui_types (big)',
       'CREATE INDEX ix_types_flag ON dbui_types (flag)',
-      'CREATE INDEX ix_types_uid ON dbui_types (uid)',
+      'CREATE UNIQUE INDEX ix_types_uid ON dbui_types (uid)',
     ],
   },
 };
@@ -117,7 +117,7 @@ describe.each(chosen)('the %s engine', (kind) => {
 
   beforeAll(async () => {
     database = await loadChinook(kind);
-    engine = connectDatabase('chinook', kind, database.url);
+    engine = await connectDatabase('chinook', kind, database.url);
     schema = setup.schema(database);
     for (const statement of setup.ddl) await sql.raw(statement).execute(engine.db);
     await engine.catalog({ refresh: true });
@@ -326,7 +326,7 @@ describe.each(chosen)('the %s engine', (kind) => {
 
     it('reaches neighbouring pages by seeking, with the same rows as by number', async () => {
       const invoiceLine = await table('InvoiceLine');
-      const fresh = connectDatabase('fresh', kind, database.url);
+      const fresh = await connectDatabase('fresh', kind, database.url);
       try {
         const byNumber = async (page: number, orderBy: string) =>
           (
@@ -510,7 +510,11 @@ describe.each(chosen)('the %s engine', (kind) => {
         400,
         `${n('UnitPrice')}: "1.234" is not a number with at most 2 decimals.`,
       );
-      await expectError(engine.upsert(track, { ...newTrack, [n('AlbumId')]: 999999 }), 400, `${n('AlbumId')} 999999 does not exist in ${n('Album')}.`);
+      await expectError(
+        engine.upsert(track, { ...newTrack, [n('AlbumId')]: 999999 }),
+        400,
+        `${n('AlbumId')} 999999 does not exist in ${n('Album')}.`,
+      );
       await expectError(
         engine.upsert(track, { [n('TrackId')]: 1, [n('AlbumId')]: 2 }),
         400,

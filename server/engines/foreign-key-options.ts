@@ -36,7 +36,7 @@ export async function foreignKeyOptions(
   const term = query.term?.trim() ?? '';
   const matches: SqlFragment[] = [];
   if (term) {
-    if (label.typeGroup === 'Text') matches.push(adapter.textStartsWith(sql.id(label.name), term));
+    if (label.typeGroup === 'Text') matches.push(adapter.textStartsWith(sql.id(label.name), term, label));
     const keyValue = tryValue(key, term);
     if (keyValue !== null) matches.push(sql`${sql.id(key.name)} = ${adapter.encodeValue(key, keyValue)}`);
     if (matches.length === 0) return { results: [], hasMore: false };

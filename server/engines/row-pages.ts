@@ -107,15 +107,16 @@ export class RowPages {
   }
 
   private async select(table: Table, parts: SortPart[], where: SqlFragment, limit: number, offset: number) {
-    const columns = sql.join(table.columns.map((c) => sql.id(c.name)));
+    // Sort columns are qualified: where the select list rewrites a column (selectExpression), its alias would win.
+    const qualified = (p: SortPart) => sql.id(table.schema, table.name, p.column.name);
     const order = parts.length
-      ? sql`order by ${sql.join(parts.map((p) => (p.descending ? sql`${sql.id(p.column.name)} desc` : sql`${sql.id(p.column.name)} asc`)))}`
+      ? sql`order by ${sql.join(parts.map((p) => (p.descending ? sql`${qualified(p)} desc` : sql`${qualified(p)} asc`)))}`
       : this.adapter.kind === 'mssql'
         ? sql`order by (select null)`
         : sql``;
     const statement = sql<
       Record<string, unknown>
-    >`select ${columns} from ${sql.id(table.schema, table.name)} where ${where} ${order} ${this.adapter.limitOffset(limit, offset)}`;
+    >`select ${selectList(this.adapter, table)} from ${sql.id(table.schema, table.name)} where ${where} ${order} ${this.adapter.limitOffset(limit, offset)}`;
     return (await statement.execute(this.adapter.db)).rows;
   }
 
@@ -129,7 +130,19 @@ export class RowPages {
   }
 
   private remember(key: string, parts: SortPart[], rows: Record<string, unknown>[]): void {
-    const values = (row: Record<string, unknown> | undefined) => parts.map((p) => row?.[p.column.name]);
+    // Seek values are bound as the column's own values (a driver may hand back a coarser type than the column).
+    const values = (row: Record<string, unknown> | undefined) =>
+      parts.map((p) => {
+        const wire = this.adapter.decodeValue(p.column, row?.[p.column.name]);
+        return wire === null
+          ? null
+          : this.adapter.encodeValue(
+              p.column,
+              typeof wire === 'string' && ['Binary', 'image'].includes(p.column.typeGroup)
+                ? Buffer.from(wire, 'base64')
+                : wire,
+            );
+      });
     this.boundaries.delete(key);
     this.boundaries.set(key, { first: values(rows[0]), last: values(rows[rows.length - 1]), at: Date.now() });
     if (this.boundaries.size > BOUNDARY_CACHE_SIZE) {
@@ -143,6 +156,17 @@ export class RowPages {
     const prefix = JSON.stringify([table.schema, table.name]).slice(0, -1);
     for (const key of this.boundaries.keys()) if (key.startsWith(prefix)) this.boundaries.delete(key);
   }
+}
+
+/** Every column of a table, each as the adapter wants it selected. */
+export function selectList(adapter: EngineAdapter, table: Table): SqlFragment {
+  return sql.join(
+    table.columns.map((c) =>
+      adapter.selectExpression
+        ? sql`${adapter.selectExpression(c, sql.id(c.name))} as ${sql.id(c.name)}`
+        : sql.id(c.name),
+    ),
+  );
 }
 
 /** A row from the driver as it goes on the wire. */

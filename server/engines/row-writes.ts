@@ -4,7 +4,7 @@ import type { Column, Row, Table } from '#common/contract/sql.ts';
 import { formMessages } from '#common/messages.ts';
 import type { EngineAdapter, Executor } from './adapter.ts';
 import { badInput, EngineError } from './engine-error.ts';
-import { decodeRow } from './row-pages.ts';
+import { decodeRow, selectList } from './row-pages.ts';
 import { checkValue } from './wire-values.ts';
 
 /*
@@ -134,8 +134,11 @@ async function updateRow(
   }
   if (Object.keys(changes).length > 0) {
     await checkReferences(trx, table, { ...existing, ...changes });
+    // NULL is written as the literal: a bound null is typed by some drivers (tedious) and refused by binary columns.
     const assignments = sql.join(
-      Object.entries(changes).map(([name, value]) => sql`${sql.id(name)} = ${value}`),
+      Object.entries(changes).map(
+        ([name, value]) => sql`${sql.id(name)} = ${value === null ? sql`null` : value}`,
+      ),
     );
     await sql`update ${sql.id(table.schema, table.name)} set ${assignments} where ${keyPredicate(adapter, table, key, row)}`.execute(
       trx,
@@ -195,10 +198,9 @@ async function selectByKey(
   key: string[],
   row: Record<string, unknown>,
 ) {
-  const columns = sql.join(table.columns.map((c) => sql.id(c.name)));
   const found = await sql<
     Record<string, unknown>
-  >`select ${columns} from ${sql.id(table.schema, table.name)} where ${keyPredicate(adapter, table, key, row)}`.execute(
+  >`select ${selectList(adapter, table)} from ${sql.id(table.schema, table.name)} where ${keyPredicate(adapter, table, key, row)}`.execute(
     executor,
   );
   return found.rows[0];
@@ -208,7 +210,11 @@ async function selectByKey(
  * Every foreign key the row fills in must point at an existing row: checked before writing, so the answer can say
  * which value is missing where (drivers say it in different detail, SQLite not at all).
  */
-async function checkReferences(executor: Executor, table: Table, values: Record<string, unknown>): Promise<void> {
+async function checkReferences(
+  executor: Executor,
+  table: Table,
+  values: Record<string, unknown>,
+): Promise<void> {
   for (const fk of table.foreignKeys) {
     const given = fk.columns.map((name) => values[name]);
     if (given.some((value) => value === null || value === undefined)) continue;
@@ -216,9 +222,14 @@ async function checkReferences(executor: Executor, table: Table, values: Record<
       fk.referencedColumns.map((name, i) => sql`${sql.id(name)} = ${given[i]}`),
       sql` and `,
     );
-    const found = await sql`select 1 as one from ${sql.id(fk.referencedSchema, fk.referencedTable)} where ${match}`.execute(executor);
+    const found =
+      await sql`select 1 as one from ${sql.id(fk.referencedSchema, fk.referencedTable)} where ${match}`.execute(
+        executor,
+      );
     if (found.rows.length === 0) {
-      const shown = given.map((value) => (Buffer.isBuffer(value) ? value.toString('hex') : String(value))).join(', ');
+      const shown = given
+        .map((value) => (Buffer.isBuffer(value) ? value.toString('hex') : String(value)))
+        .join(', ');
       throw badInput(`${fk.columns.join(', ')} ${shown} does not exist in ${fk.referencedTable}.`);
     }
   }

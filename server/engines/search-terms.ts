@@ -36,7 +36,7 @@ function predicateFor(adapter: EngineAdapter, column: Column, term: string): Sql
   const ref = sql.id(column.name);
   switch (column.typeGroup) {
     case 'Text':
-      return adapter.textStartsWith(ref, term);
+      return adapter.textStartsWith(ref, term, column);
     case 'Date':
       if (BARE_DATE.test(term) && column.type.toLowerCase() !== 'date') {
         checkValue(column, term);

@@ -29,8 +29,18 @@ export async function buildCatalog(
     const leading = new Set(table.indexes.map((index) => index.columns[0]));
     if (table.primaryKey[0]) leading.add(table.primaryKey[0]);
     const fkColumns = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
+    const uniqueAlone = new Set(
+      table.indexes.filter((i) => i.isUnique && i.columns.length === 1).map((i) => i.columns[0]),
+    );
+    const soleKey = table.primaryKey.length === 1 ? table.primaryKey[0] : undefined;
     const columns: Column[] = table.columns.map((column) => ({
       ...column,
+      // A guid column is one the row is known by (its key, a unique column) or the database fills in (a default).
+      // A uuid that references another table is a foreign key, not the row's guid: it stays editable.
+      isGuid:
+        (column.isGuid || column.typeGroup === 'guid') &&
+        !fkColumns.has(column.name) &&
+        (column.name === soleKey || uniqueAlone.has(column.name) || column.defaultValue !== null),
       isIndexed: leading.has(column.name),
       isForeignKey: fkColumns.has(column.name),
       isForeignKeySource: referenced.has(`${table.schema}\u0000${table.name}\u0000${column.name}`),

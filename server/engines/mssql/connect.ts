@@ -1,22 +1,27 @@
 import * as tedious from 'tedious';
 import * as tarn from 'tarn';
 import { Kysely, MssqlDialect } from 'kysely';
-import {
-  engineOf,
-  type DatabaseEngine,
-  type DynamicSchema,
-  type EngineOptions,
-} from '#server/engines/engine.ts';
+import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
+import { createTableEngine } from '#server/engines/table-engine.ts';
+import { mssqlAdapter } from './adapter.ts';
 
-/** Tedious settings from `mssql://user:password@host:port/database?encrypt=true&trustServerCertificate=true`. */
+const CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * Tedious settings from `mssql://user:password@host:port/database?encrypt=true&trustServerCertificate=true`
+ * (also `sqlserver://`; `instanceName=NAME` for a named instance, which then needs no port). Sessions read dates
+ * in UTC (types.ts decodes with that), speak English (errors.ts reads the server's messages) and parse dates as
+ * year-month-day; every request is cancelled after the statement timeout.
+ */
 export function mssqlConnectionConfig(url: string, options: EngineOptions): tedious.ConnectionConfiguration {
   const parsed = new URL(url);
   const flag = (key: string, fallback: boolean) => {
     const v = parsed.searchParams.get(key);
     return v === null ? fallback : v === 'true' || v === '1';
   };
+  const instanceName = parsed.searchParams.get('instanceName') ?? undefined;
   return {
-    server: parsed.hostname,
+    server: decodeURIComponent(parsed.hostname).replace(/^\[(.*)\]$/, '$1'),
     authentication: {
       type: 'default',
       options: {
@@ -25,22 +30,52 @@ export function mssqlConnectionConfig(url: string, options: EngineOptions): tedi
       },
     },
     options: {
-      port: parsed.port ? Number(parsed.port) : 1433,
+      ...(instanceName && !parsed.port
+        ? { instanceName }
+        : { port: parsed.port ? Number(parsed.port) : 1433 }),
       database: decodeURIComponent(parsed.pathname.replace(/^\//, '')) || undefined,
       encrypt: flag('encrypt', true),
       trustServerCertificate: flag('trustServerCertificate', false),
       requestTimeout: options.statementTimeoutMs,
-      connectTimeout: 5000,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      // Kysely quotes names with double quotes: they are names only while QUOTED_IDENTIFIER is ON (tedious' default).
+      enableQuotedIdentifier: true,
+      useUTC: true,
+      lowerCaseGuids: true,
+      language: 'us_english',
+      dateFormat: 'ymd',
+      appName: 'DBUI',
     },
   };
 }
 
-/** Opens a pooled SQL Server connection; each request is cancelled after the statement timeout. */
-export function connectMssql(name: string, url: string, options: EngineOptions): DatabaseEngine {
+/**
+ * tarn's pool settings. tarn retries a failed connection until the acquire timeout (30 s by default) unless told to
+ * propagate the error: with it, a refused connection or a failed login fails the call at once (a 503). A call
+ * that waits for a busy pool's connection waits at most one statement and one connect.
+ */
+export function mssqlPoolOptions(options: EngineOptions) {
+  return {
+    min: 0,
+    max: options.poolSize,
+    propagateCreateError: true,
+    createTimeoutMillis: CONNECT_TIMEOUT_MS + 1000,
+    acquireTimeoutMillis: options.statementTimeoutMs + CONNECT_TIMEOUT_MS,
+  };
+}
+
+/** The Kysely instance over a tarn pool of tedious connections. */
+export function openMssql(url: string, options: EngineOptions): Kysely<DynamicSchema> {
   const config = mssqlConnectionConfig(url, options);
   const dialect = new MssqlDialect({
-    tarn: { ...tarn, options: { min: 0, max: options.poolSize } },
+    tarn: { ...tarn, options: mssqlPoolOptions(options) },
     tedious: { ...tedious, connectionFactory: () => new tedious.Connection(config) },
   });
-  return engineOf(name, 'mssql', new Kysely<DynamicSchema>({ dialect }));
+  return new Kysely<DynamicSchema>({ dialect });
+}
+
+/** Opens a pooled SQL Server connection; each request is cancelled after the statement timeout. */
+export function connectMssql(name: string, url: string, options: EngineOptions): DatabaseEngine {
+  const db = openMssql(url, options);
+  return createTableEngine(name, mssqlAdapter(db, { name, statementTimeoutMs: options.statementTimeoutMs }));
 }

@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { Column } from '#common/contract/sql.ts';
+import type { EngineAdapter, SqlFragment } from '#server/engines/adapter.ts';
+import type { DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
+import { readCatalog } from './catalog.ts';
+import { explainError } from './errors.ts';
+import { insertRow, limitOffset, textStartsWith } from './queries.ts';
+import { decodeValue, encodeValue, selectExpression } from './types.ts';
+
+/** What the SQL Server adapter needs besides the connection: the database's name (for messages) and the timeout. */
+export interface MssqlAdapterOptions extends Pick<EngineOptions, 'statementTimeoutMs'> {
+  name: string;
+}
+
+/** The EngineAdapter plus two SQL Server extras the generic engine may use (see queries.ts and types.ts). */
+export interface MssqlAdapter extends EngineAdapter {
+  /** As EngineAdapter's, and with the column's type a varchar column keeps its index seek (queries.ts). */
+  textStartsWith(column: SqlFragment, prefix: string, info?: Pick<Column, 'type'>): SqlFragment;
+  /** What to select for a column so its value arrives exactly (decimal, money, datetimeoffset, spatial). */
+  selectExpression(column: Column, ref: SqlFragment): SqlFragment;
+}
+
+/** The SQL Server adapter over a Kysely instance from openMssql (connect.ts). */
+export function mssqlAdapter(db: Kysely<DynamicSchema>, options: MssqlAdapterOptions): MssqlAdapter {
+  return {
+    kind: 'mssql',
+    db,
+    readCatalog: () => readCatalog(db),
+    limitOffset,
+    textStartsWith,
+    decodeValue,
+    encodeValue,
+    insertRow,
+    explainError: (error) => explainError(error, options),
+    selectExpression,
+  };
+}

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Column } from '#common/contract/sql.ts';
+import type { EngineAdapter, SqlFragment } from '#server/engines/adapter.ts';
+import type { DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
+import { readCatalog } from './catalog.ts';
+import { explainError } from './errors.ts';
+import {
+  insertRow,
+  limitOffset,
+  readPrefixStrategy,
+  textStartsWith,
+  type PrefixStrategy,
+} from './queries.ts';
+import { decodeValue, encodeValue } from './types.ts';
+
+/** The PostgreSQL adapter over a pool opened by connect.ts (which sets the type parsers decodeValue expects).
+ * `name` is the registered database's name, used in "not reachable" messages. */
+export function postgresAdapter(
+  db: Kysely<DynamicSchema>,
+  options: EngineOptions,
+  name = 'database',
+): EngineAdapter {
+  // Learnt with each catalog read; until then prefix searches use only the range's lower bound (always exact).
+  let strategy: PrefixStrategy = 'lowerBound';
+  return {
+    kind: 'postgres',
+    db,
+    async readCatalog() {
+      const [tables, readStrategy] = await Promise.all([readCatalog(db), readPrefixStrategy(db)]);
+      strategy = readStrategy;
+      return tables;
+    },
+    limitOffset,
+    textStartsWith: (column: SqlFragment, prefix: string, info?: Pick<Column, 'type'>) =>
+      textStartsWith(strategy, column, prefix, info),
+    decodeValue,
+    encodeValue,
+    insertRow,
+    explainError: (error) => explainError(error, { name, statementTimeoutMs: options.statementTimeoutMs }),
+  };
+}

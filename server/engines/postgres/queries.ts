@@ -1,0 +1,114 @@
+import { sql, type Kysely } from 'kysely';
+import type { Column } from '#common/contract/sql.ts';
+import type { Executor, SqlFragment } from '#server/engines/adapter.ts';
+import type { DynamicSchema } from '#server/engines/engine.ts';
+
+/*
+ * The SQL pieces PostgreSQL writes its own way: paging, an index-friendly "starts with", and inserts that answer
+ * their generated keys.
+ */
+
+/** `LIMIT n OFFSET m`, both bound. */
+export function limitOffset(limit: number, offset: number): SqlFragment {
+  return sql`limit ${limit} offset ${offset}`;
+}
+
+/**
+ * How a range on the database's default collation can enclose every string starting with a prefix:
+ * - `codePoint`: the collation orders by code point (C, POSIX, C.UTF-8, the builtin provider): the range ends
+ *   before the prefix with its last character incremented (exact);
+ * - `icu`: ICU gives U+FFFF the highest primary weight precisely so that [prefix, prefix + U+FFFF] encloses the
+ *   strings starting with the prefix (CLDR root collation);
+ * - `lowerBound`: a linguistic libc collation (en_US.UTF-8 …) has no such character ('ab:' sorts before 'ab9x',
+ *   so does 'ab9' + U+10FFFF), or we do not know the collation yet: only the lower bound uses the index.
+ */
+export type PrefixStrategy = 'codePoint' | 'icu' | 'lowerBound';
+
+/** The range strategy for the database's default collation (and encoding: the bounds need UTF-8). */
+export async function readPrefixStrategy(db: Kysely<DynamicSchema>): Promise<PrefixStrategy> {
+  // to_jsonb reads columns that only some versions have (datlocprovider since 15) without failing on older ones.
+  const result = await sql<{ provider: string | null; collate: string; encoding: string }>`
+    select to_jsonb(d) ->> 'datlocprovider' as provider, d.datcollate::text as collate,
+      pg_encoding_to_char(d.encoding)::text as encoding
+    from pg_database d where d.datname = current_database()`.execute(db);
+  const row = result.rows[0];
+  return row ? prefixStrategyOf(row.provider ?? 'c', row.collate, row.encoding) : 'lowerBound';
+}
+
+/** See PrefixStrategy: provider is pg_database.datlocprovider (c libc, i ICU, b builtin). */
+export function prefixStrategyOf(provider: string, collate: string, encoding: string): PrefixStrategy {
+  if (encoding !== 'UTF8') return 'lowerBound';
+  if (provider === 'b') return 'codePoint';
+  if (provider === 'i') return 'icu';
+  return /^(C|POSIX|C\.utf-?8)$/i.test(collate) ? 'codePoint' : 'lowerBound';
+}
+
+const MAX_CODE_POINT = 0x10ffff;
+
+/** The smallest string above every string that starts with `prefix`, in code-point order; null when there is
+ * none (the prefix is only U+10FFFF characters). */
+export function codePointSuccessor(prefix: string): string | null {
+  const points = Array.from(prefix, (character) => character.codePointAt(0) ?? 0);
+  while (points.length > 0) {
+    const last = points.pop() ?? MAX_CODE_POINT;
+    if (last < MAX_CODE_POINT) {
+      // Surrogates are not characters: after U+D7FF comes U+E000.
+      points.push(last + 1 === 0xd800 ? 0xe000 : last + 1);
+      return String.fromCodePoint(...points);
+    }
+  }
+  return null;
+}
+
+/** Escapes LIKE's wildcards and the escape character itself. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** Collatable text types, which take the range; the rest of the Text group (enums, the one-byte "char") takes no
+ * collation and no arbitrary text, so it is cast to text (without its index). */
+const collatableText = new Set(['varchar', 'bpchar', 'text', 'citext', 'name']);
+
+/**
+ * "column starts with prefix", answered from a btree index on the column: LIKE 'abc%' cannot use one under any
+ * collation but C, a range can. The range's comparisons (and the LIKE) are pinned to the database's default
+ * collation, which is what the strategy was chosen for; a column with another collation still gets exact answers,
+ * without its index. The LIKE recheck keeps the answer exact (case-sensitive) whatever the range lets through.
+ */
+export function textStartsWith(
+  strategy: PrefixStrategy,
+  column: SqlFragment,
+  prefix: string,
+  info?: Pick<Column, 'type'>,
+): SqlFragment {
+  const pattern = `${escapeLike(prefix)}%`;
+  if (info && !collatableText.has(info.type)) return sql`(${column}::text like ${pattern} escape ${'\\'})`;
+  if (prefix === '') return sql`(${column} is not null)`;
+  const like = sql`${column} like (${pattern} collate "default") escape ${'\\'}`;
+  const lower = sql`${column} >= (${prefix} collate "default")`;
+  const upper =
+    strategy === 'icu' ? `${prefix}\uffff` : strategy === 'codePoint' ? codePointSuccessor(prefix) : null;
+  if (upper === null) return sql`(${lower} and ${like})`;
+  const below = strategy === 'icu' ? sql`<=` : sql`<`;
+  return sql`(${lower} and ${column} ${below} (${upper} collate "default") and ${like})`;
+}
+
+/** `INSERT … RETURNING` the key columns; no columns means every column takes its default. */
+export async function insertRow(
+  executor: Executor,
+  table: { schema: string; name: string },
+  values: Record<string, unknown>,
+  keyColumns: string[],
+): Promise<Record<string, unknown>> {
+  const names = Object.keys(values);
+  const target = sql.id(table.schema, table.name);
+  const inserted =
+    names.length === 0
+      ? sql`insert into ${target} default values`
+      : sql`insert into ${target} (${sql.join(names.map((name) => sql.id(name)))})
+          values (${sql.join(names.map((name) => values[name]))})`;
+  const returning =
+    keyColumns.length === 0 ? sql`` : sql` returning ${sql.join(keyColumns.map((name) => sql.id(name)))}`;
+  const result = await sql<Record<string, unknown>>`${inserted}${returning}`.execute(executor);
+  return result.rows[0] ?? {};
+}
