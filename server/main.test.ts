@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from './test/test-app.ts';
 import { tempDir } from './test/temp-dir.ts';
@@ -90,5 +91,41 @@ describe('the server process', () => {
     }
     expect(await run.exited).toBe(0);
     expect(jsonLines(run.output()).map((l) => l.msg)).toContain('shut down');
+  });
+
+  it('finishes a request in flight before it stops on SIGTERM', async () => {
+    // A "database" that accepts connections and never answers keeps the health check busy for its 3 s ping limit.
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    const run = start({
+      DATA_DIR: dir.path,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      DATABASES: `silent=mysql://root@127.0.0.1:${port}/x`,
+    });
+    try {
+      const ready = await waitFor(
+        () => jsonLines(run.output()).find((l) => l.msg === 'DBUI is ready'),
+        'ready',
+      );
+      const inFlight = fetch(`${String(ready.url)}/api/health`);
+      await waitFor(
+        () => jsonLines(run.output()).find((l) => l.msg === 'incoming request'),
+        'the request to arrive',
+      );
+      run.child.kill('SIGTERM');
+      const health = await inFlight;
+      expect(health.status).toBe(503);
+      const body = (await health.json()) as { data: { databases: { status: string; error: string }[] } };
+      expect(body.data.databases[0]).toMatchObject({
+        status: 'down',
+        error: 'silent did not answer within 3000 ms',
+      });
+      expect(await run.exited).toBe(0);
+    } finally {
+      run.child.kill('SIGKILL');
+      silent.close();
+    }
   });
 });

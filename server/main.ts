@@ -55,8 +55,12 @@ function closeOnSignals(app: FastifyInstance, store: AppStore, databases: Databa
       process.exit(1);
     }, 10_000);
     force.unref();
+    // Fastify closes the connections idle at this moment; a keep-alive connection whose request finishes later
+    // would hold the close open for the keep-alive timeout, so idle ones are closed again until the end.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
     void app
       .close()
+      .then(() => clearInterval(sweep))
       .then(() => Promise.allSettled([databases.closeAll(), store.close()]))
       .then(() => {
         app.log.info('shut down');

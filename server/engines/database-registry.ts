@@ -1,4 +1,7 @@
-import type { DatabaseEngine } from './engine.ts';
+import { withTimeout, type DatabaseEngine } from './engine.ts';
+
+/** A pool that cannot close in this time (a database that stopped answering) is left behind at shutdown. */
+const CLOSE_TIMEOUT_MS = 3000;
 
 /** The databases people browse, by their registered name. */
 export class DatabaseRegistry {
@@ -18,8 +21,12 @@ export class DatabaseRegistry {
     return this.engines.get(name);
   }
 
-  /** Closes every pool; one that fails to close does not keep the others open. */
+  /** Closes every pool; one that fails or hangs does not keep the others open or the process alive. */
   async closeAll(): Promise<void> {
-    await Promise.allSettled(this.all().map((engine) => engine.close()));
+    await Promise.allSettled(
+      this.all().map((engine) =>
+        withTimeout(engine.close(), CLOSE_TIMEOUT_MS, `${engine.name} did not close`),
+      ),
+    );
   }
 }
