@@ -14,7 +14,35 @@ export async function time(runs: number, work: (i: number) => Promise<unknown>, 
     await work(i);
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
-  samples.sort((a, b) => a - b);
+  return summarise(samples);
+}
+
+/** Times two calls run in alternation, so warm caches favour neither. */
+export async function timePair(
+  runs: number,
+  a: (i: number) => Promise<unknown>,
+  b: (i: number) => Promise<unknown>,
+  warmup = 3,
+): Promise<[Timing, Timing]> {
+  for (let i = 0; i < warmup; i++) {
+    await a(-1 - i);
+    await b(-1 - i);
+  }
+  const samples: [number[], number[]] = [[], []];
+  const clock = async (work: (i: number) => Promise<unknown>, i: number, into: number[]) => {
+    const start = process.hrtime.bigint();
+    await work(i);
+    into.push(Number(process.hrtime.bigint() - start) / 1e6);
+  };
+  for (let i = 0; i < runs; i++) {
+    await clock(a, i, samples[0]);
+    await clock(b, i, samples[1]);
+  }
+  return [summarise(samples[0]), summarise(samples[1])];
+}
+
+function summarise(samples: number[]): Timing {
+  samples.sort((x, y) => x - y);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)] ?? 0;
   return { median: at(0.5), p99: at(0.99) };
 }

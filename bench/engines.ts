@@ -11,7 +11,7 @@ import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { connectDatabase } from '#server/engines/connect.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
-import { ms, time, type Timing } from './bench-stats.ts';
+import { ms, timePair, type Timing } from './bench-stats.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -148,7 +148,8 @@ async function measure(kind: 'postgres' | 'mysql'): Promise<Case[]> {
       dbui: (i: number) => Promise<unknown>,
       direct: (i: number) => Promise<unknown>,
     ) => {
-      cases.push({ name, dbui: await time(RUNS, dbui), driver: await time(RUNS, direct) });
+      const [dbuiTiming, driverTiming] = await timePair(RUNS, dbui, direct);
+      cases.push({ name, dbui: dbuiTiming, driver: driverTiming });
       console.log(
         `  ${name}: DBUI ${ms(cases.at(-1)!.dbui.median)} ms, driver ${ms(cases.at(-1)!.driver.median)} ms`,
       );

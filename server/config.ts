@@ -34,6 +34,31 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Longest a statement against a browsed database may run (ms). */
   statementTimeoutMs: number;
+  /** The address people reach DBUI at: links in mail, OAuth redirect URIs, the WebAuthn origin. */
+  publicUrl: string;
+  /** Sender of DBUI's mail. */
+  mailFrom: string;
+  /** A Twilio-compatible Messages endpoint with credentials (https://SID:TOKEN@host/…/Messages.json), or null:
+   * SMS go to the outbox. */
+  smsUrl: string | null;
+  smsFrom: string | null;
+  /** The human check's work: the largest number the proof-of-work may need. */
+  captchaCost: number;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  /** Passwords older than this must be changed; null: never (current guidance). */
+  passwordMaxAgeDays: number | null;
+  /** Social sign-in providers that are configured. */
+  oauth: Partial<Record<OAuthProviderName, OAuthProviderSetting>>;
+}
+
+export const oauthProviderNames = ['google', 'microsoft', 'facebook'] as const;
+export type OAuthProviderName = (typeof oauthProviderNames)[number];
+export interface OAuthProviderSetting {
+  clientId: string;
+  clientSecret: string;
+  /** Overrides the provider's usual issuer (tests point it at a local OpenID provider). */
+  issuer: string | null;
 }
 
 /** A start-up problem with one variable; main.ts prints its message as one line and exits. */
@@ -125,6 +150,18 @@ const intIn = (
   return value;
 };
 
+/** An http(s) URL without a trailing slash, or null when not given. */
+function httpUrl(variable: string, raw: string | undefined): string | null {
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    return raw.replace(/\/+$/, '');
+  } catch {
+    throw new ConfigError(variable, `"${redact(raw)}" must be an http:// or https:// URL.`);
+  }
+}
+
 const logLevels = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /** Reads the operator interface from the environment; throws ConfigError naming the first bad variable. */
@@ -175,9 +212,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
 
+  const port = intIn('PORT', value('PORT'), 8080, 0, 65535);
+  const host = value('HOST') ?? '127.0.0.1';
   return {
-    port: intIn('PORT', value('PORT'), 8080, 0, 65535),
-    host: value('HOST') ?? '127.0.0.1',
+    port,
+    host,
     dataDir,
     appDbUrl,
     appStore:
@@ -190,5 +229,37 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     logLevel: logLevel.data,
     statementTimeoutMs: intIn('STATEMENT_TIMEOUT_MS', value('STATEMENT_TIMEOUT_MS'), 15_000, 100, 3_600_000),
+    publicUrl:
+      httpUrl('PUBLIC_URL', value('PUBLIC_URL')) ??
+      `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    mailFrom: value('MAIL_FROM') ?? 'DBUI <no-reply@dbui.local>',
+    smsUrl: httpUrl('SMS_URL', value('SMS_URL')),
+    smsFrom: value('SMS_FROM') ?? null,
+    captchaCost: intIn('CAPTCHA_COST', value('CAPTCHA_COST'), 50_000, 1, 10_000_000),
+    sessionIdleMinutes: intIn('SESSION_IDLE_MINUTES', value('SESSION_IDLE_MINUTES'), 30, 1, 24 * 60),
+    sessionMaxHours: intIn('SESSION_MAX_HOURS', value('SESSION_MAX_HOURS'), 12, 1, 24 * 30),
+    passwordMaxAgeDays: value('PASSWORD_MAX_AGE_DAYS')
+      ? intIn('PASSWORD_MAX_AGE_DAYS', value('PASSWORD_MAX_AGE_DAYS'), 0, 1, 3650)
+      : null,
+    oauth: Object.fromEntries(
+      oauthProviderNames.flatMap((provider) => {
+        const prefix = `OAUTH_${provider.toUpperCase()}`;
+        const clientId = value(`${prefix}_CLIENT_ID`);
+        const clientSecret = value(`${prefix}_CLIENT_SECRET`);
+        if (!clientId && !clientSecret) return [];
+        if (!clientId || !clientSecret) {
+          throw new ConfigError(
+            `${prefix}_${clientId ? 'CLIENT_SECRET' : 'CLIENT_ID'}`,
+            `set ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET together.`,
+          );
+        }
+        return [
+          [
+            provider,
+            { clientId, clientSecret, issuer: httpUrl(`${prefix}_ISSUER`, value(`${prefix}_ISSUER`)) },
+          ],
+        ];
+      }),
+    ),
   };
 }
