@@ -419,13 +419,17 @@ describe.each(chosen)('the %s engine', (kind) => {
   describe('row writes', () => {
     it('inserts, updates and deletes a row, answering it as the database holds it', async () => {
       const artist = await table('Artist');
-      const saved = await engine.upsert(artist, { [n('Name')]: 'Zz Test Ärtist 漢字' });
+      const created = await engine.upsert(artist, { [n('Name')]: 'Zz Test Ärtist 漢字' });
+      expect(created.before).toBeNull();
+      const saved = created.after;
       const id = saved[n('ArtistId')];
       expect(typeof id).toBe('number');
       expect(saved[n('Name')]).toBe('Zz Test Ärtist 漢字');
-      const renamed = await engine.upsert(artist, { [n('ArtistId')]: id!, [n('Name')]: 'Zz Renamed' });
+      const change = await engine.upsert(artist, { [n('ArtistId')]: id!, [n('Name')]: 'Zz Renamed' });
+      expect(change.before).toEqual(saved);
+      const renamed = change.after;
       expect(renamed).toEqual({ [n('ArtistId')]: id, [n('Name')]: 'Zz Renamed' });
-      await engine.deleteRow(artist, { [n('ArtistId')]: id! });
+      expect(await engine.deleteRow(artist, { [n('ArtistId')]: id! })).toEqual(renamed);
       await expectError(
         engine.deleteRow(artist, { [n('ArtistId')]: id! }),
         404,
@@ -452,7 +456,7 @@ describe.each(chosen)('the %s engine', (kind) => {
         clock: '13:14:15',
         bytes: Buffer.from([0, 1, 2, 250, 255]).toString('base64'),
       };
-      const saved = await engine.upsert(types, values);
+      const saved = (await engine.upsert(types, values)).after;
       expect(saved).toMatchObject(values);
       expect(saved.doubled).toBe('18014398509481986');
       expect(saved.uid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -471,7 +475,7 @@ describe.each(chosen)('the %s engine', (kind) => {
           })
         ).results,
       ).toEqual([saved]);
-      const nulls = await engine.upsert(types, { label: 'all nulls' });
+      const nulls = (await engine.upsert(types, { label: 'all nulls' })).after;
       expect(nulls).toMatchObject({
         note: null,
         big: null,
@@ -532,18 +536,20 @@ describe.each(chosen)('the %s engine', (kind) => {
         409,
         /.+/,
       );
-      const unchanged = await engine.upsert(track, {
-        [n('TrackId')]: 1,
-        [n('AlbumId')]: 1,
-        [n('Milliseconds')]: 343720,
-      });
+      const unchanged = (
+        await engine.upsert(track, {
+          [n('TrackId')]: 1,
+          [n('AlbumId')]: 1,
+          [n('Milliseconds')]: 343720,
+        })
+      ).after;
       expect(unchanged[n('Milliseconds')]).toBe(343720);
     });
 
     it('adds and deletes rows of a table with a composite key, and refuses to change them', async () => {
       const link = await table('PlaylistTrack');
       const key = { [n('PlaylistId')]: 2, [n('TrackId')]: 1 };
-      expect(await engine.upsert(link, key)).toEqual(key);
+      expect((await engine.upsert(link, key)).after).toEqual(key);
       await expectError(
         engine.upsert(link, { ...key }),
         400,
@@ -604,7 +610,7 @@ describe.each(chosen)('the %s engine', (kind) => {
           400,
           `${name} is not a column of ${n('Artist')}.`,
         );
-        const stored = await engine.upsert(artist, { [n('Name')]: name });
+        const stored = (await engine.upsert(artist, { [n('Name')]: name })).after;
         expect(stored[n('Name')]).toBe(name);
         await engine.deleteRow(artist, stored);
       }

@@ -42,6 +42,12 @@ export interface ForeignKeyOptions {
   hasMore: boolean;
 }
 
+/** One row written: as it was (null when it is new) and as it is now. The audit trail keeps both. */
+export interface RowChange {
+  before: Row | null;
+  after: Row;
+}
+
 /** A registered database: a name people see, an engine, and a pooled connection. */
 export interface DatabaseEngine {
   readonly name: string;
@@ -57,10 +63,11 @@ export interface DatabaseEngine {
   table(schema: string, name: string): Promise<Table>;
   /** A page of rows matching the filter, in the asked order, with the (possibly estimated) count. */
   page(table: Table, query: PageQuery): Promise<PageResult>;
-  /** Inserts or updates one row (by identity, guid or primary key) and answers it as the database now holds it. */
-  upsert(table: Table, row: Row): Promise<Row>;
-  /** Deletes one row by its key. */
-  deleteRow(table: Table, row: Row): Promise<void>;
+  /** Inserts or updates one row (by identity, guid or primary key); answers it before (null when new) and as the
+   * database now holds it. */
+  upsert(table: Table, row: Row): Promise<RowChange>;
+  /** Deletes one row by its key and answers it as it was. */
+  deleteRow(table: Table, row: Row): Promise<Row>;
   /** The referenced keys a foreign-key column may take, 25 a page, searchable by label or key. */
   foreignKeyOptions(
     table: Table,

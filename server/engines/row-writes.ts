@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Column, Row, Table } from '#common/contract/sql.ts';
+import type { RowChange } from './engine.ts';
 import { formMessages } from '#common/messages.ts';
 import type { EngineAdapter, Executor } from './adapter.ts';
 import { badInput, EngineError } from './engine-error.ts';
@@ -37,19 +38,24 @@ function refuseView(table: Table): void {
   if (table.isView) throw badInput(`${table.name} is a view; its rows cannot be changed here.`);
 }
 
-/** Inserts or updates one row; answers it as the database holds it afterwards. */
-export async function upsertRow(adapter: EngineAdapter, table: Table, row: Row): Promise<Row> {
+/** Inserts or updates one row; answers it as it was before (null for a new row) and as the database holds it now. */
+export async function upsertRow(adapter: EngineAdapter, table: Table, row: Row): Promise<RowChange> {
   refuseView(table);
   const values = columnsOf(table, row);
   const key = rowKey(table);
   const keyGiven = key.length > 0 && key.every((name) => row[name] !== undefined && row[name] !== null);
   return adapter.db.transaction().execute(async (trx) => {
     const existing = keyGiven ? await selectByKey(adapter, trx, table, key, row) : undefined;
-    if (existing) return updateRow(adapter, trx, table, values, key, row, existing);
+    if (existing) {
+      return {
+        before: decodeRow(adapter, table, existing),
+        after: await updateRow(adapter, trx, table, values, key, row, existing),
+      };
+    }
     if (keyGiven && (table.identityColumn || table.guidColumn)) {
       throw new EngineError(404, 'This row no longer exists: it may have been deleted. Reload the page.');
     }
-    return insertRow(adapter, trx, table, values);
+    return { before: null, after: await insertRow(adapter, trx, table, values) };
   });
 }
 
@@ -150,8 +156,8 @@ async function updateRow(
   return decodeRow(adapter, table, saved);
 }
 
-/** Deletes one row by its key; a 404 when it is gone already. */
-export async function deleteRow(adapter: EngineAdapter, table: Table, row: Row): Promise<void> {
+/** Deletes one row by its key and answers it as it was; a 404 when it is gone already. */
+export async function deleteRow(adapter: EngineAdapter, table: Table, row: Row): Promise<Row> {
   refuseView(table);
   const key = rowKey(table);
   if (key.length === 0) {
@@ -161,7 +167,8 @@ export async function deleteRow(adapter: EngineAdapter, table: Table, row: Row):
   }
   const missing = key.filter((name) => row[name] === undefined || row[name] === null);
   if (missing.length) throw badInput(`To delete a row, send its key: ${missing.join(', ')}.`);
-  await adapter.db.transaction().execute(async (trx) => {
+  return adapter.db.transaction().execute(async (trx) => {
+    const existing = await selectByKey(adapter, trx, table, key, row);
     const result =
       await sql`delete from ${sql.id(table.schema, table.name)} where ${keyPredicate(adapter, table, key, row)}`.execute(
         trx,
@@ -169,6 +176,7 @@ export async function deleteRow(adapter: EngineAdapter, table: Table, row: Row):
     if (Number(result.numAffectedRows ?? 0n) === 0) {
       throw new EngineError(404, 'This row no longer exists: it may have been deleted. Reload the page.');
     }
+    return decodeRow(adapter, table, existing ?? {});
   });
 }
 

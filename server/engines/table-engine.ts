@@ -63,8 +63,9 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
       return saved;
     },
     async deleteRow(table, row) {
-      await explained(() => deleteRow(adapter, table, row));
+      const deleted = await explained(() => deleteRow(adapter, table, row));
       pages.forget(table);
+      return deleted;
     },
     foreignKeyOptions: async (table, column, query) =>
       explained(async () => foreignKeyOptions(adapter, await engine.catalog(), table, column, query)),
