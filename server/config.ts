@@ -235,7 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: value('MAIL_FROM') ?? 'DBUI <no-reply@dbui.local>',
     smsUrl: httpUrl('SMS_URL', value('SMS_URL')),
     smsFrom: value('SMS_FROM') ?? null,
-    captchaCost: intIn('CAPTCHA_COST', value('CAPTCHA_COST'), 50_000, 1, 10_000_000),
+    captchaCost: intIn('CAPTCHA_COST', value('CAPTCHA_COST'), 20_000, 1, 10_000_000),
     sessionIdleMinutes: intIn('SESSION_IDLE_MINUTES', value('SESSION_IDLE_MINUTES'), 30, 1, 24 * 60),
     sessionMaxHours: intIn('SESSION_MAX_HOURS', value('SESSION_MAX_HOURS'), 12, 1, 24 * 30),
     passwordMaxAgeDays: value('PASSWORD_MAX_AGE_DAYS')
