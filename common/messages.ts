@@ -64,6 +64,44 @@ export const accountMessages = {
   pleaseTryAgain: (message: string) => `${message}. Please try again.`,
 } as const;
 
+/** The account API's own sentences (the spec leaves the server's messages open; these say what to do). */
+export const accountApiMessages = {
+  signInRequired: 'Sign in to continue.',
+  adminRequired: 'Only administrators can do that.',
+  reauthRequired: 'Confirm your password to continue.',
+  xsrfMissing: 'The request is missing its XSRF token: reload the page and try again.',
+  tooManyRequests: (seconds: number) =>
+    `Too many attempts from your address. Please wait ${seconds} seconds and try again.`,
+  humanCheckFailed: 'The human check failed or expired. Please try again.',
+  usernameTaken: 'That username is already taken. Please choose another.',
+  passwordTooCommon: 'This password is too common. Please choose another.',
+  passwordUnchanged: 'The new password must be different from the current one.',
+  passwordUpdated: 'Your password was updated.',
+  signupDone: 'Your account was created. Enter the code sent to your email to confirm it.',
+  forgotPasswordSent: 'If the account exists, a code was sent to its email address.',
+  codeSent: 'A new code was sent.',
+  codeSentTo: (where: string) => `A code was sent to ${where}.`,
+  noCodeForTotp: 'The authenticator app makes its own codes: open it to see the current one.',
+  methodNotAllowed: 'That sign-in method is not set up for this account.',
+  methodNotVerified: 'Set up and verify this method before making it preferred.',
+  methodVerified: (method: string) => `${method} verified.`,
+  recoveryCodeFormat: 'A recovery code is 10 letters and digits.',
+  recoveryCodesIssued:
+    'Keep these recovery codes somewhere safe: each works once, and they will not be shown again.',
+  totpSetupFirst: 'Scan the QR code with your authenticator app first.',
+  codeExpired: 'That code has expired or was replaced. Please request a new one.',
+  reauthDone: 'Thank you. You can continue for the next 10 minutes.',
+  passwordWrong: 'That password is not right. Please try again.',
+  reauthMethod: 'Confirm with your password or your authenticator app.',
+  signedOut: 'You are signed out.',
+  accountDeleted: 'Your account and everything that belonged to it were deleted.',
+  lastAdministrator:
+    'You are the only administrator: make another user an administrator before deleting your account.',
+  imageTooLarge: (megabytes: number) => `The image must be smaller than ${megabytes} MB.`,
+  imageType: 'The image must be a PNG, JPEG, GIF or WebP file.',
+  accountGone: 'This account no longer exists.',
+} as const;
+
 /** Database browser, row editor and export. */
 export const browserMessages = {
   databasesFailed: 'Failed to get databases.',
@@ -103,4 +141,61 @@ export const siteMessages = {
   chatTitle: 'Chat with Titan',
   chatStartFailed: 'Failed to start the chat.',
   chatAddFailed: 'Failed to add message to the chat.',
+} as const;
+
+/** The export API's own sentences (issue 6): each says what happened and what to do. */
+export const exportMessages = {
+  started: 'The export has started.',
+  alreadyRunning: 'An export is already running: wait for it to finish or cancel it.',
+  notFound: 'That export was not found. Start a new export.',
+  restarted: 'The server restarted during the export. Please export again.',
+  cancelled: 'The export was cancelled.',
+  alreadyEnded: 'That export has already ended, so there is nothing to cancel.',
+  databaseGone: 'The database of this export is no longer registered. Please export again.',
+  failed:
+    'The export stopped because the database or the export file could not be read or written. Please try again.',
+  linkInvalid:
+    'This download link has expired or was already used. Read the export status again for a new link.',
+  notOwner: 'Only the person who started this export can download it.',
+  fileGone: 'The export file is no longer kept (exports are removed after 24 hours). Please export again.',
+} as const;
+
+/** Social sign-in with Google, Microsoft and Facebook (docs/decisions/0005-accounts.md). */
+export const socialMessages = {
+  notConfigured: (provider: string) => `Sign-in with ${provider} is not set up on this server.`,
+  cancelled: (provider: string) => `Sign-in with ${provider} was cancelled.`,
+  stateInvalid: 'This sign-in has expired or was already used. Please start again.',
+  notConfirmed: (provider: string) => `${provider} could not confirm who you are. Please try again.`,
+  unavailable: (provider: string) => `${provider} cannot be reached right now. Please try again later.`,
+  noEmail: (provider: string) =>
+    `Your ${provider} account did not share an email address, which DBUI needs to send sign-in codes. ` +
+    'Allow access to your email and try again.',
+  linkedElsewhere: (provider: string) =>
+    `That ${provider} account is already linked to another DBUI account.`,
+  otherLinked: (provider: string) =>
+    `Another ${provider} account is already linked to your account. Unlink it first.`,
+  linked: (provider: string) => `${provider} is now linked to your account.`,
+  unlinked: (provider: string) => `${provider} is no longer linked to your account.`,
+  notLinked: (provider: string) => `No ${provider} account is linked to your account.`,
+  lastWayIn: (provider: string) =>
+    `${provider} is the only way to sign in to this account. Set a password first (use Forgot password), then unlink it.`,
+} as const;
+
+/** Passkeys (WebAuthn; docs/decisions/0009-passkeys.md). */
+export const passkeyMessages = {
+  added: 'Passkey added. You can sign in with it now.',
+  removed: 'Passkey removed.',
+  notFound: 'That passkey was not found.',
+  challengeInvalid: 'This passkey request has expired or was already used. Please try again.',
+  responseUnreadable: 'The answer of the passkey could not be read. Please try again.',
+  registrationFailed: 'The passkey could not be verified. Please try again.',
+  alreadyRegistered: 'This passkey is already registered.',
+  tooMany: (max: number) => `An account can have at most ${max} passkeys. Remove one first.`,
+  unknownPasskey:
+    'This passkey is not registered here. Sign in with your password, or choose another passkey.',
+  needsHostName:
+    'Passkeys need PUBLIC_URL with a host name, not an IP address (for example http://localhost:8080).',
+  useItsOwnRoute: 'A passkey is checked by POST /api/account/login/passkey/verify with the pre-sign-in key.',
+  keyOrCeremony:
+    'Send either ceremonyId (a passkey sign-in) or key (a passkey after the password), not both.',
 } as const;

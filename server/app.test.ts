@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from './engines/connect.ts';
 import { createMysqlDatabase, createPostgresDatabase, type TestDatabase } from './test/server-databases.ts';
+import { withXsrf } from './test/factories.ts';
 import { buildTestApp, type TestApp } from './test/test-app.ts';
 import { tempDir } from './test/temp-dir.ts';
 
@@ -118,9 +119,11 @@ describe('the API server', () => {
   });
 
   it('answers malformed input with 400 and a message naming the field, never a stack trace', async () => {
+    const xsrf = await withXsrf(t);
     const bad = await t.app.inject({
       method: 'POST',
       url: '/api/setup',
+      headers: xsrf,
       payload: {
         token: 'x',
         username: 'ad min',
@@ -139,7 +142,7 @@ describe('the API server', () => {
     const broken = await t.app.inject({
       method: 'POST',
       url: '/api/setup',
-      headers: { 'content-type': 'application/json' },
+      headers: { ...xsrf, 'content-type': 'application/json' },
       payload: '{"token": ',
     });
     expect(broken.statusCode).toBe(400);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -8,10 +9,33 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config.ts';
 import type { DatabaseRegistry } from './engines/database-registry.ts';
 import type { AppStore } from './store/app-store.ts';
+import { claimCaptcha } from './store/captcha-claims.ts';
+import { sharedSecret } from './store/settings.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { createSmsSender, type SmsSender } from './sms/sms-sender.ts';
 import { errorEnvelope, failure } from './plugins/error-envelope.ts';
 import { requestLogging } from './plugins/request-logging.ts';
+import { sessionHooks } from './plugins/session.ts';
+import { xsrfProtection } from './plugins/csrf.ts';
+import { defaultRateLimits, rateLimiting, type RateLimits } from './plugins/rate-limits.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { setupRoutes } from './features/setup/routes.ts';
+import { accountRoutes } from './features/account/routes.ts';
+import { socialRoutes } from './features/account/social-routes.ts';
+import { passkeyRoutes } from './features/account/passkey-routes.ts';
+import { createCaptcha, type Captcha } from './features/captcha/captcha.ts';
+import { captchaRoutes } from './features/captcha/routes.ts';
+import { sqlRoutes } from './features/sql/routes.ts';
+import { exportRoutes } from './features/exports/routes.ts';
+import { adminRoutes } from './features/admin/routes.ts';
+import { auditRetention } from './features/admin/audit-retention.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, as method and URL pattern. */
+    routeTable: { method: string; url: string }[];
+  }
+}
 
 /** What the app is built from: the parsed configuration and the opened connections (main.ts or a test owns them). */
 export interface AppContext {
@@ -20,6 +44,16 @@ export interface AppContext {
   databases: DatabaseRegistry;
   /** The built web app (dist/web); when absent only the API is served. */
   webRoot?: string | null;
+  /** Mail delivery; by default built from SMTP_URL (or the outbox) and closed with the app. */
+  mailer?: Mailer;
+  /** Text messages; by default built from SMS_URL (or the outbox). */
+  sms?: SmsSender;
+  /** The human check; by default ALTCHA with CAPTCHA_COST, its key and used solutions in the app store. */
+  captcha?: Captcha;
+  /** The time; tests move it to check expiry without waiting. */
+  clock?: () => Date;
+  /** Calls a minute from one address per account route; tests raise or lower them. */
+  rateLimits?: Partial<RateLimits>;
 }
 
 /** Builds the Fastify instance: API routes with zod schemas, OpenAPI at /api/docs, and the web app. */
@@ -36,6 +70,13 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   errorEnvelope(app);
+  // Every route as registered: the authorization matrix test is generated from this table.
+  const routeTable: { method: string; url: string }[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD') routeTable.push({ method, url: route.url });
+  });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -50,8 +91,74 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
 
-  await app.register(healthRoutes(context.store, context.databases));
-  await app.register(setupRoutes(context.store));
+  const { config, store } = context;
+  const now = context.clock ?? (() => new Date());
+  const newSecret = () => randomBytes(32).toString('base64url');
+  const mailer =
+    context.mailer ??
+    createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, mailFrom: config.mailFrom }, app.log);
+  const sms =
+    context.sms ??
+    createSmsSender({ smsUrl: config.smsUrl, smsFrom: config.smsFrom, dataDir: config.dataDir }, app.log);
+  const captcha =
+    context.captcha ??
+    createCaptcha(
+      { hmacKey: await sharedSecret(store.db, 'captcha-hmac-key', newSecret), cost: config.captchaCost },
+      {
+        // Solutions expire by real time (the challenge's own clock), so their claims do too.
+        claim: (id, expiresAt) =>
+          claimCaptcha(store.db, id, expiresAt.toISOString(), new Date().toISOString()),
+      },
+    );
+
+  // Order matters: the session is known before the XSRF check, which runs before any route.
+  sessionHooks(app, store, {
+    idleMinutes: config.sessionIdleMinutes,
+    maxHours: config.sessionMaxHours,
+    passwordMaxAgeDays: config.passwordMaxAgeDays,
+    now,
+  });
+  await xsrfProtection(app, {
+    key: await sharedSecret(store.db, 'xsrf-hmac-key', newSecret),
+    secureCookie: config.publicUrl.startsWith('https:'),
+  });
+  await rateLimiting(app);
+
+  const pending = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    // Codes still being sent in the background go out before the mailer closes.
+    await Promise.allSettled([...pending]);
+    if (!context.mailer) await mailer.close();
+  });
+
+  await app.register(healthRoutes(store, context.databases));
+  await app.register(setupRoutes(store));
+  await app.register(captchaRoutes(captcha));
+  await app.register(
+    accountRoutes({
+      store,
+      config,
+      mailer,
+      sms,
+      captcha,
+      rateLimits: { ...defaultRateLimits, ...context.rateLimits },
+      now,
+      log: app.log,
+      pending,
+    }),
+  );
+  const rateLimits = { ...defaultRateLimits, ...context.rateLimits };
+  const socialDeps = { store, config, mailer, sms, captcha, rateLimits, now, log: app.log, pending };
+  await app.register(socialRoutes(socialDeps));
+  await app.register(passkeyRoutes(socialDeps));
+  await app.register(exportRoutes(context));
+  await app.register(sqlRoutes(store, context.databases));
+  await app.register(adminRoutes({ store, databases: context.databases, now }));
+
+  // Audit entries past AUDIT_RETENTION_DAYS go when the app is ready and then daily, until it closes.
+  const retention = auditRetention({ store, days: config.auditRetentionDays, now, log: app.log });
+  app.addHook('onReady', () => retention.start());
+  app.addHook('onClose', () => retention.stop());
 
   serveWebApp(app, context.webRoot ?? null);
   return app;

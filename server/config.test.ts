@@ -24,6 +24,8 @@ describe('loadConfig', () => {
     expect(config.smtpUrl).toBeNull();
     expect(config.redisUrl).toBeNull();
     expect(config.statementTimeoutMs).toBe(15_000);
+    expect(config.auditRetentionDays).toBe(365);
+    expect(loadConfig({ AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays).toBe(30);
   });
 
   it('reads every variable of the operator interface', () => {
@@ -79,6 +81,7 @@ describe('loadConfig', () => {
     [{ SMTP_URL: 'mail.example.com' }, /^SMTP_URL: /],
     [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL: /],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: must be one of/],
+    [{ AUDIT_RETENTION_DAYS: '0' }, /^AUDIT_RETENTION_DAYS: "0" must be a whole number from 1 to 36500\.$/],
   ])('refuses %j with one line naming the variable', (env, expected) => {
     const message = problem(env);
     expect(message).toMatch(expected);

@@ -48,6 +48,8 @@ export interface Config {
   sessionMaxHours: number;
   /** Passwords older than this must be changed; null: never (current guidance). */
   passwordMaxAgeDays: number | null;
+  /** Audit entries older than this many days are deleted (at start and daily). */
+  auditRetentionDays: number;
   /** Social sign-in providers that are configured. */
   oauth: Partial<Record<OAuthProviderName, OAuthProviderSetting>>;
 }
@@ -241,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     passwordMaxAgeDays: value('PASSWORD_MAX_AGE_DAYS')
       ? intIn('PASSWORD_MAX_AGE_DAYS', value('PASSWORD_MAX_AGE_DAYS'), 0, 1, 3650)
       : null,
+    auditRetentionDays: intIn('AUDIT_RETENTION_DAYS', value('AUDIT_RETENTION_DAYS'), 365, 1, 36_500),
     oauth: Object.fromEntries(
       oauthProviderNames.flatMap((provider) => {
         const prefix = `OAUTH_${provider.toUpperCase()}`;

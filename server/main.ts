@@ -84,7 +84,10 @@ async function main(): Promise<void> {
       ),
     ),
   );
-  const app = await buildApp({ config, store, databases, webRoot: webRoot() });
+  // Builds mail and SMS delivery from SMTP_URL and SMS_URL too: a URL they cannot use stops the start here.
+  const app = await buildApp({ config, store, databases, webRoot: webRoot() }).catch((error: unknown) => {
+    throw new StartError(error instanceof Error ? error.message : String(error));
+  });
   closeOnSignals(app, store, databases);
   try {
     await app.listen({ port: config.port, host: config.host });

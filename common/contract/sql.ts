@@ -123,3 +123,120 @@ export const pageResult = z.object({
   countIsExact: z.boolean().describe("False when count is the engine's estimate or a capped count"),
 });
 export type PageResult = z.infer<typeof pageResult>;
+
+/*
+ * The data API's requests and answers (spec 000 §7 "Database data"). Every answer is wrapped in the envelope
+ * (contract/envelope.ts). Filter and row bodies arrive encoded (see `encodedBody`), so the server decodes them
+ * before these shapes apply.
+ */
+
+/** GET api/sql/{db}/{schema}/{table} answers every row only up to this many; bigger tables are read by page. */
+export const ALL_ROWS_LIMIT = 1000;
+/** POST …/search answers the first this many matching rows. */
+export const SEARCH_RESULTS_LIMIT = 100;
+
+/** What the caller's roles allow on a table (administrators: everything; views: no writes). */
+export const tableRights = z.object({
+  canInsert: z.boolean(),
+  canUpdate: z.boolean(),
+  canDelete: z.boolean(),
+});
+export type TableRights = z.infer<typeof tableRights>;
+
+/** GET api/sql: a database the caller's links show. */
+export const databaseSummary = z.object({
+  name: z.string(),
+  engine: z.string().describe('sqlite, postgres, mysql or mssql'),
+});
+export type DatabaseSummary = z.infer<typeof databaseSummary>;
+
+/** GET api/sql/{db}: a table the caller's links allow, with the caller's rights on it so the web app can hide
+ * what the server would refuse. */
+export const tableListItem = table.extend({ rights: tableRights });
+export type TableListItem = z.infer<typeof tableListItem>;
+
+export const databaseParams = z.object({ db: z.string().min(1) });
+export const tableParams = z.object({
+  db: z.string().min(1),
+  schema: z.string().min(1),
+  table: z.string().min(1),
+});
+export type TableParams = z.infer<typeof tableParams>;
+export const tablePageParams = tableParams.extend({
+  page: z.coerce
+    .number({ error: 'page must be a whole number from 1.' })
+    .int('page must be a whole number from 1.')
+    .min(1, 'page must be a whole number from 1.'),
+});
+
+export const tableListQuery = z.object({
+  refresh: z
+    .stringbool({ error: 'refresh must be true or false.' })
+    .optional()
+    .describe("true reads the engine's catalog again"),
+});
+
+/** The sort string: a column name, prefixed with - for descending. */
+export const orderBy = z
+  .string()
+  .max(300)
+  .optional()
+  .describe('A column name, prefixed with - for descending (e.g. Name or -Name)');
+
+/** `?pageSize=&orderBy=` of the page calls; pageSize 20 unless given. */
+export const pageQuery = z.object({
+  pageSize: pageSize.default(PAGE_SIZES[0]),
+  orderBy,
+});
+export const searchQuery = z.object({ orderBy });
+
+/**
+ * How a filter or row body travels (spec 000 §7): JSON, then encodeURIComponent, then base64, sent as the body with
+ * Content-Type text/plain. The server also accepts that string as a JSON string, or the plain JSON object, with
+ * Content-Type application/json.
+ */
+export const ENCODED_BODY =
+  'base64(encodeURIComponent(JSON.stringify(value))) as text/plain or as a JSON string, or the JSON object itself';
+
+/** A filter or row as the spec's client sends it (send it with Content-Type text/plain). */
+export function encodeBody(value: Record<string, unknown>): string {
+  return btoa(encodeURIComponent(JSON.stringify(value)));
+}
+
+const bodyValue = z.union([z.string(), z.number(), z.boolean(), z.null()], {
+  error: 'must be text, a number, true or false, or null.',
+});
+/** A decoded filter body: column name → search term. */
+export const filterBody = z.record(z.string(), bodyValue).describe(ENCODED_BODY);
+/** A decoded row body: column name → value (see cellValue). */
+export const rowBody = z.record(z.string(), bodyValue).describe(ENCODED_BODY);
+
+/** One choice of a foreign-key dropdown. */
+export const foreignKeyOption = z.object({ key: cellValue, label: z.string() });
+
+/** The choices of one single-column foreign key, 25 a page. */
+export const foreignKeyChoices = z.object({
+  column: z.string(),
+  referencedSchema: z.string(),
+  referencedTable: z.string(),
+  referencedColumn: z.string(),
+  canReadReferencedTable: z
+    .boolean()
+    .describe('False when the links do not allow the referenced table: then no options are shown'),
+  options: z.array(foreignKeyOption),
+  hasMore: z.boolean().describe('True when another page of 25 follows'),
+  page: z.number().int(),
+});
+export type ForeignKeyChoices = z.infer<typeof foreignKeyChoices>;
+
+/** `?column=&term=&page=`: one column's page of choices (without column: the first page of every foreign key). */
+export const foreignKeysQuery = z.object({
+  column: z.string().min(1).optional(),
+  term: z.string().max(500).optional(),
+  page: z.coerce
+    .number({ error: 'page must be a whole number from 1.' })
+    .int('page must be a whole number from 1.')
+    .min(1, 'page must be a whole number from 1.')
+    .default(1),
+});
+export type ForeignKeysQuery = z.infer<typeof foreignKeysQuery>;

@@ -1,6 +1,6 @@
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import type { CompiledQuery, Kysely, RawBuilder, Transaction } from 'kysely';
 import type { CellValue, Column, ForeignKey, Index, TypeGroup } from '#common/contract/sql.ts';
-import type { DynamicSchema, EngineKind } from './engine.ts';
+import type { DynamicSchema, EngineKind, RowStreamOptions } from './engine.ts';
 import type { EngineError } from './engine-error.ts';
 
 /*
@@ -74,4 +74,23 @@ export interface EngineAdapter {
   /** What to select for a column so its value arrives exactly (SQL Server: decimals and offsets as text). Without
    * it the column itself is selected. */
   selectExpression?(column: Column, ref: SqlFragment): SqlFragment;
+
+  /** Runs a select and yields its rows as the driver gives them (as for a page), `chunkSize` at a time, with a
+   * cursor or the driver's streaming query, on a connection of its own without the statement timeout. Stopping the
+   * iteration (or the signal) cancels the statement. */
+  streamQuery(
+    query: CompiledQuery,
+    options: Required<Pick<RowStreamOptions, 'chunkSize'>> & RowStreamOptions,
+  ): AsyncIterable<Record<string, unknown>[]>;
+
+  /** Engines that can write CSV themselves (PostgreSQL COPY). */
+  csvCopy?: CsvCopy;
+}
+
+/** An engine's own CSV writer (see DatabaseEngine.streamCsv for the records it must produce). */
+export interface CsvCopy {
+  /** What to select for a column so the engine's CSV text equals the wire value, or null when it cannot. */
+  expression(column: Column, ref: SqlFragment): SqlFragment | null;
+  /** Runs the select (it has no parameters) and yields the CSV bytes as they come. */
+  copy(query: CompiledQuery, options: RowStreamOptions): AsyncIterable<Uint8Array>;
 }

@@ -48,6 +48,51 @@ export interface RowChange {
   after: Row;
 }
 
+/** What the caller of an upsert may add: a check run after the row is looked up by its key and before anything is
+ * written, in the write's transaction (an access policy that depends on insert versus update throws from it). It is
+ * given the row as the database holds it now (null for an insert), so a caller can also refuse a row that changed. */
+export interface UpsertOptions {
+  beforeWrite?: (change: 'insert' | 'update', current: Row | null) => Promise<void> | void;
+}
+
+/** What the caller of a delete may add: a check of the row as it is now, in the delete's transaction, before the
+ * delete (undo refuses a row that changed since it was audited). */
+export interface DeleteOptions {
+  beforeDelete?: (current: Row) => Promise<void> | void;
+}
+
+/** A deleted row put back: as the database holds it now, and whether it kept its old key (an engine that numbers
+ * its identity column itself may refuse the old value; the row then gets a new one). */
+export interface RestoredRow {
+  row: Row;
+  keptKey: boolean;
+}
+
+/** What an export streams: the same filter and sort a page takes (the same match rules and order). */
+export interface RowStreamQuery {
+  filter: Filter;
+  orderBy?: string | null;
+}
+
+/** How rows are streamed: rows per chunk, and a signal that stops the stream (the statement is cancelled and the
+ * connection discarded). */
+export interface RowStreamOptions {
+  chunkSize?: number;
+  signal?: AbortSignal;
+}
+
+/** The rows a stream will give: exact, or the engine's estimate / a capped count (`exact` false). */
+export interface RowCount {
+  count: number;
+  exact: boolean;
+}
+
+/** A run of CSV records written by the database itself, and how many records it holds. */
+export interface CsvChunk {
+  bytes: Uint8Array;
+  rows: number;
+}
+
 /** A registered database: a name people see, an engine, and a pooled connection. */
 export interface DatabaseEngine {
   readonly name: string;
@@ -64,16 +109,30 @@ export interface DatabaseEngine {
   /** A page of rows matching the filter, in the asked order, with the (possibly estimated) count. */
   page(table: Table, query: PageQuery): Promise<PageResult>;
   /** Inserts or updates one row (by identity, guid or primary key); answers it before (null when new) and as the
-   * database now holds it. */
-  upsert(table: Table, row: Row): Promise<RowChange>;
+   * database now holds it. `beforeWrite` may refuse the insert or update before it happens. */
+  upsert(table: Table, row: Row, options?: UpsertOptions): Promise<RowChange>;
   /** Deletes one row by its key and answers it as it was. */
-  deleteRow(table: Table, row: Row): Promise<Row>;
+  deleteRow(table: Table, row: Row, options?: DeleteOptions): Promise<Row>;
+  /** Inserts a deleted row again as it was (undo of a delete), identity and guid values included where the engine
+   * takes them, else with a new identity; a 409 when a row with its key exists. */
+  restoreRow(table: Table, row: Row): Promise<RestoredRow>;
   /** The referenced keys a foreign-key column may take, 25 a page, searchable by label or key. */
   foreignKeyOptions(
     table: Table,
     column: string,
     query: { term?: string; page: number },
   ): Promise<ForeignKeyOptions>;
+  /** Checks a stream's filter and sort (a 400 naming what is wrong) and counts its rows the way `page` does: exact
+   * for small tables and small filtered sets, else the estimate or a capped count. */
+  countRows(table: Table, query: RowStreamQuery): Promise<RowCount>;
+  /** Every row matching the filter in the asked order, as wire values, a chunk at a time, read with a cursor or the
+   * driver's streaming query so memory stays flat. The consumer's pace sets the reading pace. */
+  streamRows(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<Row[]>;
+  /** The same rows as CSV records written by the database itself (PostgreSQL COPY), or null when this engine, these
+   * columns or this filter cannot be copied that way: then use `streamRows`. The records are what a CSV writer
+   * makes of `streamRows`' values: RFC 4180 quoting, LF line ends, no header, null as an empty field, an empty
+   * string as "", booleans as true/false, binary as base64. */
+  streamCsv(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<CsvChunk> | null;
 }
 
 /** Rejects when `work` takes longer than `ms`. */

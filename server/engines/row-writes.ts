@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Column, Row, Table } from '#common/contract/sql.ts';
-import type { RowChange } from './engine.ts';
+import type { DeleteOptions, RestoredRow, RowChange, UpsertOptions } from './engine.ts';
 import { formMessages } from '#common/messages.ts';
 import type { EngineAdapter, Executor } from './adapter.ts';
 import { badInput, EngineError } from './engine-error.ts';
@@ -39,7 +39,12 @@ function refuseView(table: Table): void {
 }
 
 /** Inserts or updates one row; answers it as it was before (null for a new row) and as the database holds it now. */
-export async function upsertRow(adapter: EngineAdapter, table: Table, row: Row): Promise<RowChange> {
+export async function upsertRow(
+  adapter: EngineAdapter,
+  table: Table,
+  row: Row,
+  options: UpsertOptions = {},
+): Promise<RowChange> {
   refuseView(table);
   const values = columnsOf(table, row);
   const key = rowKey(table);
@@ -47,14 +52,14 @@ export async function upsertRow(adapter: EngineAdapter, table: Table, row: Row):
   return adapter.db.transaction().execute(async (trx) => {
     const existing = keyGiven ? await selectByKey(adapter, trx, table, key, row) : undefined;
     if (existing) {
-      return {
-        before: decodeRow(adapter, table, existing),
-        after: await updateRow(adapter, trx, table, values, key, row, existing),
-      };
+      const before = decodeRow(adapter, table, existing);
+      await options.beforeWrite?.('update', before);
+      return { before, after: await updateRow(adapter, trx, table, values, key, row, existing) };
     }
     if (keyGiven && (table.identityColumn || table.guidColumn)) {
       throw new EngineError(404, 'This row no longer exists: it may have been deleted. Reload the page.');
     }
+    await options.beforeWrite?.('insert', null);
     return { before: null, after: await insertRow(adapter, trx, table, values) };
   });
 }
@@ -157,7 +162,12 @@ async function updateRow(
 }
 
 /** Deletes one row by its key and answers it as it was; a 404 when it is gone already. */
-export async function deleteRow(adapter: EngineAdapter, table: Table, row: Row): Promise<Row> {
+export async function deleteRow(
+  adapter: EngineAdapter,
+  table: Table,
+  row: Row,
+  options: DeleteOptions = {},
+): Promise<Row> {
   refuseView(table);
   const key = rowKey(table);
   if (key.length === 0) {
@@ -169,6 +179,7 @@ export async function deleteRow(adapter: EngineAdapter, table: Table, row: Row):
   if (missing.length) throw badInput(`To delete a row, send its key: ${missing.join(', ')}.`);
   return adapter.db.transaction().execute(async (trx) => {
     const existing = await selectByKey(adapter, trx, table, key, row);
+    if (existing) await options.beforeDelete?.(decodeRow(adapter, table, existing));
     const result =
       await sql`delete from ${sql.id(table.schema, table.name)} where ${keyPredicate(adapter, table, key, row)}`.execute(
         trx,
@@ -178,6 +189,51 @@ export async function deleteRow(adapter: EngineAdapter, table: Table, row: Row):
     }
     return decodeRow(adapter, table, existing ?? {});
   });
+}
+
+/**
+ * Inserts a deleted row again (undo of a delete). Unlike an insert from the row editor it writes the identity and
+ * guid values too, so the row comes back under its old key. Engines that number the identity themselves may refuse
+ * an explicit value (PostgreSQL GENERATED ALWAYS, SQL Server without IDENTITY_INSERT): then the row is inserted
+ * once more without it and gets a new identity, and `keptKey` says so. Computed and hidden columns are left to the
+ * database. A row with the same key already there is a 409.
+ */
+export async function restoreRow(adapter: EngineAdapter, table: Table, row: Row): Promise<RestoredRow> {
+  refuseView(table);
+  const key = rowKey(table);
+  const keyGiven = key.length > 0 && key.every((name) => row[name] !== undefined && row[name] !== null);
+  const identity = table.identityColumn;
+  const insertAgain = (withIdentity: boolean) =>
+    adapter.db.transaction().execute(async (trx) => {
+      if (keyGiven && (await selectByKey(adapter, trx, table, key, row))) {
+        throw new EngineError(
+          409,
+          'A row with the same key exists again, so the deleted row cannot be put back.',
+        );
+      }
+      const insert: Record<string, unknown> = {};
+      for (const [column, value] of columnsOf(table, row)) {
+        if (column.isComputed || column.isHidden || value === undefined) continue;
+        if (column.isIdentity && !withIdentity) continue;
+        const checked = checkValue(column, value);
+        insert[column.name] = checked === null ? null : adapter.encodeValue(column, checked);
+      }
+      await checkReferences(trx, table, insert);
+      const keyValues = await adapter.insertRow(trx, table, insert, key);
+      const saved = key.length ? await selectByKey(adapter, trx, table, key, keyValues) : undefined;
+      return decodeRow(adapter, table, saved ?? insert);
+    });
+  if (!identity || row[identity] === undefined || row[identity] === null) {
+    return { row: await insertAgain(true), keptKey: true };
+  }
+  try {
+    return { row: await insertAgain(true), keptKey: true };
+  } catch (error) {
+    // Our own refusals (the key exists, a value or reference does not fit) would refuse the second try too.
+    if (error instanceof EngineError) throw error;
+    // The database refused the statement: the explicit identity value is the one thing the second try leaves out.
+    return { row: await insertAgain(false), keptKey: false };
+  }
 }
 
 function keyPredicate(adapter: EngineAdapter, table: Table, key: string[], row: Record<string, unknown>) {

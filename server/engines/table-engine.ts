@@ -4,7 +4,8 @@ import { withTimeout, type DatabaseEngine } from './engine.ts';
 import { EngineError, notFound } from './engine-error.ts';
 import { foreignKeyOptions } from './foreign-key-options.ts';
 import { RowPages } from './row-pages.ts';
-import { deleteRow, upsertRow } from './row-writes.ts';
+import { deleteRow, restoreRow, upsertRow } from './row-writes.ts';
+import { countStreamRows, streamTableCsv, streamTableRows } from './row-stream.ts';
 import { buildCatalog } from './table-catalog.ts';
 import { sql } from 'kysely';
 
@@ -25,6 +26,16 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
       const explanation = adapter.explainError(error);
       if (explanation) throw explanation;
       throw error;
+    }
+  }
+
+  /** The same for a stream: an error while reading becomes a message a person can act on. */
+  async function* explainedStream<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+    try {
+      yield* source;
+    } catch (error) {
+      if (error instanceof EngineError) throw error;
+      throw adapter.explainError(error) ?? error;
     }
   }
 
@@ -57,18 +68,29 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
       return found;
     },
     page: (table, query) => explained(() => pages.page(table, query)),
-    async upsert(table, row) {
-      const saved = await explained(() => upsertRow(adapter, table, row));
+    async upsert(table, row, options) {
+      const saved = await explained(() => upsertRow(adapter, table, row, options));
       pages.forget(table);
       return saved;
     },
-    async deleteRow(table, row) {
-      const deleted = await explained(() => deleteRow(adapter, table, row));
+    async deleteRow(table, row, options) {
+      const deleted = await explained(() => deleteRow(adapter, table, row, options));
       pages.forget(table);
       return deleted;
     },
+    async restoreRow(table, row) {
+      const restored = await explained(() => restoreRow(adapter, table, row));
+      pages.forget(table);
+      return restored;
+    },
     foreignKeyOptions: async (table, column, query) =>
       explained(async () => foreignKeyOptions(adapter, await engine.catalog(), table, column, query)),
+    countRows: (table, query) => explained(() => countStreamRows(adapter, table, query)),
+    streamRows: (table, query, options) => explainedStream(streamTableRows(adapter, table, query, options)),
+    streamCsv(table, query, options) {
+      const csv = streamTableCsv(adapter, table, query, options);
+      return csv && explainedStream(csv);
+    },
   };
   return engine;
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { EngineError } from '#server/engines/engine-error.ts';
 
 /** A failure a service raises on purpose: its message is for the person and is sent as it is. */
 export class ApiError extends Error {
@@ -37,6 +38,11 @@ export function errorEnvelope(app: FastifyInstance): void {
       return reply.code(400).send(failure(message));
     }
     if (error instanceof ApiError) return reply.code(error.statusCode).send(failure(error.message));
+    // A database call that failed in a way a person can act on: 400/404/409, down 503, too slow 504.
+    if (error instanceof EngineError) {
+      if (error.statusCode >= 500) request.log.warn({ err: error.cause ?? error }, error.message);
+      return reply.code(error.statusCode).send(failure(error.message));
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.code(status).send(failure(error.message));
     request.log.error({ err: error }, 'request failed');

@@ -8,12 +8,19 @@ import { migrations } from './migrations/index.ts';
 
 const appTables = [
   'audit_log',
+  'captcha_claims',
   'export_jobs',
+  'oauth_transactions',
   'one_time_codes',
+  'passkeys',
+  'recovery_codes',
   'role_links',
   'role_permissions',
   'roles',
   'sessions',
+  'settings',
+  'sign_in_attempts',
+  'user_identities',
   'user_images',
   'user_roles',
   'users',
@@ -22,6 +29,19 @@ const appTables = [
 async function tableNames(store: AppStore): Promise<string[]> {
   const tables = await store.db.introspection.getTables();
   return tables.map((t) => t.name).sort();
+}
+
+/** The names of the audit log's indexes, from each store's own catalog. */
+async function auditIndexes(store: AppStore): Promise<string[]> {
+  const rows =
+    store.kind === 'sqlite'
+      ? await sql<{
+          name: string;
+        }>`select name from sqlite_master where type = 'index' and tbl_name = 'audit_log'`.execute(store.db)
+      : await sql<{
+          name: string;
+        }>`select indexname as name from pg_indexes where tablename = 'audit_log'`.execute(store.db);
+  return rows.rows.map((r) => r.name);
 }
 
 /** The same checks on each store: every migration applies, in order, once. */
@@ -58,12 +78,107 @@ async function checkMigrations(target: AppStoreTarget) {
     const { id } = await store.db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
     await expect(store.db.insertInto('users').values(user).execute()).rejects.toThrow();
     await store.db.insertInto('user_roles').values({ user_id: id, role_id: 2 }).execute();
-    await store.db.deleteFrom('users').where('id', '=', id).execute();
-    const left = await store.db
-      .selectFrom('user_roles')
-      .select(sql<number>`count(*)`.as('n'))
+    // …and to everything else that belongs to the account (0002): sessions, sign-ins, codes, recovery codes.
+    const later = new Date(Date.now() + 60_000).toISOString();
+    await store.db
+      .insertInto('sessions')
+      .values({
+        user_id: id,
+        token_hash: 'h',
+        created_at: now,
+        last_seen_at: now,
+        expires_at: later,
+        absolute_expires_at: later,
+      })
+      .execute();
+    const attempt = await store.db
+      .insertInto('sign_in_attempts')
+      .values({
+        user_id: id,
+        key_hash: 'k',
+        purpose: 'sign-in',
+        allowed: 'Email',
+        created_at: now,
+        expires_at: later,
+      })
+      .returning('id')
       .executeTakeFirstOrThrow();
-    expect(Number(left.n)).toBe(0);
+    await store.db
+      .insertInto('one_time_codes')
+      .values({
+        user_id: id,
+        attempt_id: attempt.id,
+        purpose: 'sign-in',
+        code_hash: 'c',
+        created_at: now,
+        expires_at: later,
+      })
+      .execute();
+    await store.db
+      .insertInto('recovery_codes')
+      .values({ user_id: id, code_hash: 'r', created_at: now })
+      .execute();
+    // …and its passkeys (0004), whose credential ids are unique and whose counter holds 32 unsigned bits.
+    const passkey = {
+      user_id: id,
+      credential_id: 'cred',
+      public_key: 'pk',
+      counter: 4_294_967_295,
+      name: 'Laptop',
+      created_at: now,
+      device_type: 'singleDevice',
+    };
+    await store.db.insertInto('passkeys').values(passkey).execute();
+    await expect(store.db.insertInto('passkeys').values(passkey).execute()).rejects.toThrow();
+    const stored = await store.db.selectFrom('passkeys').select('counter').executeTakeFirstOrThrow();
+    expect(Number(stored.counter)).toBe(4_294_967_295);
+    // …and its social identities and OAuth transactions (0005); a provider's subject links to one account only.
+    const identity = { user_id: id, provider: 'google', subject: 's1', created_at: now };
+    await store.db.insertInto('user_identities').values(identity).execute();
+    await expect(store.db.insertInto('user_identities').values(identity).execute()).rejects.toThrow();
+    await store.db
+      .insertInto('oauth_transactions')
+      .values({
+        state_hash: 's',
+        provider: 'google',
+        mode: 'link',
+        user_id: id,
+        code_verifier: 'v',
+        created_at: now,
+        expires_at: later,
+      })
+      .execute();
+    // The audit trail (0006): a change is undone at most once (undo_of is unique; entries without it are many).
+    const entry = { at: now, user_id: id, action: 'data.update', target: '/db/x/main/t' };
+    const { id: changeId } = await store.db
+      .insertInto('audit_log')
+      .values(entry)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await store.db.insertInto('audit_log').values(entry).execute();
+    const undo = { at: now, user_id: id, action: 'data.undo', target: '/db/x/main/t', undo_of: changeId };
+    await store.db.insertInto('audit_log').values(undo).execute();
+    await expect(store.db.insertInto('audit_log').values(undo).execute()).rejects.toThrow();
+    expect(await auditIndexes(store)).toEqual(
+      expect.arrayContaining(['audit_log_action_at', 'audit_log_target_at', 'audit_log_undo_of']),
+    );
+    await store.db.deleteFrom('users').where('id', '=', id).execute();
+    for (const table of [
+      'user_roles',
+      'sessions',
+      'sign_in_attempts',
+      'one_time_codes',
+      'recovery_codes',
+      'passkeys',
+      'user_identities',
+      'oauth_transactions',
+    ] as const) {
+      const left = await store.db
+        .selectFrom(table)
+        .select(sql<number>`count(*)`.as('n'))
+        .executeTakeFirstOrThrow();
+      expect(Number(left.n), table).toBe(0);
+    }
 
     // Running again applies nothing.
     expect(await migrateAppStore(store)).toEqual([]);

@@ -46,3 +46,87 @@ export async function consumeCode(db: Db, purpose: string, codeHash: string, now
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+export interface NewAccountCode {
+  userId: number;
+  purpose: string;
+  channel: string;
+  codeHash: string;
+  expiresAt: string;
+  /** The sign-in the code belongs to (sign-in codes). */
+  attemptId?: number | null;
+  /** The address being confirmed (setup codes). */
+  target?: string | null;
+}
+
+/** Stores a code for an account; earlier unused codes of the same user, purpose and channel (and sign-in, when
+ * given) stop working: a newer code supersedes them. */
+export async function issueAccountCode(db: Db, code: NewAccountCode, now: string): Promise<void> {
+  let retire = db
+    .updateTable('one_time_codes')
+    .set({ used_at: now })
+    .where('user_id', '=', code.userId)
+    .where('purpose', '=', code.purpose)
+    .where('channel', '=', code.channel)
+    .where('used_at', 'is', null);
+  if (code.attemptId != null) retire = retire.where('attempt_id', '=', code.attemptId);
+  await retire.execute();
+  await db
+    .insertInto('one_time_codes')
+    .values({
+      user_id: code.userId,
+      purpose: code.purpose,
+      channel: code.channel,
+      code_hash: code.codeHash,
+      created_at: now,
+      expires_at: code.expiresAt,
+      attempt_id: code.attemptId ?? null,
+      target: code.target ?? null,
+    })
+    .execute();
+}
+
+/** The newest unused, unexpired code of a user for a purpose and channel (and sign-in, when given). */
+export async function currentAccountCode(
+  db: Db,
+  where: { userId: number; purpose: string; channel: string; attemptId?: number | null },
+  now: string,
+) {
+  let query = db
+    .selectFrom('one_time_codes')
+    .select(['id', 'code_hash', 'target', 'failures'])
+    .where('user_id', '=', where.userId)
+    .where('purpose', '=', where.purpose)
+    .where('channel', '=', where.channel)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now);
+  if (where.attemptId != null) query = query.where('attempt_id', '=', where.attemptId);
+  return query.orderBy('id', 'desc').executeTakeFirst();
+}
+
+/** Uses a code by id; true when this call used it (once only, even in a race). */
+export async function useCode(db: Db, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('one_time_codes')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Counts a wrong guess against a code; after `limit` wrong guesses the code stops working. */
+export async function countCodeFailure(db: Db, id: number, limit: number, now: string): Promise<void> {
+  await db
+    .updateTable('one_time_codes')
+    .set((eb) => ({ failures: eb('failures', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+  await db
+    .updateTable('one_time_codes')
+    .set({ used_at: now })
+    .where('id', '=', id)
+    .where('failures', '>=', limit)
+    .where('used_at', 'is', null)
+    .execute();
+}

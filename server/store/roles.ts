@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { AppDatabase } from './schema.ts';
 
 type Db = Kysely<AppDatabase> | Transaction<AppDatabase>;
@@ -31,3 +31,84 @@ export async function userIsAdmin(db: Db, userId: number): Promise<boolean> {
 
 /** The built-in User role every new account gets. */
 export const USER_ROLE_ID = 2;
+
+export interface StoredRole {
+  id: number;
+  name: string;
+  isAdmin: boolean;
+  isBuiltIn: boolean;
+  links: { id: number; link: string }[];
+  permissions: { id: number; tableId: string; canInsert: boolean; canUpdate: boolean; canDelete: boolean }[];
+  users: { id: number; userId: number; username: string }[];
+}
+
+/** One role with its links, permissions and users, or undefined. */
+export async function findRole(db: Db, roleId: number): Promise<StoredRole | undefined> {
+  const role = await db.selectFrom('roles').selectAll().where('id', '=', roleId).executeTakeFirst();
+  if (!role) return undefined;
+  const [links, permissions, users] = await Promise.all([
+    db.selectFrom('role_links').select(['id', 'link']).where('role_id', '=', roleId).orderBy('id').execute(),
+    db.selectFrom('role_permissions').selectAll().where('role_id', '=', roleId).orderBy('id').execute(),
+    db
+      .selectFrom('user_roles')
+      .innerJoin('users', 'users.id', 'user_roles.user_id')
+      .select(['user_roles.id', 'user_roles.user_id', 'users.username'])
+      .where('user_roles.role_id', '=', roleId)
+      .orderBy('users.username')
+      .execute(),
+  ]);
+  return {
+    id: role.id,
+    name: role.name,
+    isAdmin: role.is_admin === 1,
+    isBuiltIn: role.built_in === 1,
+    links,
+    permissions: permissions.map((p) => ({
+      id: p.id,
+      tableId: p.table_id,
+      canInsert: p.can_insert === 1,
+      canUpdate: p.can_update === 1,
+      canDelete: p.can_delete === 1,
+    })),
+    users: users.map((u) => ({ id: u.id, userId: u.user_id, username: u.username })),
+  };
+}
+
+/** `column` starts with `prefix`, ignoring case, with LIKE's wildcards in the prefix taken literally. */
+export function startsWithIgnoringCase(column: string, prefix: string): RawBuilder<boolean> {
+  const pattern = `${prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+}
+
+/** Roles by name prefix (case-insensitive), ordered by Id, with link and user counts. */
+export async function listRoles(db: Db, query: { name?: string; offset: number; limit: number }) {
+  const name = query.name;
+  const base = name
+    ? db.selectFrom('roles').where(startsWithIgnoringCase('roles.name', name))
+    : db.selectFrom('roles');
+  const [rows, total] = await Promise.all([
+    base
+      .select((eb) => [
+        'roles.id',
+        'roles.name',
+        'roles.is_admin',
+        'roles.built_in',
+        eb
+          .selectFrom('role_links')
+          .select(eb.fn.countAll<number | string>().as('n'))
+          .whereRef('role_links.role_id', '=', 'roles.id')
+          .as('links'),
+        eb
+          .selectFrom('user_roles')
+          .select(eb.fn.countAll<number | string>().as('n'))
+          .whereRef('user_roles.role_id', '=', 'roles.id')
+          .as('users'),
+      ])
+      .orderBy('roles.id')
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+  ]);
+  return { rows, count: Number(total?.n ?? 0) };
+}

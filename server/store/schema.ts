@@ -29,6 +29,10 @@ export interface UsersTable {
   password_expired: ColumnType<Flag, Flag | undefined, Flag>;
   failed_logins: ColumnType<number, number | undefined, number>;
   locked_until: Instant | null;
+  /** An authenticator secret scanned but not yet confirmed by a code. */
+  totp_pending_secret: string | null;
+  /** The last TOTP time step accepted: each step works once (replay refused). */
+  totp_last_step: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Instant;
   updated_at: Instant;
 }
@@ -78,6 +82,13 @@ export interface SessionsTable {
   expires_at: Instant;
   absolute_expires_at: Instant;
   revoked_at: Instant | null;
+  /** The last proof of the password or a code: sign-in or POST /api/account/reauth. */
+  reauthenticated_at: Instant | null;
+  /** 1 when the sign-in came through forgot password: the password must be changed. */
+  reset_password: ColumnType<Flag, Flag | undefined, Flag>;
+  /** The second step the sign-in used. */
+  method: string | null;
+  address: string | null;
 }
 
 export interface OneTimeCodesTable {
@@ -89,6 +100,50 @@ export interface OneTimeCodesTable {
   created_at: Instant;
   expires_at: Instant;
   used_at: Instant | null;
+  /** The sign-in a code belongs to (sign-in codes only). */
+  attempt_id: number | null;
+  /** The address being confirmed (email or phone setup). */
+  target: string | null;
+  /** Wrong guesses against this code. */
+  failures: ColumnType<number, number | undefined, number>;
+}
+
+/** A password (or signup, or forgot password) accepted, waiting for its second step. */
+export interface SignInAttemptsTable {
+  id: Id;
+  /** null for an unknown username: the key exists so the answer looks the same, and never verifies. */
+  user_id: number | null;
+  key_hash: string;
+  /** sign-in, signup or reset. */
+  purpose: string;
+  /** The methods allowed when the attempt began, comma-separated. */
+  allowed: string;
+  created_at: Instant;
+  expires_at: Instant;
+  used_at: Instant | null;
+  email_sent_at: Instant | null;
+  phone_sent_at: Instant | null;
+  address: string | null;
+}
+
+export interface RecoveryCodesTable {
+  id: Id;
+  user_id: number;
+  code_hash: string;
+  created_at: Instant;
+  used_at: Instant | null;
+}
+
+/** Server secrets generated once and shared by every instance (the XSRF and captcha HMAC keys). */
+export interface SettingsTable {
+  name: string;
+  value: string;
+}
+
+/** Human-check solutions already accepted, kept until they expire (each works once). */
+export interface CaptchaClaimsTable {
+  id: string;
+  expires_at: Instant;
 }
 
 export interface ExportJobsTable {
@@ -105,8 +160,16 @@ export interface ExportJobsTable {
   file_name: string | null;
   error: string | null;
   created_at: Instant;
+  /** Also the heartbeat of a running job: refreshed every few seconds while it writes. */
   updated_at: Instant;
   finished_at: Instant | null;
+  /** When the job began writing (throughput is measured from here). */
+  started_at: Instant | null;
+  /** 1 when rows_total is the engine's estimate or a capped count. */
+  rows_total_is_estimate: ColumnType<Flag, Flag | undefined, Flag>;
+  /** SHA-256 of the current single-use download token, and when it expires. */
+  download_token_hash: string | null;
+  download_token_expires_at: Instant | null;
 }
 
 export interface AuditLogTable {
@@ -117,6 +180,64 @@ export interface AuditLogTable {
   target: string | null;
   detail: string | null;
   address: string | null;
+  /** On a `data.undo` entry: the entry it undid (unique: a change is undone once). */
+  undo_of: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** A provider identity linked to an account (social sign-in): found by provider and subject, never by email. */
+export interface UserIdentitiesTable {
+  id: Id;
+  user_id: number;
+  /** google, microsoft or facebook. */
+  provider: string;
+  /** The provider's stable id of the person (OpenID Connect `sub`, Facebook's app-scoped id). */
+  subject: string;
+  /** The email the provider last gave (informational only). */
+  email: string | null;
+  created_at: Instant;
+  last_used_at: Instant | null;
+}
+
+/** One social sign-in or link in flight: the checks of its authorization request, ten minutes, used once. */
+export interface OAuthTransactionsTable {
+  id: Id;
+  /** SHA-256 of the state parameter (the browser holds the state in a cookie too). */
+  state_hash: string;
+  provider: string;
+  /** sign-in or link. */
+  mode: string;
+  /** The account to link to (link only). */
+  user_id: number | null;
+  /** The OpenID Connect nonce (null for plain OAuth 2). */
+  nonce: string | null;
+  /** The PKCE code verifier. */
+  code_verifier: string;
+  /** Where the web app goes after sign-in (a path on this site). */
+  return_to: string | null;
+  created_at: Instant;
+  expires_at: Instant;
+  used_at: Instant | null;
+}
+
+/** A WebAuthn credential (passkey) of an account. */
+export interface PasskeysTable {
+  id: Id;
+  user_id: number;
+  /** The credential id as base64url (unique across accounts). */
+  credential_id: string;
+  /** The COSE public key as base64url. */
+  public_key: string;
+  /** The authenticator's signature counter (bigint: PostgreSQL answers it as text). */
+  counter: ColumnType<number | string, number | undefined, number>;
+  /** JSON array of transports (internal, usb, hybrid, …), or null. */
+  transports: string | null;
+  name: string;
+  created_at: Instant;
+  last_used_at: Instant | null;
+  /** 1 when the authenticator says the credential is backed up (synced). */
+  backed_up: ColumnType<Flag, Flag | undefined, Flag>;
+  /** singleDevice or multiDevice. */
+  device_type: string;
 }
 
 export interface AppDatabase {
@@ -130,4 +251,11 @@ export interface AppDatabase {
   one_time_codes: OneTimeCodesTable;
   export_jobs: ExportJobsTable;
   audit_log: AuditLogTable;
+  sign_in_attempts: SignInAttemptsTable;
+  recovery_codes: RecoveryCodesTable;
+  settings: SettingsTable;
+  captcha_claims: CaptchaClaimsTable;
+  passkeys: PasskeysTable;
+  user_identities: UserIdentitiesTable;
+  oauth_transactions: OAuthTransactionsTable;
 }

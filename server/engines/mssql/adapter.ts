@@ -5,6 +5,7 @@ import type { DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { readCatalog } from './catalog.ts';
 import { explainError } from './errors.ts';
 import { insertRow, limitOffset, textStartsWith } from './queries.ts';
+import { mssqlStreamQuery } from './stream.ts';
 import { decodeValue, encodeValue, selectExpression } from './types.ts';
 
 /** What the SQL Server adapter needs besides the connection: the database's name (for messages) and the timeout. */
@@ -33,5 +34,6 @@ export function mssqlAdapter(db: Kysely<DynamicSchema>, options: MssqlAdapterOpt
     insertRow,
     explainError: (error) => explainError(error, options),
     selectExpression,
+    streamQuery: (query, streamOptions) => mssqlStreamQuery(db, query, streamOptions),
   };
 }

@@ -4,6 +4,7 @@ import { Kysely, MssqlDialect } from 'kysely';
 import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { createTableEngine } from '#server/engines/table-engine.ts';
 import { mssqlAdapter } from './adapter.ts';
+import { registerConnectionConfig } from './stream.ts';
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -71,7 +72,9 @@ export function openMssql(url: string, options: EngineOptions): Kysely<DynamicSc
     tarn: { ...tarn, options: mssqlPoolOptions(options) },
     tedious: { ...tedious, connectionFactory: () => new tedious.Connection(config) },
   });
-  return new Kysely<DynamicSchema>({ dialect });
+  const db = new Kysely<DynamicSchema>({ dialect });
+  registerConnectionConfig(db, config);
+  return db;
 }
 
 /** Opens a pooled SQL Server connection; each request is cancelled after the statement timeout. */

@@ -3,6 +3,7 @@ import { CompiledQuery, Kysely, MysqlDialect, type DatabaseConnection } from 'ky
 import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { createTableEngine } from '#server/engines/table-engine.ts';
 import { mysqlAdapter } from './adapter.ts';
+import { registerPool } from './stream.ts';
 
 /** Opens a pooled MySQL or MariaDB connection with a per-session statement timeout. */
 export function connectMysql(name: string, url: string, options: EngineOptions): DatabaseEngine {
@@ -26,7 +27,7 @@ export function openMysql(url: string, options: EngineOptions): Kysely<DynamicSc
     jsonStrings: true,
     timezone: 'Z',
   });
-  return new Kysely<DynamicSchema>({
+  const db = new Kysely<DynamicSchema>({
     dialect: new MysqlDialect({
       pool,
       // Kysely awaits this before a new connection runs its first query (the pool's 'connection' event cannot be
@@ -34,6 +35,8 @@ export function openMysql(url: string, options: EngineOptions): Kysely<DynamicSc
       onCreateConnection: (connection) => prepareSession(connection, options.statementTimeoutMs),
     }),
   });
+  registerPool(db, pool);
+  return db;
 }
 
 /** Unknown system variable: the other server family, or a version without the setting. */

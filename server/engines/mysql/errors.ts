@@ -129,6 +129,13 @@ export function explainError(error: unknown, context: ErrorContext): EngineError
         value === undefined ? 'A value is not valid.' : `'${truncate(value)}' is not a valid value.`,
       );
     }
+    case 1267: // Illegal mix of collations: a 4-byte character (emoji) compared with a utf8mb3 column
+    case 1270:
+    case 1271:
+      return explain(
+        400,
+        'A value has characters this column cannot hold (such as emoji in a column whose character set is utf8mb3).',
+      );
     case 3140: // MySQL: Invalid JSON text
       return explain(400, 'A value is not valid JSON.');
     case 3819: // MySQL: Check constraint 'x' is violated.

@@ -11,6 +11,7 @@ import {
   textStartsWith,
   type PrefixStrategy,
 } from './queries.ts';
+import { postgresCsvCopy, postgresStreamQuery } from './stream.ts';
 import { decodeValue, encodeValue } from './types.ts';
 
 /** The PostgreSQL adapter over a pool opened by connect.ts (which sets the type parsers decodeValue expects).
@@ -37,5 +38,7 @@ export function postgresAdapter(
     encodeValue,
     insertRow,
     explainError: (error) => explainError(error, { name, statementTimeoutMs: options.statementTimeoutMs }),
+    streamQuery: (query, streamOptions) => postgresStreamQuery(db, query, streamOptions),
+    csvCopy: postgresCsvCopy(db),
   };
 }

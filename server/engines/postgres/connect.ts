@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { createTableEngine } from '#server/engines/table-engine.ts';
 import { postgresAdapter } from './adapter.ts';
+import { registerPool } from './stream.ts';
 import { getTypeParser, sessionOptions } from './types.ts';
 
 /** A Kysely over a PostgreSQL pool: values arrive as exact text (see types.ts), the session runs in UTC, and the
@@ -20,7 +21,9 @@ export function openPostgres(url: string, options: EngineOptions): Kysely<Dynami
   });
   // An idle client losing its connection emits 'error' on the pool; without a listener that would end the process.
   pool.on('error', () => undefined);
-  return new Kysely<DynamicSchema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DynamicSchema>({ dialect: new PostgresDialect({ pool }) });
+  registerPool(db, pool);
+  return db;
 }
 
 /** Opens a pooled PostgreSQL connection. */

@@ -5,6 +5,7 @@ import { decodeCommon } from '#server/engines/wire-values.ts';
 import { readSqliteCatalog } from './catalog.ts';
 import { explainSqliteError } from './errors.ts';
 import { sqliteInsertRow, sqliteLimitOffset, sqliteTextStartsWith } from './queries.ts';
+import { sqliteStreamQuery } from './stream.ts';
 
 /** The SQLite adapter over a better-sqlite3 connection opened with safe integers (64-bit values arrive exact). */
 export function sqliteAdapter(db: Kysely<DynamicSchema>, file: string): EngineAdapter {
@@ -30,5 +31,6 @@ export function sqliteAdapter(db: Kysely<DynamicSchema>, file: string): EngineAd
     },
     insertRow: sqliteInsertRow,
     explainError: explainSqliteError,
+    streamQuery: (query, options) => sqliteStreamQuery(file, query, options),
   };
 }

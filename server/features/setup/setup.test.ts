@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '#server/features/auth/password-hash.ts';
+import { withXsrf } from '#server/test/factories.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 import { prepareFirstAdministrator } from './service.ts';
 
@@ -50,11 +51,14 @@ describe('the first administrator', () => {
     expect(second.setupLink).toMatch(/^http:\/\/127\.0\.0\.1:8080\/setup\?token=[\w-]{43}$/);
     const oldToken = new URL(first.setupLink!).searchParams.get('token')!;
     const token = new URL(second.setupLink!).searchParams.get('token')!;
+    // Like the web app: a GET first gives the XSRF cookie, every POST sends it back in X-XSRF-TOKEN.
+    const headers = await withXsrf(t);
 
     // A restart prints a new link; the old one stops working.
     const stale = await t.app.inject({
       method: 'POST',
       url: '/api/setup',
+      headers,
       payload: { ...form, token: oldToken },
     });
     expect(stale.statusCode).toBe(400);
@@ -65,6 +69,7 @@ describe('the first administrator', () => {
     const mismatch = await t.app.inject({
       method: 'POST',
       url: '/api/setup',
+      headers,
       payload: { ...form, token, passwordConfirm: 'x' },
     });
     expect(mismatch.json()).toEqual({
@@ -73,7 +78,12 @@ describe('the first administrator', () => {
       message: 'passwordConfirm: Passwords must match.',
     });
 
-    const ok = await t.app.inject({ method: 'POST', url: '/api/setup', payload: { ...form, token } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/setup',
+      headers,
+      payload: { ...form, token },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({
       isSuccess: true,
@@ -89,6 +99,7 @@ describe('the first administrator', () => {
     const again = await t.app.inject({
       method: 'POST',
       url: '/api/setup',
+      headers,
       payload: { ...form, username: 'other', token },
     });
     expect(again.statusCode).toBe(409);

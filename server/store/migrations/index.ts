@@ -1,7 +1,17 @@
 import type { Migration } from 'kysely';
 import * as initial from './0001-initial.ts';
+import * as accounts from './0002-accounts.ts';
+import * as exportJobs from './0003-exports.ts';
+import * as passkeys from './0004-passkeys.ts';
+import * as identities from './0005-identities.ts';
+import * as audit from './0006-audit.ts';
 
 /** Every migration in order. Forward-only: add a new numbered file, never edit a released one. */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-accounts': accounts,
+  '0003-exports': exportJobs,
+  '0004-passkeys': passkeys,
+  '0005-identities': identities,
+  '0006-audit': audit,
 };

@@ -1,0 +1,145 @@
+import type pg from 'pg';
+import QueryStream from 'pg-query-stream';
+import { to as copyTo } from 'pg-copy-streams';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import type { Column } from '#common/contract/sql.ts';
+import type { CsvCopy, SqlFragment } from '#server/engines/adapter.ts';
+import type { DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
+
+/*
+ * Streaming from PostgreSQL (exports). Each stream takes a client of its own from the pool, in a read-only
+ * transaction without the statement timeout (an export of ten million rows runs for minutes): rows through a
+ * server-side cursor (pg-query-stream, read a batch at a time as the consumer asks), or CSV written by the server
+ * itself with COPY (pg-copy-streams), the fastest way out of PostgreSQL. A stream stopped early discards its
+ * connection, which ends the statement on the server.
+ */
+
+const pools = new WeakMap<Kysely<DynamicSchema>, pg.Pool>();
+
+/** Remembers the pool under a Kysely instance (connect.ts): streams need a client of their own. */
+export function registerPool(db: Kysely<DynamicSchema>, pool: pg.Pool): void {
+  pools.set(db, pool);
+}
+
+async function streamingClient(db: Kysely<DynamicSchema>): Promise<pg.PoolClient> {
+  const pool = pools.get(db);
+  if (!pool)
+    throw new Error('This PostgreSQL connection was not opened by openPostgres, so it cannot stream.');
+  const client = await pool.connect();
+  try {
+    await client.query('begin transaction read only');
+    await client.query('set local statement_timeout = 0');
+  } catch (error) {
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+  return client;
+}
+
+/** Runs `work` on a streaming client; commits when it ends, discards the connection when it stops early. */
+async function* onStreamingClient<T>(
+  db: Kysely<DynamicSchema>,
+  signal: AbortSignal | undefined,
+  open: (client: pg.PoolClient) => NodeJS.ReadableStream & { destroy(error?: Error): unknown },
+  collect: (source: AsyncIterable<unknown>) => AsyncGenerator<T>,
+): AsyncGenerator<T> {
+  signal?.throwIfAborted();
+  const client = await streamingClient(db);
+  let completed = false;
+  try {
+    const stream = open(client);
+    const stop = () => stream.destroy(signal?.reason instanceof Error ? signal.reason : new Error('stopped'));
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      yield* collect(stream as AsyncIterable<unknown>);
+    } finally {
+      signal?.removeEventListener('abort', stop);
+    }
+    await client.query('commit');
+    completed = true;
+  } finally {
+    // A client released with an error is closed, not pooled: a cursor or COPY left half-read dies with it.
+    client.release(completed ? undefined : true);
+  }
+}
+
+/** Rows through a server-side cursor, `chunkSize` a batch; the pool's type parsers apply (types.ts). */
+export function postgresStreamQuery(
+  db: Kysely<DynamicSchema>,
+  query: CompiledQuery,
+  options: RowStreamOptions & { chunkSize: number },
+): AsyncIterable<Record<string, unknown>[]> {
+  return onStreamingClient(
+    db,
+    options.signal,
+    (client) =>
+      client.query(
+        new QueryStream(query.sql, [...query.parameters], {
+          batchSize: options.chunkSize,
+          highWaterMark: options.chunkSize,
+        }),
+      ),
+    async function* (source) {
+      let chunk: Record<string, unknown>[] = [];
+      for await (const row of source) {
+        chunk.push(row as Record<string, unknown>);
+        if (chunk.length >= options.chunkSize) {
+          yield chunk;
+          chunk = [];
+        }
+      }
+      if (chunk.length > 0) yield chunk;
+    },
+  );
+}
+
+/**
+ * PostgreSQL's own CSV writer. COPY takes no bound values, so only statements without any are copied (see
+ * row-stream.ts); its text must equal the wire value of every column, so some columns are selected through an
+ * expression (the same normalisation types.ts applies to driver values) and floats are not copied at all
+ * (PostgreSQL writes 1e-07 where JavaScript writes 1e-7).
+ */
+export function postgresCsvCopy(db: Kysely<DynamicSchema>): CsvCopy {
+  return {
+    expression: copyExpression,
+    copy: (query, options) =>
+      onStreamingClient(
+        db,
+        options.signal,
+        (client) => client.query(copyTo(`copy (${query.sql}) to stdout with (format csv)`)),
+        async function* (source) {
+          for await (const bytes of source) yield bytes as Uint8Array;
+        },
+      ),
+  };
+}
+
+/** What COPY should select for a column so its CSV text is the wire value (types.ts decodeValue), or null. The
+ * session runs with TimeZone=UTC and DateStyle=ISO (types.ts sessionOptions), which these rely on. */
+export function copyExpression(column: Column, ref: SqlFragment): SqlFragment | null {
+  switch (column.type) {
+    case 'float4':
+    case 'float8':
+      return null;
+    case 'bool':
+      return sql`${ref}::text`;
+    case 'bytea':
+      // encode() breaks base64 into 76-character lines; the wire value has none.
+      return sql`translate(encode(${ref}, 'base64'), chr(10), '')`;
+    case 'timestamp':
+      // isoPointInTime: '2024-01-02 03:04:05.5' → '2024-01-02T03:04:05.5'; BC and infinity stay as they are.
+      return sql`case when ${ref} >= '0001-01-01' and ${ref} < '10000-01-01' then replace(${ref}::text, ' ', 'T') else regexp_replace(${ref}::text, '^(\\d{4,}-\\d{2}-\\d{2}) (\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?)$', '\\1T\\2') end`;
+    case 'timestamptz':
+      // In UTC every value reads '… +00': '2024-01-02 03:04:05+00' → '2024-01-02T03:04:05+00:00'.
+      return sql`case when ${ref} >= '0001-01-01 00:00:00+00' and ${ref} < '10000-01-01 00:00:00+00' then replace(${ref}::text, ' ', 'T') || ':00' else regexp_replace(${ref}::text, '^(\\d{4,}-\\d{2}-\\d{2}) (\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?)\\+00$', '\\1T\\2+00:00') end`;
+    case 'timetz':
+      return sql`regexp_replace(${ref}::text, '^(\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?)([+-]\\d{2})$', '\\1\\3:00')`;
+    case 'money':
+      return sql`regexp_replace(${ref}::text, '[^0-9.-]', '', 'g')`;
+  }
+  if (column.typeGroup === 'bit') return column.type === 'bit' ? sql`(${ref} = B'1')::text` : null;
+  if (column.typeGroup === 'Binary' || column.typeGroup === 'image') return null;
+  // Everything else arrives as the text PostgreSQL writes (types.ts): integers, numeric, text, uuid, dates,
+  // times, json, arrays, intervals.
+  return ref;
+}

@@ -1,0 +1,125 @@
+import { sql } from 'kysely';
+import type { Row, Table } from '#common/contract/sql.ts';
+import type { EngineAdapter, SqlFragment } from './adapter.ts';
+import type { CsvChunk, RowCount, RowStreamOptions, RowStreamQuery } from './engine.ts';
+import { decodeRow, FILTERED_COUNT_CAP, selectList, sortOrder } from './row-pages.ts';
+import { searchPredicates } from './search-terms.ts';
+import { countUpTo } from './table-catalog.ts';
+
+/*
+ * Streaming every row a filter matches, in the asked order (exports). The statement is the one a page runs, built
+ * from the same search predicates (search-terms.ts) and the same sort with the key as tie-breaker (row-pages.ts
+ * sortOrder), without LIMIT: the adapter reads it with a cursor or the driver's streaming query, and the
+ * consumer's pace sets the reading pace (backpressure), so memory stays flat whatever the table size.
+ */
+
+/** Rows per chunk unless the caller asks otherwise. */
+export const DEFAULT_CHUNK_SIZE = 1000;
+
+/** Checks the filter and sort, and counts the rows the way a page does (the catalog figure without a filter when
+ * it is an estimate, a count capped at FILTERED_COUNT_CAP with one). */
+export async function countStreamRows(
+  adapter: EngineAdapter,
+  table: Table,
+  query: RowStreamQuery,
+): Promise<RowCount> {
+  const predicates = searchPredicates(adapter, table, query.filter);
+  sortOrder(table, query.orderBy ?? null);
+  if (predicates.length === 0 && table.numberOfRowsIsEstimate)
+    return { count: table.numberOfRows, exact: false };
+  const cap = predicates.length ? FILTERED_COUNT_CAP : Number.MAX_SAFE_INTEGER - 1;
+  const count = await countUpTo(adapter, table, cap, whereOf(predicates));
+  return count > cap ? { count: cap, exact: false } : { count, exact: true };
+}
+
+/** Every matching row, decoded to wire values, a chunk at a time. */
+export async function* streamTableRows(
+  adapter: EngineAdapter,
+  table: Table,
+  query: RowStreamQuery,
+  options: RowStreamOptions = {},
+): AsyncGenerator<Row[]> {
+  const statement = selectStatement(adapter, table, query, selectList(adapter, table)).compile(adapter.db);
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  for await (const raws of adapter.streamQuery(statement, { ...options, chunkSize })) {
+    options.signal?.throwIfAborted();
+    yield raws.map((raw) => decodeRow(adapter, table, raw));
+  }
+}
+
+/**
+ * The rows as CSV written by the engine itself, or null when the adapter has no CSV writer, a column has no CSV
+ * expression, or the statement has bound values (COPY takes none, and values are never written into SQL).
+ */
+export function streamTableCsv(
+  adapter: EngineAdapter,
+  table: Table,
+  query: RowStreamQuery,
+  options: RowStreamOptions = {},
+): AsyncIterable<CsvChunk> | null {
+  const copy = adapter.csvCopy;
+  if (!copy) return null;
+  const expressions: SqlFragment[] = [];
+  for (const column of table.columns) {
+    const expression = copy.expression(column, sql.id(column.name));
+    if (!expression) return null;
+    expressions.push(sql`${expression} as ${sql.id(column.name)}`);
+  }
+  const statement = selectStatement(adapter, table, query, sql.join(expressions)).compile(adapter.db);
+  if (statement.parameters.length > 0) return null;
+  return countedCsv(copy.copy(statement, options), options.signal);
+}
+
+async function* countedCsv(
+  source: AsyncIterable<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<CsvChunk> {
+  const counter = new CsvRecordCounter();
+  for await (const bytes of source) {
+    signal?.throwIfAborted();
+    yield { bytes, rows: counter.count(bytes) };
+  }
+}
+
+/** The page's statement without LIMIT: the same predicates, the same order (qualified, as row-pages.ts does). */
+function selectStatement(
+  adapter: EngineAdapter,
+  table: Table,
+  query: RowStreamQuery,
+  select: SqlFragment,
+): SqlFragment {
+  const where = whereOf(searchPredicates(adapter, table, query.filter));
+  const { parts } = sortOrder(table, query.orderBy ?? null);
+  const qualified = (name: string) => sql.id(table.schema, table.name, name);
+  const order = parts.length
+    ? sql`order by ${sql.join(parts.map((p) => (p.descending ? sql`${qualified(p.column.name)} desc` : sql`${qualified(p.column.name)} asc`)))}`
+    : sql``;
+  return sql`select ${select} from ${sql.id(table.schema, table.name)} where ${where} ${order}`;
+}
+
+const whereOf = (predicates: SqlFragment[]) =>
+  predicates.length ? sql.join(predicates, sql` and `) : sql`1 = 1`;
+
+const QUOTE = 0x22;
+const NEWLINE = 0x0a;
+
+/**
+ * Counts the CSV records in a byte stream cut anywhere: a newline ends a record unless it is inside quotes. Every
+ * quote toggles the state (an escaped quote "" toggles it twice), so only the parity needs carrying over.
+ */
+export class CsvRecordCounter {
+  private quoted = false;
+
+  count(bytes: Uint8Array): number {
+    let records = 0;
+    if (!this.quoted && bytes.indexOf(QUOTE) < 0) {
+      for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) records++;
+      return records;
+    }
+    for (const byte of bytes) {
+      if (byte === QUOTE) this.quoted = !this.quoted;
+      else if (byte === NEWLINE && !this.quoted) records++;
+    }
+    return records;
+  }
+}

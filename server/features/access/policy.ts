@@ -1,0 +1,126 @@
+import { linksAllow, linksShowDatabase, tablePath } from '#common/links.ts';
+import type { AppStore } from '#server/store/app-store.ts';
+import { writeAudit } from '#server/store/audit.ts';
+import { ApiError } from '#server/plugins/error-envelope.ts';
+import type { SignedInAccount } from '#server/plugins/session.ts';
+
+/*
+ * Who may do what with a table, decided on the server for every data call (docs/decisions/0006-access-control.md):
+ * reading needs a link that allows /db/{db}/{schema}/{table}; inserting, updating and deleting need the matching
+ * permission on one of the user's roles for that table's TableId; administrators may do everything.
+ */
+
+export type TableAction = 'read' | 'insert' | 'update' | 'delete';
+
+/** The refusal every denied table call gets: the same whether the table exists or not. */
+export const ACCESS_DENIED = 'You do not have access to that table.';
+const ACTION_DENIED: Record<Exclude<TableAction, 'read'>, string> = {
+  insert: 'You do not have permission to add rows to that table.',
+  update: 'You do not have permission to change rows of that table.',
+  delete: 'You do not have permission to delete rows of that table.',
+};
+
+export interface TableRef {
+  database: string;
+  schema: string;
+  table: string;
+}
+
+const tableIdOf = (ref: TableRef) => `${ref.database}/${ref.schema}/${ref.table}`;
+
+/** The write permissions the account's roles grant on one table. */
+export async function tablePermissions(
+  store: AppStore,
+  account: SignedInAccount,
+  ref: TableRef,
+): Promise<{ canInsert: boolean; canUpdate: boolean; canDelete: boolean }> {
+  if (account.isAdmin) return { canInsert: true, canUpdate: true, canDelete: true };
+  const rows = await store.db
+    .selectFrom('role_permissions')
+    .innerJoin('user_roles', 'user_roles.role_id', 'role_permissions.role_id')
+    .where('user_roles.user_id', '=', account.userId)
+    .where('role_permissions.table_id', '=', tableIdOf(ref))
+    .select(['can_insert', 'can_update', 'can_delete'])
+    .execute();
+  return {
+    canInsert: rows.some((r) => r.can_insert === 1),
+    canUpdate: rows.some((r) => r.can_update === 1),
+    canDelete: rows.some((r) => r.can_delete === 1),
+  };
+}
+
+/** Whether the account may do `action` on the table. */
+export async function mayAccessTable(
+  store: AppStore,
+  account: SignedInAccount,
+  ref: TableRef,
+  action: TableAction,
+) {
+  if (account.isAdmin) return true;
+  if (!linksAllow(account.links, tablePath(ref.database, ref.schema, ref.table))) return false;
+  if (action === 'read') return true;
+  const permissions = await tablePermissions(store, account, ref);
+  return action === 'insert'
+    ? permissions.canInsert
+    : action === 'update'
+      ? permissions.canUpdate
+      : permissions.canDelete;
+}
+
+/** Throws a 403 (and audits it) unless the account may do `action` on the table. Call it before looking the table
+ * up, so a refusal never tells whether the table exists. */
+export async function requireTableAccess(
+  store: AppStore,
+  account: SignedInAccount,
+  ref: TableRef,
+  action: TableAction,
+  address: string | null = null,
+): Promise<void> {
+  if (await mayAccessTable(store, account, ref, action)) return;
+  // A reader refused a write is told which right is missing; anyone else learns nothing about the table.
+  const message =
+    action !== 'read' && (await mayAccessTable(store, account, ref, 'read'))
+      ? ACTION_DENIED[action]
+      : ACCESS_DENIED;
+  await writeAudit(store.db, {
+    userId: account.userId,
+    action: 'access.denied',
+    target: tablePath(ref.database, ref.schema, ref.table),
+    detail: { action },
+    address,
+  });
+  throw new ApiError(403, message);
+}
+
+/** Throws a 403 (and audits it) unless the account's links show the database. */
+export async function requireDatabaseAccess(
+  store: AppStore,
+  account: SignedInAccount,
+  database: string,
+  address: string | null = null,
+): Promise<void> {
+  if (account.isAdmin || linksShowDatabase(account.links, database)) return;
+  await writeAudit(store.db, {
+    userId: account.userId,
+    action: 'access.denied',
+    target: `/db/${database}`,
+    address,
+  });
+  throw new ApiError(403, 'You do not have access to that database.');
+}
+
+/** The databases the account's links show, in registration order. */
+export function visibleDatabases(account: SignedInAccount, names: string[]): string[] {
+  return account.isAdmin ? names : names.filter((name) => linksShowDatabase(account.links, name));
+}
+
+/** The tables of a database the account's links allow. */
+export function visibleTables<T extends { schema: string; name: string }>(
+  account: SignedInAccount,
+  database: string,
+  tables: T[],
+): T[] {
+  return account.isAdmin
+    ? tables
+    : tables.filter((t) => linksAllow(account.links, tablePath(database, t.schema, t.name)));
+}

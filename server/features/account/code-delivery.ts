@@ -1,0 +1,47 @@
+import { oneTimeCodeMail, type CodePurpose } from '#server/mail/code-mail.ts';
+import { codeSms } from '#server/sms/sms-sender.ts';
+import { accountRules, type AccountDeps } from './account-deps.ts';
+
+/** Where a code goes and why. */
+export interface CodeDelivery {
+  channel: 'Email' | 'Phone';
+  to: string;
+  code: string;
+  purpose: CodePurpose;
+}
+
+/** Sends a code by mail or text message. */
+export async function deliverCode(deps: AccountDeps, delivery: CodeDelivery): Promise<void> {
+  const minutes = accountRules.codeLifetimeMinutes;
+  if (delivery.channel === 'Email') {
+    await deps.mailer.send(
+      oneTimeCodeMail({
+        to: delivery.to,
+        code: delivery.code,
+        purpose: delivery.purpose,
+        expiresInMinutes: minutes,
+        appUrl: deps.config.publicUrl,
+        now: deps.now(),
+      }),
+    );
+  } else {
+    await deps.sms.send({ to: delivery.to, body: codeSms(delivery.code, minutes) });
+  }
+}
+
+/**
+ * Sends a code without failing the call: a delivery problem is logged (the person can ask again). With
+ * `background`, the call does not wait, so its answer takes the same time whether or not a code was sent.
+ */
+export async function deliverQuietly(
+  deps: AccountDeps,
+  delivery: CodeDelivery,
+  options: { background: boolean },
+): Promise<void> {
+  const sending = deliverCode(deps, delivery).catch((error: unknown) => {
+    deps.log.error({ err: error, channel: delivery.channel }, 'a one-time code could not be delivered');
+  });
+  if (!options.background) return sending;
+  deps.pending.add(sending);
+  void sending.finally(() => deps.pending.delete(sending));
+}

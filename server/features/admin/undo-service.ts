@@ -1,0 +1,280 @@
+import { z } from 'zod';
+import type { UndoResult } from '#common/contract/admin.ts';
+import { row as rowSchema, type CellValue, type Row, type Table } from '#common/contract/sql.ts';
+import type { DatabaseEngine } from '#server/engines/engine.ts';
+import { EngineError } from '#server/engines/engine-error.ts';
+import { requireTableAccess, type TableAction, type TableRef } from '#server/features/access/policy.ts';
+import { auditedRow, isShortenedBinary, keyOf, type DataChange } from '#server/features/sql/row-audit.ts';
+import { databaseNamed, type Caller, type SqlContext } from '#server/features/sql/table-access.ts';
+import {
+  claimUndo,
+  completeUndo,
+  findAudit,
+  findUndoOf,
+  releaseUndo,
+  writeAudit,
+  type StoredAuditEntry,
+} from '#server/store/audit.ts';
+import { ApiError } from '#server/plugins/error-envelope.ts';
+import { parsedDetail } from './audit-service.ts';
+
+/*
+ * Undo and restore from the audit trail (docs/decisions/0006-access-control.md). A data change is undone by the
+ * opposite change: an update by writing back the values it replaced, an insert by deleting the row, a delete by
+ * inserting the row again. Administrators may undo any change; its author only while they still hold the right the
+ * opposite change needs. Nothing is overwritten that changed after the audited change, and every undo is itself an
+ * audited data change (`data.undo`, detail {of, change, key, before, after}); a change is undone at most once.
+ */
+
+export const undoMessages = {
+  notFound: 'That audit entry was not found.',
+  notYours: 'You can undo only your own changes.',
+  notDataChange: 'Only data changes (data.insert, data.update, data.delete) can be undone.',
+  noTable: 'This entry does not name a table, so it cannot be undone.',
+  noRow: 'This entry does not record the row, so it cannot be undone.',
+  noKey: 'The table has no key, so the added row cannot be told from the others.',
+  alreadyUndone: (undoId: number) => `This change was undone already (audit entry ${undoId}).`,
+  changedSince: (columns: string[]) =>
+    `The row has changed since (${columns.join(', ')}), so undoing would overwrite newer values. Change it in the table instead.`,
+  deletedSince: 'The row was deleted since, so its change cannot be undone.',
+  nothingChanged: 'That change left every value as it was: there is nothing to undo.',
+  binary: (columns: string[]) =>
+    `${columns.join(', ')} ${columns.length === 1 ? 'holds' : 'hold'} binary data, which the audit keeps only as its ` +
+    'length and SHA-256, so it cannot be put back exactly. Change the row in the table instead.',
+} as const;
+
+/** The right the opposite change needs: undoing an update updates, undoing an insert deletes, a restore inserts. */
+const neededRight: Record<DataChange, Exclude<TableAction, 'read'>> = {
+  update: 'update',
+  insert: 'delete',
+  delete: 'insert',
+};
+
+const auditedChange = z.object({
+  key: rowSchema.nullish(),
+  before: rowSchema.nullable(),
+  after: rowSchema.nullable(),
+});
+
+function changeOf(action: string): DataChange | null {
+  return action === 'data.insert'
+    ? 'insert'
+    : action === 'data.update'
+      ? 'update'
+      : action === 'data.delete'
+        ? 'delete'
+        : null;
+}
+
+/** The table of a data change's target, /db/{db}/{schema}/{table} (database and schema names hold no slash). */
+function tableOf(target: string | null): TableRef | null {
+  const match = /^\/db\/([^/]+)\/([^/]+)\/(.+)$/.exec(target ?? '');
+  if (!match?.[1] || !match[2] || !match[3]) return null;
+  return { database: match[1], schema: match[2], table: match[3] };
+}
+
+const same = (a: CellValue | undefined, b: CellValue | undefined) =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** Refuses (409) when the row as it is now differs from the row as the audited change left it. */
+function refuseIfChanged(table: Table, current: Row, after: Row): void {
+  const now = auditedRow(table, current) ?? {};
+  const changed = Object.keys(after).filter((name) => name in now && !same(now[name], after[name]));
+  if (changed.length) throw new ApiError(409, undoMessages.changedSince(changed));
+}
+
+/** Refuses (409) when a value to write back is binary data the audit shortened. */
+function refuseShortenedBinary(table: Table, values: Row): void {
+  const shortened = Object.entries(values)
+    .filter(
+      ([name, value]) =>
+        isShortenedBinary(value) &&
+        table.columns.some((c) => c.name === name && (c.typeGroup === 'Binary' || c.typeGroup === 'image')),
+    )
+    .map(([name]) => name);
+  if (shortened.length) throw new ApiError(409, undoMessages.binary(shortened));
+}
+
+const describeKey = (key: Row) =>
+  Object.entries(key)
+    .map(([name, value]) => `${name} ${String(value)}`)
+    .join(', ');
+
+interface Outcome {
+  change: DataChange;
+  key: Row;
+  before: Row | null;
+  after: Row | null;
+  keptKey: boolean;
+  message: string;
+}
+
+/** Writes back the values an update replaced, only the columns it changed, if the row is as the update left it. */
+async function undoUpdate(
+  engine: DatabaseEngine,
+  table: Table,
+  key: Row,
+  before: Row,
+  after: Row,
+): Promise<Outcome> {
+  const writable = (name: string) =>
+    table.columns.some(
+      (c) => c.name === name && !c.isIdentity && !c.isGuid && !c.isComputed && !c.isHidden && !c.isForeignKey,
+    );
+  const columns = Object.keys(before).filter((name) => !same(before[name], after[name]) && writable(name));
+  if (columns.length === 0) throw new ApiError(409, undoMessages.nothingChanged);
+  const values = Object.fromEntries(columns.map((name) => [name, before[name] ?? null]));
+  refuseShortenedBinary(table, values);
+  const change = await engine.upsert(
+    table,
+    { ...key, ...values },
+    {
+      beforeWrite: (kind, current) => {
+        if (kind === 'insert' || !current) throw new ApiError(409, undoMessages.deletedSince);
+        refuseIfChanged(table, current, after);
+      },
+    },
+  );
+  return {
+    change: 'update',
+    key,
+    before: change.before,
+    after: change.after,
+    keptKey: true,
+    message: `Undone: ${columns.join(', ')} ${columns.length === 1 ? 'has its' : 'have their'} earlier value${columns.length === 1 ? '' : 's'} again.`,
+  };
+}
+
+/** Deletes the row an insert added, if it is still as the insert left it. */
+async function undoInsert(engine: DatabaseEngine, table: Table, key: Row, after: Row): Promise<Outcome> {
+  if (Object.keys(key).length === 0 || Object.values(key).some((v) => v === null))
+    throw new ApiError(409, undoMessages.noKey);
+  const deleted = await engine.deleteRow(table, key, {
+    beforeDelete: (current) => refuseIfChanged(table, current, after),
+  });
+  return {
+    change: 'delete',
+    key,
+    before: deleted,
+    after: null,
+    keptKey: true,
+    message: 'Undone: the added row is deleted again.',
+  };
+}
+
+/** Inserts a deleted row again; with a new identity when the engine will not take the old one. */
+async function restoreDeleted(engine: DatabaseEngine, table: Table, key: Row, before: Row): Promise<Outcome> {
+  refuseShortenedBinary(table, before);
+  const restored = await engine.restoreRow(table, before);
+  const newKey = keyOf(table, restored.row);
+  return {
+    change: 'insert',
+    key: newKey,
+    before: null,
+    after: restored.row,
+    keptKey: restored.keptKey,
+    message: restored.keptKey
+      ? 'Restored: the deleted row is back.'
+      : `Restored with a new key: ${describeKey(newKey)} (it was ${describeKey(key)}). The database numbers ` +
+        `${table.identityColumn ?? 'the key'} itself and would not take the old value back.`,
+  };
+}
+
+/** The opposite change of an audited one. */
+async function undoneBy(
+  change: DataChange,
+  engine: DatabaseEngine,
+  table: Table,
+  key: Row,
+  before: Row | null,
+  after: Row | null,
+): Promise<Outcome> {
+  if (change === 'update' && before && after) return undoUpdate(engine, table, key, before, after);
+  if (change === 'insert' && after) return undoInsert(engine, table, key, after);
+  if (change === 'delete' && before) return restoreDeleted(engine, table, key, before);
+  throw new ApiError(409, undoMessages.noRow);
+}
+
+/** Who may undo: an administrator, or the entry's author (their rights on the table are checked next). */
+async function refuseOthers(context: SqlContext, caller: Caller, entry: StoredAuditEntry): Promise<void> {
+  if (caller.account.isAdmin || entry.user_id === caller.account.userId) return;
+  await writeAudit(context.store.db, {
+    userId: caller.account.userId,
+    action: 'access.denied',
+    target: `audit:${entry.id}`,
+    detail: { action: 'undo' },
+    address: caller.address,
+  });
+  throw new ApiError(403, undoMessages.notYours);
+}
+
+/** POST api/admin/audit/{id}/undo: undoes one data change; answers what was done and a message saying it. */
+export async function undoChange(
+  context: SqlContext,
+  caller: Caller,
+  id: number,
+): Promise<{ result: UndoResult; message: string }> {
+  const { store } = context;
+  const entry = await findAudit(store.db, id);
+  if (!entry) throw new ApiError(404, undoMessages.notFound);
+  await refuseOthers(context, caller, entry);
+  const change = changeOf(entry.action);
+  if (!change) throw new ApiError(409, undoMessages.notDataChange);
+  const ref = tableOf(entry.target);
+  if (!ref) throw new ApiError(409, undoMessages.noTable);
+  // The author's rights now, not when they made the change: a right taken away cannot be used through undo.
+  await requireTableAccess(store, caller.account, ref, neededRight[change], caller.address);
+  const done = await findUndoOf(store.db, id);
+  if (done) throw new ApiError(409, undoMessages.alreadyUndone(done.id));
+
+  const parsed = auditedChange.safeParse(parsedDetail(entry.detail));
+  if (!parsed.success) throw new ApiError(409, undoMessages.noRow);
+  const { before, after } = parsed.data;
+  const engine = databaseNamed(context, ref.database);
+  const table = await engine.table(ref.schema, ref.table);
+  const key = parsed.data.key ?? keyOf(table, after ?? before ?? {});
+  if (Object.values(key).some(isShortenedBinary))
+    throw new ApiError(409, undoMessages.binary(Object.keys(key)));
+
+  const claim = await claimUndo(store.db, {
+    userId: caller.account.userId,
+    target: entry.target,
+    of: id,
+    address: caller.address,
+    at: new Date().toISOString(),
+  });
+  if (claim === null) {
+    const winner = await findUndoOf(store.db, id);
+    throw new ApiError(409, undoMessages.alreadyUndone(winner?.id ?? id));
+  }
+  let outcome: Outcome;
+  try {
+    outcome = await undoneBy(change, engine, table, key, before, after);
+  } catch (error) {
+    // Nothing was changed: the claim goes, so the undo can be tried again once the reason is gone.
+    await releaseUndo(store.db, claim);
+    // The engine's "no longer exists" is about the row the undo would change: deleted after the audited change.
+    if (error instanceof EngineError && error.statusCode === 404)
+      throw new ApiError(409, undoMessages.deletedSince);
+    throw error;
+  }
+  // The change is made: from here the claim stays, even if recording the details fails, so it is not made twice.
+  await completeUndo(store.db, claim, {
+    of: id,
+    change: outcome.change,
+    key: auditedRow(table, outcome.key),
+    before: auditedRow(table, outcome.before),
+    after: auditedRow(table, outcome.after),
+    ...(outcome.keptKey ? {} : { keptKey: false, oldKey: key }),
+  });
+  return {
+    message: outcome.message,
+    result: {
+      undoEntryId: claim,
+      change: outcome.change,
+      key: outcome.key,
+      row: outcome.after,
+      keptKey: outcome.keptKey,
+    },
+  };
+}

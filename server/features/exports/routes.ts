@@ -1,0 +1,163 @@
+import fs from 'node:fs';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { envelope } from '#common/contract/envelope.ts';
+import {
+  exportFileParams,
+  exportFileQuery,
+  exportParams,
+  exportQuery,
+  exportStarted,
+  exportStatus,
+  type ExportStatus,
+} from '#common/contract/exports.ts';
+import { filterBody, tableParams, type TableParams } from '#common/contract/sql.ts';
+import { accountApiMessages, exportMessages as em } from '#common/messages.ts';
+import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
+import type { TableRef } from '#server/features/access/policy.ts';
+import { acceptEncodedBodies } from '#server/features/sql/body-decoding.ts';
+import type { Caller } from '#server/features/sql/table-access.ts';
+import { ApiError, success } from '#server/plugins/error-envelope.ts';
+import { requireSignedIn } from '#server/plugins/session.ts';
+import type { AppStore } from '#server/store/app-store.ts';
+import { createExportService, type ExportContext } from './service.ts';
+
+const refOf = (params: TableParams): TableRef => ({
+  database: params.db,
+  schema: params.schema,
+  table: params.table,
+});
+
+function callerOf(request: FastifyRequest): Caller {
+  if (!request.account) throw new ApiError(401, accountApiMessages.signInRequired);
+  return { account: request.account, address: request.ip };
+}
+
+/** A status as the envelope: a failed or cancelled export is `isSuccess: false` with its reason as the message
+ * (the spec's client shows it), the status itself still in `data`. */
+function statusAnswer(status: ExportStatus) {
+  const ended = status.state === 'failed' || status.state === 'cancelled';
+  return { isSuccess: !ended, data: status, message: ended ? status.error : null };
+}
+
+/**
+ * RFC 6266: an ASCII fallback in `filename` (anything else, quotes and backslashes as _) and the real name in
+ * `filename*` (RFC 5987 UTF-8 percent-encoding).
+ */
+export function contentDisposition(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** Export start, status and cancel (spec 000 §7) and the download link, as one plugin with its job runner. */
+export function exportRoutes(
+  context: {
+    store: AppStore;
+    databases: DatabaseRegistry;
+    config: { dataDir: string; redisUrl: string | null };
+  },
+  options: Pick<ExportContext, 'job'> = {},
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    const service = await createExportService({
+      store: context.store,
+      databases: context.databases,
+      dataDir: context.config.dataDir,
+      redisUrl: context.config.redisUrl,
+      log: app.log,
+      ...options,
+    });
+    app.addHook('onClose', () => service.close());
+    acceptEncodedBodies(app);
+    const tags = ['exports'];
+    const signedIn = { onRequest: requireSignedIn };
+
+    app.post(
+      '/api/sql/:db/:schema/:table/export',
+      {
+        ...signedIn,
+        config: { encodedBody: 'filter' },
+        schema: {
+          tags,
+          summary:
+            'Start an export of the rows matching a filter, in the asked order (?format=csv|jsonl|xlsx, &bom=true for Excel); answers the job id at once',
+          params: tableParams,
+          querystring: exportQuery,
+          body: filterBody,
+          response: { 202: envelope(exportStarted) },
+        },
+      },
+      async (request, reply) => {
+        const started = await service.start(callerOf(request), refOf(request.params), {
+          filter: request.body,
+          orderBy: request.query.orderBy ?? null,
+          format: request.query.format,
+          bom: request.query.bom,
+        });
+        return reply.code(202).send(success(started, em.started));
+      },
+    );
+
+    app.get(
+      '/api/sql/:db/:schema/:table/export/:id',
+      {
+        ...signedIn,
+        schema: {
+          tags,
+          summary:
+            'The export’s status; when done, data is the file name and url a single-use download link (5 minutes)',
+          params: exportParams,
+          response: { 200: envelope(exportStatus) },
+        },
+      },
+      async (request) =>
+        statusAnswer(await service.status(callerOf(request), refOf(request.params), request.params.id)),
+    );
+
+    const cancel = async (request: FastifyRequest<{ Params: TableParams & { id: string } }>) =>
+      success(
+        await service.cancel(callerOf(request), refOf(request.params), request.params.id),
+        em.cancelled,
+      );
+    const cancelSchema = {
+      tags,
+      summary: 'Cancel an export that is queued or running (its partial file is deleted)',
+      params: exportParams,
+      response: { 200: envelope(exportStatus) },
+    };
+    app.delete('/api/sql/:db/:schema/:table/export/:id', { ...signedIn, schema: cancelSchema }, cancel);
+    app.post('/api/sql/:db/:schema/:table/export/:id/cancel', { ...signedIn, schema: cancelSchema }, cancel);
+
+    app.get(
+      '/api/exports/:id/file',
+      {
+        schema: {
+          tags,
+          summary:
+            'Download a finished export with the link its status gave (no bearer header needed; works once, for 5 minutes, for its owner only)',
+          params: exportFileParams,
+          querystring: exportFileQuery,
+        },
+      },
+      async (request, reply) => {
+        const download = await service.download(
+          request.account,
+          request.params.id,
+          request.query.t,
+          request.ip,
+        );
+        return reply
+          .header('content-type', download.contentType)
+          .header('content-length', download.size)
+          .header('content-disposition', contentDisposition(download.fileName))
+          .header('cache-control', 'no-store')
+          .header('x-content-type-options', 'nosniff')
+          .send(fs.createReadStream(download.file));
+      },
+    );
+  };
+}

@@ -1,0 +1,370 @@
+import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ExportFormat, ExportStatus } from '#common/contract/exports.ts';
+import type { Filter } from '#common/contract/sql.ts';
+import { exportMessages as em } from '#common/messages.ts';
+import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
+import { ACCESS_DENIED, mayAccessTable, type TableRef } from '#server/features/access/policy.ts';
+import { randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
+import { openTable, type Caller } from '#server/features/sql/table-access.ts';
+import { bullmqRunner } from '#server/jobs/bullmq-runner.ts';
+import {
+  exportContentTypes,
+  exportFilePath,
+  orphanExportFiles,
+  removeExportFile,
+} from '#server/jobs/export-files.ts';
+import {
+  exportJob,
+  type ExportJobDeps,
+  type ExportPayload,
+  type ExportRequest,
+} from '#server/jobs/export-job.ts';
+import { inProcessRunner } from '#server/jobs/in-process-runner.ts';
+import type { JobRunner } from '#server/jobs/job-runner.ts';
+import { ApiError } from '#server/plugins/error-envelope.ts';
+import type { SignedInAccount } from '#server/plugins/session.ts';
+import type { AppStore } from '#server/store/app-store.ts';
+import { writeAudit } from '#server/store/audit.ts';
+import {
+  activeExportsOf,
+  activeStates,
+  allExportIds,
+  deleteExportJob,
+  endExport,
+  endedExportsBefore,
+  failUnfinishedExports,
+  findExportJob,
+  insertExportJob,
+  setDownloadToken,
+  takeDownloadToken,
+  type ExportJobRow,
+  type ExportState,
+} from '#server/store/export-jobs.ts';
+import { linksOfUser, userIsAdmin } from '#server/store/roles.ts';
+import { sharedSecret } from '#server/store/settings.ts';
+
+/*
+ * Exports as background jobs (docs/decisions/0008-exports.md). Start checks access, the filter and the sort, counts
+ * the rows, records a queued job and answers its id at once; the job runner does the writing. Status reads the
+ * job's row; when it is done it mints the download link's single-use token (stored hashed, 5 minutes). Files and
+ * rows go after the retention time; a job a restart interrupted is failed with a reason, never left running.
+ */
+
+/** How long a download link works. */
+export const DOWNLOAD_TOKEN_TTL_MS = 5 * 60 * 1000;
+/** How long export files and their jobs are kept after the job ended. */
+export const EXPORT_RETENTION_MS = 24 * 60 * 60 * 1000;
+/** A running job whose heartbeat (written every second) is older than this has lost its worker. */
+export const EXPORT_STALE_MS = 2 * 60 * 1000;
+/** How often retention and stale jobs are swept. */
+export const EXPORT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** Jobs one instance writes at once (each holds one database connection and one core while it formats). */
+const CONCURRENCY = 2;
+
+export interface ExportContext {
+  store: AppStore;
+  databases: DatabaseRegistry;
+  dataDir: string;
+  redisUrl: string | null;
+  log: FastifyBaseLogger;
+  /** Tests: smaller chunks, sheets and progress intervals. */
+  job?: Pick<ExportJobDeps, 'progressIntervalMs' | 'chunkSize' | 'rowsPerSheet'>;
+}
+
+export interface StartRequest {
+  filter: Filter;
+  orderBy: string | null;
+  format: ExportFormat;
+  bom: boolean;
+}
+
+/** A file ready to send. */
+export interface ExportDownload {
+  file: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+}
+
+export interface ExportService {
+  readonly mode: 'in-process' | 'bullmq';
+  start(caller: Caller, ref: TableRef, request: StartRequest): Promise<{ id: string }>;
+  status(caller: Caller, ref: TableRef, id: string): Promise<ExportStatus>;
+  cancel(caller: Caller, ref: TableRef, id: string): Promise<ExportStatus>;
+  download(
+    account: SignedInAccount | null,
+    id: string,
+    token: string,
+    address: string | null,
+  ): Promise<ExportDownload>;
+  /** Retention and stale jobs (also run hourly). */
+  sweep(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The BullMQ queue of an app store: every instance sharing the store shares it (its name is kept in the store). */
+export async function exportQueueName(store: AppStore): Promise<string> {
+  return `dbui-exports-${await sharedSecret(store.db, 'exports-queue', () => randomUUID())}`;
+}
+
+const iso = (ms = Date.now()) => new Date(ms).toISOString();
+
+/** Opens the export service: the job runner (in-process, or BullMQ with REDIS_URL) and the sweeps; on start the
+ * jobs a restart interrupted are failed and their partial files deleted. */
+export async function createExportService(context: ExportContext): Promise<ExportService> {
+  const { store, dataDir, log } = context;
+  const definition = exportJob({
+    store,
+    databases: context.databases,
+    dataDir,
+    log,
+    ...context.job,
+  });
+  const failAndRemove = async (jobs: { id: string; format: string }[]) => {
+    for (const job of jobs) await removeExportFile(dataDir, job.id, job.format);
+  };
+
+  let runner: JobRunner<ExportPayload>;
+  if (context.redisUrl) {
+    // Other instances may be running jobs of this queue: only jobs whose heartbeat stopped lost their worker.
+    await failAndRemove(
+      await failUnfinishedExports(store.db, em.restarted, iso(), {
+        staleBefore: iso(Date.now() - EXPORT_STALE_MS),
+        states: ['running'],
+      }),
+    );
+    runner = bullmqRunner(definition, {
+      redisUrl: context.redisUrl,
+      queueName: await exportQueueName(store),
+      concurrency: CONCURRENCY,
+      log,
+      onAbandoned: async (id) => {
+        const job = await findExportJob(store.db, id);
+        if (job && (await endExport(store.db, id, 'failed', em.restarted, iso())))
+          await removeExportFile(dataDir, id, job.format);
+      },
+    });
+  } else {
+    // In-process jobs live in this process only: whatever had not ended was interrupted by the restart.
+    await failAndRemove(await failUnfinishedExports(store.db, em.restarted, iso()));
+    runner = inProcessRunner(definition, { concurrency: CONCURRENCY, log });
+  }
+
+  const sweep = async () => {
+    await failAndRemove(
+      await failUnfinishedExports(store.db, em.restarted, iso(), {
+        staleBefore: iso(Date.now() - EXPORT_STALE_MS),
+        states: ['running'],
+      }),
+    );
+    for (const job of await endedExportsBefore(store.db, iso(Date.now() - EXPORT_RETENTION_MS))) {
+      await removeExportFile(dataDir, job.id, job.format);
+      await deleteExportJob(store.db, job.id);
+    }
+    // Files whose job row is gone (deleted with its user, or a crash between the two deletes above).
+    for (const file of await orphanExportFiles(dataDir, await allExportIds(store.db), 10 * 60 * 1000))
+      await fs.promises.rm(file, { force: true });
+  };
+  await sweep();
+  const sweeper = setInterval(() => {
+    sweep().catch((error: unknown) => log.error({ err: error }, 'export sweep failed'));
+  }, EXPORT_SWEEP_INTERVAL_MS);
+  sweeper.unref();
+
+  /** The caller's own job of this table, or a 404 that says nothing about other people's jobs. */
+  async function ownJob(caller: Caller, ref: TableRef, id: string): Promise<ExportJobRow> {
+    await openTable(context, caller, ref, 'read');
+    const job = await findExportJob(store.db, id);
+    if (
+      !job ||
+      job.user_id !== caller.account.userId ||
+      job.database_name !== ref.database ||
+      job.schema_name !== ref.schema ||
+      job.table_name !== ref.table
+    )
+      throw new ApiError(404, em.notFound);
+    return job;
+  }
+
+  return {
+    mode: runner.mode,
+
+    async start(caller, ref, request) {
+      const { engine, table } = await openTable(context, caller, ref, 'read');
+      // Checks the filter and the sort (a 400 naming what is wrong) before anything is recorded.
+      const total = await engine.countRows(table, { filter: request.filter, orderBy: request.orderBy });
+      const userId = caller.account.userId;
+      if ((await activeExportsOf(store.db, userId)).length > 0) throw new ApiError(409, em.alreadyRunning);
+      const id = randomUUID();
+      const stored: ExportRequest = { filter: request.filter, orderBy: request.orderBy, bom: request.bom };
+      await insertExportJob(
+        store.db,
+        {
+          id,
+          userId,
+          database: ref.database,
+          schema: ref.schema,
+          table: ref.table,
+          format: request.format,
+          request: JSON.stringify(stored),
+          rowsTotal: total.count,
+          rowsTotalIsEstimate: !total.exact,
+        },
+        iso(),
+      );
+      // Two starts at once both passed the check above: the older job stays, the newer is withdrawn.
+      const active = await activeExportsOf(store.db, userId);
+      if (active.length > 1 && active[0]?.id !== id) {
+        await deleteExportJob(store.db, id);
+        throw new ApiError(409, em.alreadyRunning);
+      }
+      try {
+        await runner.enqueue(id, { jobId: id });
+      } catch (error) {
+        log.error({ err: error, job: id }, 'export could not be queued');
+        await endExport(store.db, id, 'failed', em.failed, iso());
+        throw new ApiError(
+          503,
+          'The export could not be queued because the job queue is not reachable. Please try again later.',
+        );
+      }
+      await writeAudit(store.db, {
+        userId,
+        action: 'export.start',
+        target: `/db/${ref.database}/${ref.schema}/${ref.table}`,
+        detail: { id, format: request.format, filter: request.filter, orderBy: request.orderBy },
+        address: caller.address,
+      });
+      return { id };
+    },
+
+    async status(caller, ref, id) {
+      const job = await ownJob(caller, ref, id);
+      let url: string | null = null;
+      if (job.status === 'done') {
+        const token = randomToken();
+        await setDownloadToken(store.db, id, sha256Hex(token), iso(Date.now() + DOWNLOAD_TOKEN_TTL_MS));
+        url = `/api/exports/${id}/file?t=${token}`;
+      }
+      return statusOf(job, url);
+    },
+
+    async cancel(caller, ref, id) {
+      const job = await ownJob(caller, ref, id);
+      if (job.status === 'cancelled') return statusOf(job, null);
+      if (!activeStates.includes(job.status as ExportState)) throw new ApiError(409, em.alreadyEnded);
+      if (!(await endExport(store.db, id, 'cancelled', em.cancelled, iso())))
+        throw new ApiError(409, em.alreadyEnded);
+      // Here the job stops at once; on another instance it sees the cancel in its row within a second. Either way
+      // its handler deletes the partial file.
+      runner.stop(id, 'cancelled');
+      const after = await findExportJob(store.db, id);
+      return statusOf(after ?? job, null);
+    },
+
+    async download(account, id, token, address) {
+      const job = await findExportJob(store.db, id);
+      const valid =
+        job?.status === 'done' &&
+        job.download_token_hash !== null &&
+        safeEqual(job.download_token_hash, sha256Hex(token)) &&
+        (job.download_token_expires_at ?? '') > iso();
+      if (!job || !valid) throw new ApiError(404, em.linkInvalid);
+      const target = `/db/${job.database_name}/${job.schema_name}/${job.table_name}`;
+      // A signed-in caller must be the owner (a link passed to someone else does not work for them).
+      if (account && account.userId !== job.user_id) {
+        await writeAudit(store.db, {
+          userId: account.userId,
+          action: 'access.denied',
+          target,
+          detail: { action: 'export.download', id },
+          address,
+        });
+        throw new ApiError(403, em.notOwner);
+      }
+      // The owner must still be allowed to read the table.
+      const owner: SignedInAccount = account ?? {
+        userId: job.user_id,
+        username: '',
+        isAdmin: await userIsAdmin(store.db, job.user_id),
+        sessionId: 0,
+        links: await linksOfUser(store.db, job.user_id),
+        reauthenticatedAt: null,
+        passwordExpired: false,
+      };
+      const ref = { database: job.database_name, schema: job.schema_name, table: job.table_name };
+      if (!(await mayAccessTable(store, owner, ref, 'read'))) {
+        await writeAudit(store.db, {
+          userId: job.user_id,
+          action: 'access.denied',
+          target,
+          detail: { action: 'export.download', id },
+          address,
+        });
+        throw new ApiError(403, ACCESS_DENIED);
+      }
+      if (!(await takeDownloadToken(store.db, id, sha256Hex(token), iso())))
+        throw new ApiError(404, em.linkInvalid);
+      const format = job.format as ExportFormat;
+      const file = exportFilePath(dataDir, id, format);
+      const stat = await fs.promises.stat(file).catch(() => null);
+      if (!stat?.isFile()) throw new ApiError(404, em.fileGone);
+      await writeAudit(store.db, {
+        userId: job.user_id,
+        action: 'export.download',
+        target,
+        detail: { id },
+        address,
+      });
+      return {
+        file,
+        fileName: job.file_name ?? `export.${format}`,
+        contentType: exportContentTypes[format],
+        size: stat.size,
+      };
+    },
+
+    sweep,
+
+    async close() {
+      clearInterval(sweeper);
+      await runner.close();
+      // In-process: anything still queued was never started and never will be.
+      if (runner.mode === 'in-process')
+        await failAndRemove(await failUnfinishedExports(store.db, em.restarted, iso()));
+    },
+  };
+}
+
+/** The spec's export status from a job's row. Percentages come from rows written over the count taken at start
+ * (an estimate when rows_total_is_estimate); seconds remaining from the rows per second measured since it began. */
+export function statusOf(job: ExportJobRow, url: string | null): ExportStatus {
+  const state = job.status as ExportState;
+  const written = Number(job.rows_done);
+  const total = job.rows_total === null ? null : Number(job.rows_total);
+  const done = state === 'done';
+  const share = total && total > 0 ? Math.floor((written * 100) / total) : 0;
+  const completed = done ? 100 : Math.min(99, share);
+  let secondsRemaining: number | null = done ? 0 : null;
+  if (state === 'running' && job.started_at && total !== null && written > 0) {
+    const elapsed = (Date.parse(job.updated_at) - Date.parse(job.started_at)) / 1000;
+    if (elapsed > 0) secondsRemaining = Math.ceil(Math.max(0, total - written) / (written / elapsed));
+  }
+  return {
+    id: job.id,
+    state,
+    inProgress: activeStates.includes(state),
+    percentageCompleted: completed,
+    percentageRemaining: 100 - completed,
+    secondsRemaining,
+    data: done ? job.file_name : null,
+    url,
+    format: job.format as ExportFormat,
+    rowsWritten: written,
+    rowsTotal: total,
+    rowsTotalIsEstimate: job.rows_total_is_estimate === 1,
+    error: job.error,
+  };
+}

@@ -1,0 +1,222 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { envelope } from '#common/contract/envelope.ts';
+import { accountApiMessages, browserMessages } from '#common/messages.ts';
+import {
+  databaseParams,
+  databaseSummary,
+  filterBody,
+  foreignKeyChoices,
+  foreignKeysQuery,
+  pageQuery,
+  pageResult,
+  row,
+  rowBody,
+  searchQuery,
+  tableListItem,
+  tableListQuery,
+  tablePageParams,
+  tableParams,
+  type TableParams,
+} from '#common/contract/sql.ts';
+import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
+import type { TableRef } from '#server/features/access/policy.ts';
+import type { AppStore } from '#server/store/app-store.ts';
+import { ApiError, success } from '#server/plugins/error-envelope.ts';
+import { requireSignedIn } from '#server/plugins/session.ts';
+import { acceptEncodedBodies } from './body-decoding.ts';
+import {
+  allRows,
+  deleteRow,
+  foreignKeyChoices as choicesOfKeys,
+  listDatabases,
+  listTables,
+  pageOfRows,
+  searchRows,
+  upsertRow,
+} from './sql-service.ts';
+import type { Caller, SqlContext } from './table-access.ts';
+
+/** Rows carry images as base64 inside the encoding: room for a picture of about 15 MB. */
+const ROW_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
+
+const refOf = (params: TableParams): TableRef => ({
+  database: params.db,
+  schema: params.schema,
+  table: params.table,
+});
+
+function callerOf(request: FastifyRequest): Caller {
+  if (!request.account) throw new ApiError(401, accountApiMessages.signInRequired);
+  return { account: request.account, address: request.ip };
+}
+
+/** The spec's "Database data" calls (000 §7), except export, for signed-in accounts. */
+export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): FastifyPluginAsyncZod {
+  const context: SqlContext = { store, databases };
+  return async (app) => {
+    // Signed in first, before a body is read or a query checked: anonymous callers learn nothing else.
+    app.addHook('onRequest', requireSignedIn);
+    acceptEncodedBodies(app);
+    const tags = ['sql'];
+    const filter = { encodedBody: 'filter' as const };
+
+    app.get(
+      '/api/sql',
+      {
+        schema: {
+          tags,
+          summary: 'The databases the caller’s links show',
+          response: { 200: envelope(z.array(databaseSummary)) },
+        },
+      },
+      async (request) => success(listDatabases(context, callerOf(request))),
+    );
+    app.get(
+      '/api/sql/:db',
+      {
+        schema: {
+          tags,
+          summary: 'The tables of a database the caller’s links allow, with the caller’s rights on each',
+          params: databaseParams,
+          querystring: tableListQuery,
+          response: { 200: envelope(z.array(tableListItem)) },
+        },
+      },
+      async (request) =>
+        success(
+          await listTables(context, callerOf(request), request.params.db, {
+            refresh: request.query.refresh === true,
+          }),
+        ),
+    );
+    app.get(
+      '/api/sql/:db/:schema/:table',
+      {
+        schema: {
+          tags,
+          summary: 'Every row of a table of at most 1,000 rows (bigger tables: read by page)',
+          params: tableParams,
+          response: { 200: envelope(z.array(row)) },
+        },
+      },
+      async (request) => success(await allRows(context, callerOf(request), refOf(request.params))),
+    );
+    app.get(
+      '/api/sql/:db/:schema/:table/foreignkeys',
+      {
+        schema: {
+          tags,
+          summary:
+            'The first 25 choices of each single-column foreign key; with ?column=&term=&page= that column’s page',
+          params: tableParams,
+          querystring: foreignKeysQuery,
+          response: { 200: envelope(z.union([z.array(foreignKeyChoices), foreignKeyChoices])) },
+        },
+      },
+      async (request) =>
+        success(await choicesOfKeys(context, callerOf(request), refOf(request.params), request.query)),
+    );
+    app.post(
+      '/api/sql/:db/:schema/:table/search',
+      {
+        config: filter,
+        schema: {
+          tags,
+          summary: 'The first 100 rows matching a filter (column → search term)',
+          params: tableParams,
+          querystring: searchQuery,
+          body: filterBody,
+          response: { 200: envelope(pageResult) },
+        },
+      },
+      async (request) =>
+        success(
+          await searchRows(context, callerOf(request), refOf(request.params), {
+            filter: request.body,
+            orderBy: request.query.orderBy,
+          }),
+        ),
+    );
+    app.get(
+      '/api/sql/:db/:schema/:table/page/:page',
+      {
+        schema: {
+          tags,
+          summary: 'One page of rows (pageSize 20, 40, 60, 80 or 100; orderBy name or -name)',
+          params: tablePageParams,
+          querystring: pageQuery,
+          response: { 200: envelope(pageResult) },
+        },
+      },
+      async (request) =>
+        success(
+          await pageOfRows(context, callerOf(request), refOf(request.params), {
+            page: request.params.page,
+            ...request.query,
+          }),
+        ),
+    );
+    app.post(
+      '/api/sql/:db/:schema/:table/page/:page/search',
+      {
+        config: filter,
+        schema: {
+          tags,
+          summary: 'One page of the rows matching a filter',
+          params: tablePageParams,
+          querystring: pageQuery,
+          body: filterBody,
+          response: { 200: envelope(pageResult) },
+        },
+      },
+      async (request) =>
+        success(
+          await pageOfRows(context, callerOf(request), refOf(request.params), {
+            page: request.params.page,
+            ...request.query,
+            filter: request.body,
+          }),
+        ),
+    );
+    app.post(
+      '/api/sql/:db/:schema/:table',
+      {
+        config: { encodedBody: 'row' },
+        bodyLimit: ROW_BODY_LIMIT_BYTES,
+        schema: {
+          tags,
+          summary: 'Insert (CanInsert) or update (CanUpdate) one row; answers the row as saved',
+          params: tableParams,
+          body: rowBody,
+          response: { 200: envelope(row) },
+        },
+      },
+      async (request) =>
+        success(
+          await upsertRow(context, callerOf(request), refOf(request.params), request.body),
+          browserMessages.rowUpdated,
+        ),
+    );
+    app.post(
+      '/api/sql/:db/:schema/:table/delete',
+      {
+        config: { encodedBody: 'row' },
+        bodyLimit: ROW_BODY_LIMIT_BYTES,
+        schema: {
+          tags,
+          summary: 'Delete one row by its key (CanDelete); answers the row as it was',
+          params: tableParams,
+          body: rowBody,
+          response: { 200: envelope(row) },
+        },
+      },
+      async (request) =>
+        success(
+          await deleteRow(context, callerOf(request), refOf(request.params), request.body),
+          browserMessages.rowDeleted,
+        ),
+    );
+  };
+}

@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import type { Row, Table } from '#common/contract/sql.ts';
+import { tablePath } from '#common/links.ts';
+import { rowKey } from '#server/engines/row-writes.ts';
+import type { TableRef } from '#server/features/access/policy.ts';
+import type { AppStore } from '#server/store/app-store.ts';
+import { writeAudit } from '#server/store/audit.ts';
+
+/*
+ * Every data change leaves an audit entry: who, when (writeAudit), which table, which key, the row before and after.
+ * Binary and image values are kept as a note of their length and SHA-256 instead of the bytes, so a photo does not
+ * put megabytes into the log while a change of it still shows.
+ */
+
+export type DataChange = 'insert' | 'update' | 'delete';
+
+const isBinary = (table: Table, name: string) =>
+  table.columns.some((c) => c.name === name && (c.typeGroup === 'Binary' || c.typeGroup === 'image'));
+
+/** Whether an audited value is a shortened binary value (the bytes themselves were not kept). */
+export const isShortenedBinary = (value: unknown): boolean =>
+  typeof value === 'string' && /^binary, \d+ bytes, sha256 [0-9a-f]{64}$/.test(value);
+
+/** A row as the audit keeps it: binary values shortened to "binary, N bytes, sha256 …". */
+export function auditedRow(table: Table, row: Row | null): Row | null {
+  if (!row) return null;
+  const kept: Row = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (typeof value === 'string' && isBinary(table, name)) {
+      const bytes = Buffer.from(value, 'base64');
+      const digest = createHash('sha256').update(bytes).digest('hex');
+      kept[name] = `binary, ${bytes.length} bytes, sha256 ${digest}`;
+    } else {
+      kept[name] = value;
+    }
+  }
+  return kept;
+}
+
+/** The values of the row's key (identity, else guid, else primary key); empty when the table has none. */
+export function keyOf(table: Table, row: Row): Row {
+  return Object.fromEntries(rowKey(table).map((name) => [name, row[name] ?? null]));
+}
+
+/** Writes `data.insert`, `data.update` or `data.delete` for one row of a table. */
+export async function auditRowChange(
+  store: AppStore,
+  entry: {
+    userId: number;
+    address: string | null;
+    ref: TableRef;
+    table: Table;
+    change: DataChange;
+    before: Row | null;
+    after: Row | null;
+  },
+): Promise<void> {
+  const { ref, table } = entry;
+  const keySource = entry.after ?? entry.before ?? {};
+  await writeAudit(store.db, {
+    userId: entry.userId,
+    action: `data.${entry.change}`,
+    target: tablePath(ref.database, ref.schema, ref.table),
+    detail: {
+      key: auditedRow(table, keyOf(table, keySource)),
+      before: auditedRow(table, entry.before),
+      after: auditedRow(table, entry.after),
+    },
+    address: entry.address,
+  });
+}

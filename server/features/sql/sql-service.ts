@@ -1,0 +1,234 @@
+import {
+  ALL_ROWS_LIMIT,
+  SEARCH_RESULTS_LIMIT,
+  type DatabaseSummary,
+  type Filter,
+  type ForeignKeyChoices,
+  type ForeignKeysQuery,
+  type PageResult,
+  type Row,
+  type Table,
+  type TableListItem,
+  type TableRights,
+} from '#common/contract/sql.ts';
+import type { DatabaseEngine } from '#server/engines/engine.ts';
+import {
+  mayAccessTable,
+  requireTableAccess,
+  tablePermissions,
+  visibleDatabases,
+  visibleTables,
+  type TableRef,
+} from '#server/features/access/policy.ts';
+import { ApiError } from '#server/plugins/error-envelope.ts';
+import { auditRowChange } from './row-audit.ts';
+import { databaseNamed, openDatabase, openTable, type Caller, type SqlContext } from './table-access.ts';
+
+/*
+ * The data API's work (spec 000 §7 "Database data"): what the caller may see and change, then the engine call.
+ * Every handler goes signed in → access policy → catalog lookup → work (table-access.ts).
+ */
+
+const noRights: TableRights = { canInsert: false, canUpdate: false, canDelete: false };
+
+/** GET api/sql: the databases the caller's links show. */
+export function listDatabases(context: SqlContext, caller: Caller): DatabaseSummary[] {
+  const engines = new Map(context.databases.all().map((engine) => [engine.name, engine]));
+  return visibleDatabases(caller.account, [...engines.keys()]).map((name) => ({
+    name,
+    engine: engines.get(name)?.kind ?? 'unknown',
+  }));
+}
+
+/** GET api/sql/{db}: the tables the links allow, each with the caller's rights on it. */
+export async function listTables(
+  context: SqlContext,
+  caller: Caller,
+  database: string,
+  options: { refresh?: boolean },
+): Promise<TableListItem[]> {
+  const engine = await openDatabase(context, caller, database);
+  const tables = visibleTables(caller.account, database, await engine.catalog(options));
+  return Promise.all(
+    tables.map(async (table) => ({
+      ...table,
+      rights: table.isView
+        ? noRights
+        : await tablePermissions(context.store, caller.account, {
+            database,
+            schema: table.schema,
+            table: table.name,
+          }),
+    })),
+  );
+}
+
+/** GET api/sql/{db}/{schema}/{table}: every row, for tables of at most ALL_ROWS_LIMIT rows (counted exactly). */
+export async function allRows(context: SqlContext, caller: Caller, ref: TableRef): Promise<Row[]> {
+  const { engine, table } = await openTable(context, caller, ref, 'read');
+  // One more than the limit: more rows than that is the exact answer to "too many", whatever the catalog says.
+  const page = await engine.page(table, { filter: {}, page: 1, pageSize: ALL_ROWS_LIMIT + 1 });
+  if (page.results.length > ALL_ROWS_LIMIT) {
+    throw new ApiError(
+      400,
+      `The table ${ref.schema}.${ref.table} has more than ${ALL_ROWS_LIMIT.toLocaleString('en')} rows, too many to ` +
+        `send at once. Read it a page at a time: GET /api/sql/${ref.database}/${ref.schema}/${ref.table}/page/1?pageSize=100.`,
+    );
+  }
+  return page.results;
+}
+
+/** POST …/search: the first SEARCH_RESULTS_LIMIT rows matching the filter. */
+export async function searchRows(
+  context: SqlContext,
+  caller: Caller,
+  ref: TableRef,
+  query: { filter: Filter; orderBy?: string | undefined },
+): Promise<PageResult> {
+  const { engine, table } = await openTable(context, caller, ref, 'read');
+  return engine.page(table, {
+    filter: query.filter,
+    orderBy: query.orderBy || null,
+    page: 1,
+    pageSize: SEARCH_RESULTS_LIMIT,
+  });
+}
+
+/** GET …/page/{page} and POST …/page/{page}/search: one page, in the asked order, with the count. */
+export async function pageOfRows(
+  context: SqlContext,
+  caller: Caller,
+  ref: TableRef,
+  query: { page: number; pageSize: number; orderBy?: string | undefined; filter?: Filter },
+): Promise<PageResult> {
+  const { engine, table } = await openTable(context, caller, ref, 'read');
+  return engine.page(table, {
+    filter: query.filter ?? {},
+    orderBy: query.orderBy || null,
+    page: query.page,
+    pageSize: query.pageSize,
+  });
+}
+
+/**
+ * GET …/foreignkeys: the first page of choices of every single-column foreign key; with `column`, that column's
+ * page (searchable by `term`). Choices come from another table, so they are only shown when the links allow that
+ * table too.
+ */
+export async function foreignKeyChoices(
+  context: SqlContext,
+  caller: Caller,
+  ref: TableRef,
+  query: ForeignKeysQuery,
+): Promise<ForeignKeyChoices[] | ForeignKeyChoices> {
+  const { engine, table } = await openTable(context, caller, ref, 'read');
+  const keys = singleColumnKeys(table);
+  if (query.column !== undefined) {
+    const key = keys.find((k) => k.column === query.column);
+    if (!key) {
+      // The engine says why: not a column, or not a reference of its own.
+      await engine.foreignKeyOptions(table, query.column, { page: 1 });
+      throw new ApiError(400, `${query.column} has no options.`);
+    }
+    return choicesOf(context, caller, engine, table, key, { term: query.term, page: query.page });
+  }
+  return Promise.all(keys.map((key) => choicesOf(context, caller, engine, table, key, { page: 1 })));
+}
+
+interface SingleColumnKey {
+  column: string;
+  referencedSchema: string;
+  referencedTable: string;
+  referencedColumn: string;
+}
+
+function singleColumnKeys(table: Table): SingleColumnKey[] {
+  const keys = new Map<string, SingleColumnKey>();
+  for (const fk of table.foreignKeys) {
+    const column = fk.columns[0];
+    const referencedColumn = fk.referencedColumns[0];
+    if (fk.columns.length !== 1 || column === undefined || referencedColumn === undefined || keys.has(column))
+      continue;
+    keys.set(column, {
+      column,
+      referencedSchema: fk.referencedSchema,
+      referencedTable: fk.referencedTable,
+      referencedColumn,
+    });
+  }
+  return [...keys.values()];
+}
+
+async function choicesOf(
+  context: SqlContext,
+  caller: Caller,
+  engine: DatabaseEngine,
+  table: Table,
+  key: SingleColumnKey,
+  query: { term?: string | undefined; page: number },
+): Promise<ForeignKeyChoices> {
+  const referenced: TableRef = {
+    database: engine.name,
+    schema: key.referencedSchema,
+    table: key.referencedTable,
+  };
+  const canRead = await mayAccessTable(context.store, caller.account, referenced, 'read');
+  const options = canRead
+    ? await engine.foreignKeyOptions(table, key.column, {
+        ...(query.term === undefined ? {} : { term: query.term }),
+        page: query.page,
+      })
+    : { results: [], hasMore: false };
+  return {
+    ...key,
+    canReadReferencedTable: canRead,
+    options: options.results,
+    hasMore: options.hasMore,
+    page: query.page,
+  };
+}
+
+/**
+ * POST …/{table}: inserts or updates one row and answers it as the database holds it. Inserting needs CanInsert and
+ * updating CanUpdate; which one applies is known once the engine has looked the row up by its key, and it is
+ * checked there, before anything is written.
+ */
+export async function upsertRow(context: SqlContext, caller: Caller, ref: TableRef, row: Row): Promise<Row> {
+  const { store } = context;
+  await requireTableAccess(store, caller.account, ref, 'read', caller.address);
+  const rights = await tablePermissions(store, caller.account, ref);
+  if (!rights.canInsert && !rights.canUpdate) {
+    await requireTableAccess(store, caller.account, ref, 'update', caller.address);
+  }
+  const engine = databaseNamed(context, ref.database);
+  const table = await engine.table(ref.schema, ref.table);
+  const change = await engine.upsert(table, row, {
+    beforeWrite: (kind) => requireTableAccess(store, caller.account, ref, kind, caller.address),
+  });
+  await auditRowChange(store, {
+    userId: caller.account.userId,
+    address: caller.address,
+    ref,
+    table,
+    change: change.before ? 'update' : 'insert',
+    before: change.before,
+    after: change.after,
+  });
+  return change.after;
+}
+
+/** POST …/{table}/delete: deletes one row by its key (CanDelete) and answers it as it was. */
+export async function deleteRow(context: SqlContext, caller: Caller, ref: TableRef, row: Row): Promise<Row> {
+  const { engine, table } = await openTable(context, caller, ref, 'delete');
+  const deleted = await engine.deleteRow(table, row);
+  await auditRowChange(context.store, {
+    userId: caller.account.userId,
+    address: caller.address,
+    ref,
+    table,
+    change: 'delete',
+    before: deleted,
+    after: null,
+  });
+  return deleted;
+}

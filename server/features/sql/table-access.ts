@@ -1,0 +1,59 @@
+import type { Table } from '#common/contract/sql.ts';
+import type { DatabaseEngine } from '#server/engines/engine.ts';
+import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
+import {
+  requireDatabaseAccess,
+  requireTableAccess,
+  type TableAction,
+  type TableRef,
+} from '#server/features/access/policy.ts';
+import type { AppStore } from '#server/store/app-store.ts';
+import { ApiError } from '#server/plugins/error-envelope.ts';
+import type { SignedInAccount } from '#server/plugins/session.ts';
+
+/*
+ * The order every data call follows: signed in (the route's preHandler) → the access policy, decided from the links
+ * and permissions alone so a refusal never tells whether the table exists → the catalog lookup (a 404 only for
+ * callers allowed to see the table) → the work.
+ */
+
+/** What a data call needs: the app store for rights and audit, the registered databases. */
+export interface SqlContext {
+  store: AppStore;
+  databases: DatabaseRegistry;
+}
+
+/** Who is asking and from where (for the audit trail). */
+export interface Caller {
+  account: SignedInAccount;
+  address: string | null;
+}
+
+/** A registered database by name, or a 404. */
+export function databaseNamed(context: SqlContext, name: string): DatabaseEngine {
+  const engine = context.databases.get(name);
+  if (!engine) throw new ApiError(404, `The database ${name} was not found.`);
+  return engine;
+}
+
+/** The database after the policy allowed it. */
+export async function openDatabase(
+  context: SqlContext,
+  caller: Caller,
+  name: string,
+): Promise<DatabaseEngine> {
+  await requireDatabaseAccess(context.store, caller.account, name, caller.address);
+  return databaseNamed(context, name);
+}
+
+/** The table after the policy allowed `action` on it: its engine and catalog entry. */
+export async function openTable(
+  context: SqlContext,
+  caller: Caller,
+  ref: TableRef,
+  action: TableAction,
+): Promise<{ engine: DatabaseEngine; table: Table }> {
+  await requireTableAccess(context.store, caller.account, ref, action, caller.address);
+  const engine = databaseNamed(context, ref.database);
+  return { engine, table: await engine.table(ref.schema, ref.table) };
+}

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { connectDatabase } from '#server/engines/connect.ts';
+import type { DatabaseEngine } from '#server/engines/engine.ts';
+import { CsvRecordCounter } from '#server/engines/row-stream.ts';
+import { createPostgresDatabase, type TestDatabase } from '#server/test/server-databases.ts';
+import { csvHeader, csvRecords, sheetName } from './export-formats.ts';
+import { downloadName } from './export-files.ts';
+
+/*
+ * PostgreSQL's COPY writes the CSV itself where it can (engines/postgres/stream.ts): its bytes must be exactly what
+ * csv-stringify makes of the same rows read through the cursor, for every type COPY is used for, including the
+ * awkward values of each.
+ */
+
+describe('CSV through COPY equals CSV through the cursor, byte for byte', () => {
+  let database: TestDatabase;
+  let engine: DatabaseEngine;
+
+  beforeAll(async () => {
+    database = await createPostgresDatabase('copy');
+    engine = await connectDatabase('copy', 'postgres', database.url);
+    await sql`create type mood as enum ('sad', 'ok', 'happy, "very"')`.execute(engine.db);
+    await sql`create table copy_types (
+      id int primary key, t text, vc varchar(20), ch char(5), b bool, bit1 bit(1), bits bit(4), by bytea,
+      i2 smallint, i8 bigint, num numeric(20,5), num_free numeric, m money, d date, ts timestamp(3), tstz timestamptz,
+      tm time, tmtz timetz, iv interval, u uuid, j jsonb, arr int[], tarr text[], e mood)`.execute(engine.db);
+    await sql`insert into copy_types (id) values (1)`.execute(engine.db);
+    await sql`insert into copy_types values (2, 'plain', 'x', 'ab', true, B'1', B'1010', '\\x00ff22', 32767,
+      9223372036854775807, 123456789012345.12345, 'NaN', 1234567.89, '2024-02-29', '2024-01-02 03:04:05.123',
+      '2024-01-02 03:04:05.123456+00', '23:59:59.999999', '03:04:05+05:30', '1 year 2 mons 3 days 04:05:06',
+      'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '{"a": "b, \\"c\\"", "n": [1, 2.5]}', '{1,2,NULL}',
+      '{"x,y","q\\"uote"}', 'happy, "very"')`.execute(engine.db);
+    await sql`insert into copy_types values (3, ${'line1\nline2\r\nline3\rend'}, '', 'a', false, B'0', B'0000',
+      ${Buffer.alloc(200, 7)}, -32768, -9223372036854775808, -0.5, '1e-20', -12.34, '0044-03-15 BC',
+      '-infinity', 'infinity', '00:00:00', '00:00:00-03', '-1 days', '00000000-0000-0000-0000-000000000000',
+      '[]', '{}', '{}', 'sad')`.execute(engine.db);
+    await sql`insert into copy_types values (4, ${'\\.'}, ${'comma, and "quotes"'}, null, null, null, null,
+      ${Buffer.alloc(0)}, 0, 9007199254740993, 0, 10, 0, 'infinity', '0001-01-01 00:00:00 BC',
+      '12345-06-07 08:09:10+00', '12:00', '12:00:00+14', '0', null, 'null', '{{1,2},{3,4}}', '{NULL,""}', 'ok')`.execute(
+      engine.db,
+    );
+    await sql`insert into copy_types (id, t, ts, tstz) values (5, ${'ünïcødé 日本 🎉'}, '9999-12-31 23:59:59.999',
+      '1000-01-01 00:00:00+00')`.execute(engine.db);
+  }, 60_000);
+  afterAll(async () => {
+    await engine?.close();
+    await database?.drop();
+  });
+
+  async function bothWays(filter = {}) {
+    const table = await engine.table('public', 'copy_types');
+    const copied = engine.streamCsv(table, { filter, orderBy: 'id' });
+    expect(copied).not.toBeNull();
+    const chunks: Uint8Array[] = [];
+    let rows = 0;
+    for await (const chunk of copied!) {
+      chunks.push(chunk.bytes);
+      rows += chunk.rows;
+    }
+    let cursor = '';
+    let cursorRows = 0;
+    for await (const chunk of engine.streamRows(table, { filter, orderBy: 'id' }, { chunkSize: 2 })) {
+      cursor += csvRecords(table, chunk);
+      cursorRows += chunk.length;
+    }
+    return { copy: Buffer.concat(chunks).toString('utf8'), cursor, rows, cursorRows };
+  }
+
+  it('for text, numbers, money, booleans, bits, binary, dates, times, intervals, uuid, json, arrays and enums', async () => {
+    const { copy, cursor, rows, cursorRows } = await bothWays();
+    expect(cursorRows).toBe(5);
+    expect(rows).toBe(5);
+    expect(copy).toBe(cursor);
+    // A few of the wire forms, to see they are the engine's and not COPY's own.
+    expect(cursor).toContain('2024-01-02T03:04:05.123456+00:00');
+    expect(cursor).toContain('03:04:05+05:30');
+    expect(cursor).toContain(Buffer.alloc(200, 7).toString('base64'));
+    expect(cursor).toContain(',true,true,1010,');
+    expect(cursor).toContain('1234567.89');
+    expect(cursor).toContain('0044-03-15 BC');
+    expect(cursor).toContain('12345-06-07T08:09:10+00:00');
+    expect(cursor).toContain('\n4,\\.,"comma, and ""quotes""",');
+  });
+
+  it('is not used for floats (PostgreSQL writes them differently) or with bound values (COPY takes none)', async () => {
+    await sql`create table with_float (id int primary key, ratio float8)`.execute(engine.db);
+    await engine.catalog({ refresh: true });
+    const floats = await engine.table('public', 'with_float');
+    expect(engine.streamCsv(floats, { filter: {} })).toBeNull();
+    await sql`create index copy_types_t on copy_types (t)`.execute(engine.db);
+    const table = await engine.catalog({ refresh: true }).then(() => engine.table('public', 'copy_types'));
+    expect(engine.streamCsv(table, { filter: { t: 'pl' } })).toBeNull();
+    expect(engine.streamCsv(table, { filter: { t: '' } })).not.toBeNull();
+  });
+
+  it('the header is the column names as a CSV record', async () => {
+    const table = await engine.table('public', 'copy_types');
+    expect(csvHeader(table)).toBe(`${table.columns.map((c) => c.name).join(',')}\n`);
+  });
+});
+
+describe('counting CSV records in a stream cut anywhere', () => {
+  it('counts newlines outside quotes only, across chunk boundaries', () => {
+    const text = 'a,b\n"x\ny",2\n"q""\n""",3\n,\n"",""\n';
+    for (let cut = 0; cut <= text.length; cut++) {
+      const counter = new CsvRecordCounter();
+      const bytes = Buffer.from(text);
+      expect(
+        counter.count(bytes.subarray(0, cut)) + counter.count(bytes.subarray(cut)),
+        `cut at ${cut}`,
+      ).toBe(5);
+    }
+  });
+});
+
+describe('names', () => {
+  it('download names: table and UTC time, unsafe characters replaced', () => {
+    expect(downloadName('Track', '2026-11-21T10:15:00.123Z', 'csv')).toBe('Track-20261121-101500.csv');
+    expect(downloadName('a/b\\c:"d"', '2026-11-21T10:15:00.000Z', 'xlsx')).toBe(
+      'a_b_c__d_-20261121-101500.xlsx',
+    );
+    expect(downloadName('Überweisung', '2026-11-21T10:15:00.000Z', 'jsonl')).toBe(
+      'Überweisung-20261121-101500.jsonl',
+    );
+  });
+
+  it('sheet names Excel accepts', () => {
+    expect(sheetName('Track', 1)).toBe('Track');
+    expect(sheetName('Track', 2)).toBe('Track (2)');
+    expect(sheetName('a[b]c:d/e?f*g\\h', 1)).toBe('a_b_c_d_e_f_g_h');
+    expect(sheetName('x'.repeat(40), 12)).toBe(`${'x'.repeat(26)} (12)`);
+    expect(sheetName("'quoted'", 1)).toBe('quoted');
+  });
+});

@@ -1,0 +1,209 @@
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import type { ExportFormat } from '#common/contract/exports.ts';
+import type { CellValue, Row, Table } from '#common/contract/sql.ts';
+import type { DatabaseEngine, RowStreamQuery } from '#server/engines/engine.ts';
+
+/*
+ * Writing an export file, streamed end to end with backpressure (database → format → file): the next chunk of
+ * rows is read only when the file has taken the last one, so memory stays flat whatever the table size.
+ *
+ * - CSV: RFC 4180 by csv-stringify; a header row of the column names; LF line ends; null as an empty field and an
+ *   empty string as ""; booleans as true/false; values as the wire gives them (binary as base64, big numbers as
+ *   their digits, dates as ISO text). `bom` starts the file with the UTF-8 byte-order mark Excel wants. On
+ *   PostgreSQL, when the columns and filter allow, the records come from COPY itself (the same bytes).
+ * - JSON Lines: one JSON object per row, keys in column order, values as on the wire.
+ * - XLSX: exceljs's streaming writer (no shared strings, no styles: nothing kept per row). A sheet holds at most
+ *   1,048,576 rows (Excel's limit) including its header row, so longer exports continue on further sheets
+ *   ("Track", "Track (2)", …), each with the header row. Numbers and booleans are typed cells, everything else
+ *   text (big numbers and dates keep their exact wire text). What XLSX cannot carry exactly: an empty string
+ *   reads back as an empty cell; the file is XML, so a carriage return reads back as a line feed and the writer
+ *   drops other control characters; Excel shows at most 32,767 characters of a cell. CSV and JSON Lines carry
+ *   all of these.
+ */
+
+/** Excel's rows per sheet. */
+export const XLSX_MAX_ROWS = 1_048_576;
+
+export interface ExportWrite {
+  engine: DatabaseEngine;
+  table: Table;
+  query: RowStreamQuery;
+  format: ExportFormat;
+  /** CSV only: start with the UTF-8 byte-order mark. */
+  bom: boolean;
+  /** The file to create (it must not exist). */
+  file: string;
+  signal: AbortSignal;
+  /** Told after each chunk how many more rows are in the file. */
+  onRows: (rows: number) => void;
+  chunkSize?: number;
+  /** XLSX rows per sheet including the header (tests make it small). */
+  rowsPerSheet?: number;
+}
+
+/** Writes the whole export; throws (leaving the partial file for the caller to remove) on failure or abort. */
+export async function writeExportFile(write: ExportWrite): Promise<void> {
+  if (write.format === 'xlsx') return writeXlsx(write);
+  const source = write.format === 'csv' ? csvBytes(write) : jsonLines(write);
+  await pipeline(source, fs.createWriteStream(write.file, { flags: 'wx' }), { signal: write.signal });
+}
+
+const columnNames = (table: Table) => table.columns.map((c) => c.name);
+const BOM = '\ufeff';
+
+/** csv-stringify's options for DBUI's CSV (see above); `quoted_match` keeps a lone \. quoted in a one-column file,
+ * as COPY does (it would read as PostgreSQL's end-of-data marker). */
+function csvOptions(table: Table) {
+  return {
+    eof: true,
+    record_delimiter: '\n',
+    cast: {
+      boolean: (value: boolean) => (value ? 'true' : 'false'),
+      string: (value: string) => (value === '' ? { value, quoted_empty: true } : value),
+    },
+    ...(table.columns.length === 1 ? { quoted_match: /^\\\.$/ } : {}),
+  };
+}
+
+/** The header row as CSV (what both ways of writing CSV start with). */
+export function csvHeader(table: Table): string {
+  return stringify([columnNames(table)], csvOptions(table));
+}
+
+/** Rows as CSV records. */
+export function csvRecords(table: Table, rows: Row[]): string {
+  const names = columnNames(table);
+  return stringify(
+    rows.map((row) => names.map((name) => row[name] ?? null)),
+    csvOptions(table),
+  );
+}
+
+async function* csvBytes(write: ExportWrite): AsyncGenerator<string | Uint8Array> {
+  yield `${write.bom ? BOM : ''}${csvHeader(write.table)}`;
+  const copied = write.engine.streamCsv(write.table, write.query, { signal: write.signal });
+  if (copied) {
+    for await (const chunk of copied) {
+      yield chunk.bytes;
+      write.onRows(chunk.rows);
+    }
+    return;
+  }
+  for await (const rows of write.engine.streamRows(write.table, write.query, {
+    signal: write.signal,
+    chunkSize: write.chunkSize,
+  })) {
+    yield csvRecords(write.table, rows);
+    write.onRows(rows.length);
+  }
+}
+
+async function* jsonLines(write: ExportWrite): AsyncGenerator<string> {
+  const names = columnNames(write.table);
+  for await (const rows of write.engine.streamRows(write.table, write.query, {
+    signal: write.signal,
+    chunkSize: write.chunkSize,
+  })) {
+    let text = '';
+    for (const row of rows) {
+      const ordered: Record<string, CellValue> = {};
+      for (const name of names) ordered[name] = row[name] ?? null;
+      text += `${JSON.stringify(ordered)}\n`;
+    }
+    yield text;
+    write.onRows(rows.length);
+  }
+}
+
+/** A sheet name Excel takes: at most 31 characters, none of \ / ? * [ ] :, not blank. */
+export function sheetName(table: string, sheet: number): string {
+  const suffix = sheet > 1 ? ` (${sheet})` : '';
+  const base = table.replace(/[\\/?*[\]:]/g, '_').replace(/^'+|'+$/g, '') || 'Export';
+  return `${base.slice(0, 31 - suffix.length)}${suffix}`;
+}
+
+/** What exceljs's streaming worksheet writes into (its StreamBuf): buffers not yet handed to the zip, and the zip's
+ * entry streams it hands them to. Not in exceljs's types; read defensively. */
+interface SheetStream {
+  buffers?: unknown[];
+  /** archiver wraps the sheet in a PassThrough of readable-stream 2, which has no writableLength. */
+  pipes?: { writableLength?: number; _writableState?: { length?: number } }[];
+}
+
+/** Backlog allowed between committed rows and the zip before reading more rows. */
+const XLSX_BACKLOG_BYTES = 8 * 1024 * 1024;
+/** exceljs's sheet buffers are 64 KB each. */
+const SHEET_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * exceljs commits rows into the sheet's buffer at once and hands them to the zip without waiting for it, so a fast
+ * database would fill memory with XML waiting for compression. Before the next chunk is read, wait until the
+ * sheet's buffers, the zip's entry stream and the file have taken what was written.
+ */
+async function zipCaughtUp(sheet: unknown, out: fs.WriteStream, signal: AbortSignal): Promise<void> {
+  const stream = (sheet as { stream?: SheetStream }).stream;
+  const backlog = () => {
+    const pending = (stream?.buffers?.length ?? 0) * SHEET_BUFFER_BYTES;
+    const piped = (stream?.pipes ?? []).reduce(
+      (sum, pipe) => sum + (pipe.writableLength ?? pipe._writableState?.length ?? 0),
+      0,
+    );
+    return pending + piped + out.writableLength;
+  };
+  while (backlog() > XLSX_BACKLOG_BYTES) {
+    signal.throwIfAborted();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+async function writeXlsx(write: ExportWrite): Promise<void> {
+  const out = fs.createWriteStream(write.file, { flags: 'wx' });
+  let failure: Error | null = null;
+  out.on('error', (error) => {
+    failure ??= error;
+  });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: false,
+    useSharedStrings: false,
+  });
+  const names = columnNames(write.table);
+  const limit = write.rowsPerSheet ?? XLSX_MAX_ROWS;
+  let sheetNumber = 1;
+  const addSheet = () => {
+    const sheet = workbook.addWorksheet(sheetName(write.table.name, sheetNumber));
+    sheet.addRow(names).commit();
+    return sheet;
+  };
+  try {
+    let sheet = addSheet();
+    let rowsInSheet = 1;
+    for await (const rows of write.engine.streamRows(write.table, write.query, {
+      signal: write.signal,
+      chunkSize: write.chunkSize,
+    })) {
+      for (const row of rows) {
+        if (rowsInSheet >= limit) {
+          sheet.commit();
+          sheetNumber++;
+          sheet = addSheet();
+          rowsInSheet = 1;
+        }
+        sheet.addRow(names.map((name) => row[name] ?? null)).commit();
+        rowsInSheet++;
+      }
+      write.onRows(rows.length);
+      if (failure) throw failure;
+      await zipCaughtUp(sheet, out, write.signal);
+    }
+    sheet.commit();
+    await workbook.commit();
+    if (failure) throw failure;
+  } catch (error) {
+    out.destroy();
+    throw error;
+  }
+}

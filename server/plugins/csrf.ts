@@ -1,0 +1,77 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import { accountApiMessages as am } from '#common/messages.ts';
+import { safeEqual } from '#server/features/auth/tokens.ts';
+import { ApiError } from './error-envelope.ts';
+
+/** The cookie the web app reads and the header it sends back (spec 000 §7; docs/decisions/0005-accounts.md). */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+export const XSRF_HEADER = 'x-xsrf-token';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when a call changes who the caller is (a sign-in or sign-out): the answer carries a token for that. */
+    xsrfRebound: string | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** What an XSRF token is bound to: the caller's session, or `anonymous` before sign-in. */
+function bindingOf(request: FastifyRequest): string {
+  return request.xsrfRebound ?? (request.account ? `session:${request.account.sessionId}` : 'anonymous');
+}
+
+/** Makes the XSRF token of a later request bound to this session (null: signed out). */
+export function rebindXsrf(request: FastifyRequest, sessionId: number | null): void {
+  request.xsrfRebound = sessionId === null ? 'anonymous' : `session:${sessionId}`;
+}
+
+/**
+ * Anti-forgery (0005): every GET (and every answer that signs someone in or out) carries an `XSRF-TOKEN` cookie,
+ * a random nonce plus an HMAC over the nonce and the session it belongs to; every other call must send the same
+ * value in `X-XSRF-TOKEN`, and the HMAC must match the caller's current session, else 403. Runs after the session
+ * hook, so it knows the session.
+ */
+export async function xsrfProtection(
+  app: FastifyInstance,
+  settings: { key: string; secureCookie: boolean },
+): Promise<void> {
+  await app.register(fastifyCookie);
+  const sign = (nonce: string, binding: string) =>
+    createHmac('sha256', settings.key).update(`${nonce}|${binding}`).digest('base64url');
+  const issue = (binding: string) => {
+    const nonce = randomBytes(18).toString('base64url');
+    return `${nonce}.${sign(nonce, binding)}`;
+  };
+  const valid = (token: string | undefined, binding: string): boolean => {
+    if (!token) return false;
+    const [nonce, mac, extra] = token.split('.');
+    return !!nonce && !!mac && extra === undefined && safeEqual(mac, sign(nonce, binding));
+  };
+
+  app.decorateRequest('xsrfRebound', null);
+  app.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    const header = request.headers[XSRF_HEADER];
+    const cookie = request.cookies[XSRF_COOKIE];
+    if (typeof header === 'string' && header === cookie && valid(header, bindingOf(request))) return;
+    // A token for a session that has since ended: the person has to sign in again, which says more than 403.
+    if (request.staleBearer) throw new ApiError(401, am.signInRequired);
+    throw new ApiError(403, am.xsrfMissing);
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.method !== 'GET' && request.xsrfRebound === null) return payload;
+    const binding = bindingOf(request);
+    // cookies is unset when the request failed before the cookie parser ran.
+    if (request.xsrfRebound === null && valid(request.cookies?.[XSRF_COOKIE], binding)) return payload;
+    reply.setCookie(XSRF_COOKIE, issue(binding), {
+      path: '/',
+      sameSite: 'lax',
+      secure: settings.secureCookie,
+      httpOnly: false,
+    });
+    return payload;
+  });
+}

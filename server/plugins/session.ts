@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Verification } from '#common/contract/account.ts';
+import { accountApiMessages as am } from '#common/messages.ts';
+import type { AppStore } from '#server/store/app-store.ts';
+import { linksOfUser, userIsAdmin } from '#server/store/roles.ts';
+import { findLiveSession, touchSession } from '#server/store/sessions.ts';
+import { sha256Hex } from '#server/features/auth/tokens.ts';
+import { userViewById } from '#server/features/account/user-view.ts';
+import { ApiError } from './error-envelope.ts';
+
+/** The signed-in person behind a request (docs/decisions/0005-accounts.md). Rights are read per request, so a
+ * role change takes effect at once. */
+export interface SignedInAccount {
+  userId: number;
+  username: string;
+  isAdmin: boolean;
+  sessionId: number;
+  links: string[];
+  reauthenticatedAt: string | null;
+  passwordExpired: boolean;
+}
+
+/** The session behind a request: the bearer token as presented and the sliding expiry after this request. */
+export interface CurrentSession {
+  id: number;
+  token: string;
+  expiresAt: string;
+}
+
+/** What a session needs to know: its limits, the password age rule, and the time (tests move it). */
+export interface SessionSettings {
+  idleMinutes: number;
+  maxHours: number;
+  passwordMaxAgeDays: number | null;
+  now: () => Date;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in account, or null. */
+    account: SignedInAccount | null;
+    /** The live session behind `account`, or null. */
+    session: CurrentSession | null;
+    /** True when a bearer token was sent but no live session has it (expired, revoked or made up). */
+    staleBearer: boolean;
+    /** When the request arrived (epoch ms), by the app's clock (tests move it). */
+    receivedAt: number;
+  }
+}
+
+/** Re-authentication counts for this long (0005). */
+export const REAUTH_WINDOW_MS = 10 * 60 * 1000;
+
+/** The bearer token of an Authorization header, or null. */
+export function bearerToken(header: string | undefined): string | null {
+  const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/i.exec(header ?? '');
+  return match?.[1] ?? null;
+}
+
+/** The sliding expiry after activity at `now`: the idle limit, never past the absolute lifetime. */
+export function slidingExpiry(now: Date, absoluteExpiresAt: string, idleMinutes: number): string {
+  const idle = new Date(now.getTime() + idleMinutes * 60_000).toISOString();
+  return idle < absoluteExpiresAt ? idle : absoluteExpiresAt;
+}
+
+/** Whether the password must be changed: forced by an administrator, past the maximum age, or a forgot-password
+ * sign-in. */
+export function passwordIsExpired(
+  fields: { password_expired: number; password_changed_at: string | null; reset_password: number },
+  passwordMaxAgeDays: number | null,
+  now: Date,
+): boolean {
+  if (fields.password_expired === 1 || fields.reset_password === 1) return true;
+  if (passwordMaxAgeDays === null || !fields.password_changed_at) return false;
+  return now.getTime() - Date.parse(fields.password_changed_at) > passwordMaxAgeDays * 86_400_000;
+}
+
+/**
+ * Reads `Authorization: Bearer <token>` on every request, finds the live session (not revoked, within its sliding
+ * expiry and absolute lifetime), records the activity, and sets `request.account` (null when signed out).
+ */
+export function sessionHooks(app: FastifyInstance, store: AppStore, settings: SessionSettings): void {
+  app.decorateRequest('account', null);
+  app.decorateRequest('session', null);
+  app.decorateRequest('staleBearer', false);
+  app.decorateRequest('receivedAt', 0);
+  app.addHook('onRequest', async (request) => {
+    const now = settings.now();
+    request.receivedAt = now.getTime();
+    const token = bearerToken(request.headers.authorization);
+    if (!token) {
+      request.staleBearer = request.headers.authorization !== undefined;
+      return;
+    }
+    const found = await findLiveSession(store.db, sha256Hex(token), now.toISOString());
+    if (!found) {
+      request.staleBearer = true;
+      return;
+    }
+    const expiresAt = slidingExpiry(now, found.absolute_expires_at, settings.idleMinutes);
+    const [, isAdmin, links] = await Promise.all([
+      touchSession(store.db, found.id, now.toISOString(), expiresAt),
+      userIsAdmin(store.db, found.user_id),
+      linksOfUser(store.db, found.user_id),
+    ]);
+    request.session = { id: found.id, token, expiresAt };
+    request.account = {
+      userId: found.user_id,
+      username: found.username,
+      isAdmin,
+      sessionId: found.id,
+      links,
+      reauthenticatedAt: found.reauthenticated_at,
+      passwordExpired: passwordIsExpired(found, settings.passwordMaxAgeDays, now),
+    };
+  });
+}
+
+/** preHandler: 401 'Sign in to continue.' without a live session. */
+export async function requireSignedIn(request: FastifyRequest): Promise<void> {
+  if (!request.account) throw new ApiError(401, am.signInRequired);
+}
+
+/** preHandler: 401 when signed out, 403 'Only administrators can do that.' for everyone but administrators. */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  if (!request.account) throw new ApiError(401, am.signInRequired);
+  if (!request.account.isAdmin) throw new ApiError(403, am.adminRequired);
+}
+
+/**
+ * preHandler for changes that need a recent proof (password, email, phone, authenticator, recovery codes, account
+ * deletion): 401 when signed out, 403 'Confirm your password to continue.' when the last sign-in or
+ * re-authentication is older than 10 minutes.
+ */
+export async function requireRecentAuth(request: FastifyRequest): Promise<void> {
+  const account = request.account;
+  if (!account) throw new ApiError(401, am.signInRequired);
+  if (!hasRecentAuth(account, new Date(request.receivedAt))) throw new ApiError(403, am.reauthRequired);
+}
+
+/** Whether the account proved its password or a code within the last 10 minutes. */
+export function hasRecentAuth(account: SignedInAccount, now: Date): boolean {
+  const at = account.reauthenticatedAt ? Date.parse(account.reauthenticatedAt) : Number.NaN;
+  return Number.isFinite(at) && now.getTime() - at <= REAUTH_WINDOW_MS;
+}
+
+/** The session verification `{token, user, links, expiration}` (spec 000 §3) for a live session. */
+export async function buildVerification(
+  store: AppStore,
+  account: SignedInAccount,
+  session: CurrentSession,
+): Promise<Verification> {
+  const user = await userViewById(store.db, account.userId, account.passwordExpired);
+  if (!user) throw new ApiError(401, am.signInRequired);
+  return { token: session.token, user, links: account.links, expiration: session.expiresAt };
+}

@@ -1,0 +1,107 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { AppDatabase, SessionsTable } from './schema.ts';
+
+type Db = Kysely<AppDatabase> | Transaction<AppDatabase>;
+
+export type SessionRow = Selectable<SessionsTable>;
+
+export interface NewSession {
+  userId: number;
+  tokenHash: string;
+  expiresAt: string;
+  absoluteExpiresAt: string;
+  resetPassword: boolean;
+  method: string;
+  address: string | null;
+}
+
+/** Stores a session (its token hashed by the caller) and answers its id. */
+export async function insertSession(db: Db, session: NewSession, now: string): Promise<number> {
+  const row = await db
+    .insertInto('sessions')
+    .values({
+      user_id: session.userId,
+      token_hash: session.tokenHash,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: session.expiresAt,
+      absolute_expires_at: session.absoluteExpiresAt,
+      reauthenticated_at: now,
+      reset_password: session.resetPassword ? 1 : 0,
+      method: session.method,
+      address: session.address,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A session that is not revoked and has not passed its sliding expiry or its absolute lifetime, with the
+ * account fields a request needs. */
+export async function findLiveSession(db: Db, tokenHash: string, now: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .where('sessions.token_hash', '=', tokenHash)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .where('sessions.absolute_expires_at', '>', now)
+    .select([
+      'sessions.id',
+      'sessions.user_id',
+      'sessions.expires_at',
+      'sessions.absolute_expires_at',
+      'sessions.reauthenticated_at',
+      'sessions.reset_password',
+      'users.username',
+      'users.password_expired',
+      'users.password_changed_at',
+    ])
+    .executeTakeFirst();
+}
+
+/** Records activity: the sliding expiry moves to `expiresAt` (already capped by the absolute lifetime). */
+export async function touchSession(db: Db, id: number, now: string, expiresAt: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ last_seen_at: now, expires_at: expiresAt })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Marks a recent proof of the password or a code. */
+export async function markReauthenticated(db: Db, id: number, now: string): Promise<void> {
+  await db.updateTable('sessions').set({ reauthenticated_at: now }).where('id', '=', id).execute();
+}
+
+/** Clears the forgot-password mark once the password has been changed. */
+export async function clearResetMark(db: Db, id: number): Promise<void> {
+  await db.updateTable('sessions').set({ reset_password: 0 }).where('id', '=', id).execute();
+}
+
+/** Ends one session. */
+export async function revokeSession(db: Db, id: number, now: string): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
+/** Ends every session of an account except `keepId` (null: all of them); answers how many ended. */
+export async function revokeSessionsOfUser(
+  db: Db,
+  userId: number,
+  keepId: number | null,
+  now: string,
+): Promise<number> {
+  let query = db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null);
+  if (keepId !== null) query = query.where('id', '!=', keepId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { hashPassword } from '#server/features/auth/password-hash.ts';
+import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
+import { saveRole } from '#server/features/admin/roles-service.ts';
+import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
+import { slidingExpiry } from '#server/plugins/session.ts';
+import { addUserRole, insertUser } from '#server/store/users.ts';
+import { insertSession } from '#server/store/sessions.ts';
+import type { TestApp } from './test-app.ts';
+
+/*
+ * Test data from factories (docs/architecture.md): a user with a role of the given links and per-table permissions,
+ * and a live session made the way sign-in makes one, plus the XSRF cookie and header pair the server issued for
+ * that session, so a test can call any endpoint as that user.
+ */
+
+/** The password every factory user has (it meets the spec's rules). */
+export const TEST_PASSWORD = 'Test#12345';
+
+/** CanInsert, CanUpdate and CanDelete on one table ("{db}/{schema}/{table}", its TableId). */
+export interface TestPermission {
+  table: string;
+  canInsert?: boolean;
+  canUpdate?: boolean;
+  canDelete?: boolean;
+}
+
+export interface TestUserOptions {
+  username?: string;
+  /** Links of the user's own role (spec: '*', 'prefix/*' or an exact path). */
+  links?: string[];
+  permissions?: TestPermission[];
+  /** Adds the built-in Administrator role. */
+  isAdmin?: boolean;
+}
+
+/** A signed-in test user: `headers` carry the bearer token and a valid XSRF cookie/header pair. */
+export interface TestUser {
+  userId: number;
+  username: string;
+  token: string;
+  headers: Record<string, string>;
+}
+
+const ADMINISTRATOR_ROLE_ID = 1;
+
+/** Creates a user, a role with the links and permissions (when any), and a live session. */
+export async function buildUser(t: TestApp, options: TestUserOptions = {}): Promise<TestUser> {
+  const { store } = t;
+  const username = options.username ?? `user${randomBytes(4).toString('hex')}`;
+  // The app's clock, so a session made here expires when the app (and a test that moves its time) says so.
+  const now = t.clock.now();
+  const userId = await insertUser(
+    store.db,
+    {
+      username,
+      email: `${username}@example.com`,
+      passwordHash: await hashPassword(TEST_PASSWORD),
+      isAdmin: options.isAdmin ?? false,
+      emailVerified: true,
+    },
+    now.toISOString(),
+  );
+  const links = options.links ?? [];
+  const permissions = options.permissions ?? [];
+  if (links.length || permissions.length) {
+    await saveRole(
+      store,
+      {
+        Id: 0,
+        Name: `role-${username}`,
+        Role_Links: links.map((link) => ({ Id: 0, RoleId: 0, Link: link })),
+        Role_Permissions: permissions.map((p) => ({
+          Id: 0,
+          RoleId: 0,
+          TableId: p.table,
+          CanInsert: p.canInsert ?? false,
+          CanUpdate: p.canUpdate ?? false,
+          CanDelete: p.canDelete ?? false,
+        })),
+        User_Roles: [{ Id: 0, UserId: userId, RoleId: 0 }],
+      },
+      userId,
+    );
+  }
+  if (options.isAdmin) await addUserRole(store.db, userId, ADMINISTRATOR_ROLE_ID);
+
+  // Stored as sign-in stores it (account/session-service.ts startSession), which needs a request to answer.
+  const token = randomToken();
+  const absoluteExpiresAt = new Date(now.getTime() + t.config.sessionMaxHours * 3_600_000).toISOString();
+  await insertSession(
+    store.db,
+    {
+      userId,
+      tokenHash: sha256Hex(token),
+      expiresAt: slidingExpiry(now, absoluteExpiresAt, t.config.sessionIdleMinutes),
+      absoluteExpiresAt,
+      resetPassword: false,
+      method: 'Email',
+      address: '127.0.0.1',
+    },
+    now.toISOString(),
+  );
+  const authorization = `Bearer ${token}`;
+  return { userId, username, token, headers: await withXsrf(t, { authorization }) };
+}
+
+/** An administrator (the built-in Administrator role, link '*') with a live session. */
+export function buildAdmin(t: TestApp, options: Omit<TestUserOptions, 'isAdmin'> = {}): Promise<TestUser> {
+  return buildUser(t, { ...options, isAdmin: true });
+}
+
+/** Adds the XSRF cookie and header the server issues on a GET for these headers' session (or anonymous). */
+export async function withXsrf(
+  t: TestApp,
+  headers: Record<string, string> = {},
+): Promise<Record<string, string>> {
+  const answer = await t.app.inject({ method: 'GET', url: '/api/setup', headers });
+  const token = answer.cookies.find((c) => c.name === XSRF_COOKIE)?.value;
+  if (!token)
+    throw new Error(`GET /api/setup answered no ${XSRF_COOKIE} cookie (is the XSRF plugin registered?)`);
+  return { ...headers, cookie: `${XSRF_COOKIE}=${token}`, [XSRF_HEADER]: token };
+}
