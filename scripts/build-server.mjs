@@ -1,4 +1,5 @@
-// Bundles the server (server/main.ts and everything it imports from server/ and common/) into dist/server/main.js.
+// Bundles the server (server/main.ts and everything it imports from server/ and common/) into dist/server/main.js
+// and lazily loaded chunks beside it.
 // Third-party packages stay external and load from node_modules; our own #common/#server imports are bundled
 // (esbuild's --packages=external would leave those external too: see STACK.md).
 import { readFileSync } from 'node:fs';
@@ -9,7 +10,11 @@ const packages = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.dev
 
 await build({
   entryPoints: ['server/main.ts'],
-  outfile: 'dist/server/main.js',
+  outdir: 'dist/server',
+  // Code our modules import dynamically (engine adapters, the demo seed, BullMQ) becomes chunks loaded when first
+  // needed, so their drivers are not loaded at every start.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
 import type { ExportFormat } from '#common/contract/exports.ts';
 import type { CellValue, Row, Table } from '#common/contract/sql.ts';
 import type { DatabaseEngine, RowStreamQuery } from '#server/engines/engine.ts';
@@ -160,6 +159,8 @@ async function zipCaughtUp(sheet: unknown, out: fs.WriteStream, signal: AbortSig
 }
 
 async function writeXlsx(write: ExportWrite): Promise<void> {
+  // Loaded on the first XLSX export, not at every start (it takes a quarter of a second).
+  const { default: ExcelJS } = await import('exceljs');
   const out = fs.createWriteStream(write.file, { flags: 'wx' });
   let failure: Error | null = null;
   out.on('error', (error) => {

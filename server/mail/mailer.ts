@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
 import { writeToOutbox } from './outbox.ts';
 
@@ -96,13 +96,16 @@ function composed(from: string, message: MailMessage) {
 
 function smtpMailer(smtpUrl: string, settings: MailerSettings, log: MailLog): Mailer {
   const options = smtpTransportOptions(smtpUrl, settings.timeoutMs);
-  const transport = nodemailer.createTransport(options);
+  // nodemailer is loaded with the first mail, not at every start.
+  let transport: Transporter<SMTPPool.SentMessageInfo> | undefined;
+  const transportNow = async () =>
+    (transport ??= (await import('nodemailer')).default.createTransport(options));
   // Named without the credentials, for error messages.
   const server = `${options.host}${options.port ? `:${options.port}` : ''}`;
   return {
     async send(message) {
       try {
-        const info = await transport.sendMail(composed(settings.mailFrom, message));
+        const info = await (await transportNow()).sendMail(composed(settings.mailFrom, message));
         log.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'mail sent');
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
@@ -112,17 +115,22 @@ function smtpMailer(smtpUrl: string, settings: MailerSettings, log: MailLog): Ma
       }
     },
     async close() {
-      transport.close();
+      transport?.close();
     },
   };
 }
 
 function outboxMailer(dataDir: string, mailFrom: string, log: MailLog): Mailer {
   // nodemailer composes the complete MIME message (headers, text and HTML alternatives) without sending it.
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const composer = async () =>
+    (await import('nodemailer')).default.createTransport({
+      streamTransport: true,
+      buffer: true,
+      newline: 'windows',
+    });
   return {
     async send(message) {
-      const info = await composer.sendMail(composed(mailFrom, message));
+      const info = await (await composer()).sendMail(composed(mailFrom, message));
       if (!Buffer.isBuffer(info.message))
         throw new Error('nodemailer did not compose the message as a buffer.');
       const file = await writeToOutbox(dataDir, '.eml', info.message);

@@ -1,15 +1,11 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { FastifyRequest } from 'fastify';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type RegistrationResponseJSON,
-  type VerifiedRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  RegistrationResponseJSON,
+  VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import { z } from 'zod';
 import type { Verification } from '#common/contract/account.ts';
@@ -44,6 +40,9 @@ import type { SignedInAccount } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { isLocked, recordFailure } from './lockout.ts';
 import { endOtherSessions, startSession } from './session-service.ts';
+
+/** @simplewebauthn/server, loaded on the first passkey ceremony: it takes 0.4 s to load, too much for every start. */
+const webauthn = () => import('@simplewebauthn/server');
 
 /*
  * Passkeys (docs/decisions/0009-passkeys.md). A challenge is stored as a one_time_codes row: SHA-256 of what it is
@@ -155,7 +154,9 @@ export async function registrationOptions(
   if (!user) throw new ApiError(401, am.accountGone);
   const existing = await passkeysOfUser(deps.store.db, user.id);
   if (existing.length >= PASSKEYS_MAX) throw new ApiError(409, pm.tooMany(PASSKEYS_MAX));
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName: 'DBUI',
     rpID: rp.id,
     userName: user.username,
@@ -215,7 +216,9 @@ export async function registerPasskey(
   );
   let verified: VerifiedRegistrationResponse;
   try {
-    verified = await verifyRegistrationResponse({
+    verified = await (
+      await webauthn()
+    ).verifyRegistrationResponse({
       response: registrationJson(body.response),
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -289,7 +292,7 @@ export async function signInOptions(
   const rp = relyingParty(deps.config.publicUrl);
   const base = { rpID: rp.id, userVerification: 'required', timeout: CHALLENGE_LIFETIME_MS } as const;
   if (key === undefined) {
-    const options = await generateAuthenticationOptions({ ...base, allowCredentials: [] });
+    const options = await (await webauthn()).generateAuthenticationOptions({ ...base, allowCredentials: [] });
     const ceremonyId = randomToken();
     await storeChallenge(deps, {
       purpose: SIGN_IN,
@@ -307,7 +310,9 @@ export async function signInOptions(
       ? await passkeysOfUser(deps.store.db, attempt.user_id)
       : [];
   if (attempt.user_id === null || passkeys.length === 0) throw new ApiError(400, am.methodNotAllowed);
-  const options = await generateAuthenticationOptions({
+  const options = await (
+    await webauthn()
+  ).generateAuthenticationOptions({
     ...base,
     allowCredentials: passkeys.map((p) => ({ id: p.credential_id, transports: transportsOf(p) })),
   });
@@ -353,7 +358,9 @@ async function checkAssertion(
     if (!handle || !safeEqual(handle, expected)) return false;
   }
   try {
-    const result = await verifyAuthenticationResponse({
+    const result = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response: authenticationJson(response),
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,

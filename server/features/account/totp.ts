@@ -1,5 +1,4 @@
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 
 /** RFC 6238 as 0005 sets it: SHA-1, 6 digits, 30-second steps, one step of drift either way. */
 const PERIOD = 30;
@@ -24,6 +23,7 @@ export function newTotpSecret(): string {
 /** The otpauth:// URI and its QR code as a PNG data URL. */
 export async function totpEnrolment(secret: string, username: string): Promise<{ uri: string; qr: string }> {
   const uri = totpFor(secret, username).toString();
+  const { default: QRCode } = await import('qrcode');
   return { uri, qr: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 240 }) };
 }
 

@@ -154,6 +154,22 @@ describe('the administration API', () => {
     );
   });
 
+  it("ends a deleted role's rights at the user's next call", async () => {
+    const reader = await buildUser(t, { username: 'temp' });
+    const created = await call(
+      'POST',
+      '/api/admin/roles',
+      admin,
+      newRole('Temporary', { User_Roles: [{ Id: 0, UserId: reader.userId, RoleId: 0 }] }),
+    );
+    const roleId = created.json().data.Id;
+    expect((await call('GET', '/api/account/verify', reader)).json().data.links).toEqual(['/db/shop/*']);
+    expect((await call('GET', '/api/sql/shop/main/orders/page/1', reader)).statusCode).toBe(200);
+    await call('DELETE', `/api/admin/roles/${roleId}`, admin);
+    expect((await call('GET', '/api/account/verify', reader)).json().data.links).toEqual([]);
+    expect((await call('GET', '/api/sql/shop/main/orders/page/1', reader)).statusCode).toBe(403);
+  });
+
   it('refuses what breaks the role rules, with the message saying which', async () => {
     const refuse = async (role: Role, status: number, message: string) => {
       const answer = await call('POST', '/api/admin/roles', admin, role);

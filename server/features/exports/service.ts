@@ -8,7 +8,6 @@ import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import { ACCESS_DENIED, mayAccessTable, type TableRef } from '#server/features/access/policy.ts';
 import { randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
 import { openTable, type Caller } from '#server/features/sql/table-access.ts';
-import { bullmqRunner } from '#server/jobs/bullmq-runner.ts';
 import {
   exportContentTypes,
   exportFilePath,
@@ -135,6 +134,8 @@ export async function createExportService(context: ExportContext): Promise<Expor
         states: ['running'],
       }),
     );
+    // Loaded only when REDIS_URL asks for it: BullMQ and ioredis take a third of a second to load.
+    const { bullmqRunner } = await import('#server/jobs/bullmq-runner.ts');
     runner = bullmqRunner(definition, {
       redisUrl: context.redisUrl,
       queueName: await exportQueueName(store),
