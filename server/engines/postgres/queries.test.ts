@@ -12,13 +12,8 @@ import {
 } from '#server/test/server-databases.ts';
 import { postgresAdapter } from './adapter.ts';
 import { openPostgres } from './connect.ts';
-import {
-  codePointSuccessor,
-  escapeLike,
-  prefixStrategyOf,
-  textStartsWith,
-  type PrefixStrategy,
-} from './queries.ts';
+import { codePointSuccessor } from '#server/engines/text-prefix.ts';
+import { escapeLike, prefixStrategyOf, textStartsWith, type PrefixStrategy } from './queries.ts';
 
 /* Paging and "starts with" compiled inside full queries against the real server. */
 

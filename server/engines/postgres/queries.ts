@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { Executor, SqlFragment } from '#server/engines/adapter.ts';
 import type { DynamicSchema } from '#server/engines/engine.ts';
+import { codePointSuccessor } from '#server/engines/text-prefix.ts';
 
 /*
  * The SQL pieces PostgreSQL writes its own way: paging, an index-friendly "starts with", and inserts that answer
@@ -41,23 +42,6 @@ export function prefixStrategyOf(provider: string, collate: string, encoding: st
   if (provider === 'b') return 'codePoint';
   if (provider === 'i') return 'icu';
   return /^(C|POSIX|C\.utf-?8)$/i.test(collate) ? 'codePoint' : 'lowerBound';
-}
-
-const MAX_CODE_POINT = 0x10ffff;
-
-/** The smallest string above every string that starts with `prefix`, in code-point order; null when there is
- * none (the prefix is only U+10FFFF characters). */
-export function codePointSuccessor(prefix: string): string | null {
-  const points = Array.from(prefix, (character) => character.codePointAt(0) ?? 0);
-  while (points.length > 0) {
-    const last = points.pop() ?? MAX_CODE_POINT;
-    if (last < MAX_CODE_POINT) {
-      // Surrogates are not characters: after U+D7FF comes U+E000.
-      points.push(last + 1 === 0xd800 ? 0xe000 : last + 1);
-      return String.fromCodePoint(...points);
-    }
-  }
-  return null;
 }
 
 /** Escapes LIKE's wildcards and the escape character itself. */

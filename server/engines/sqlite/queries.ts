@@ -1,22 +1,9 @@
 import { sql } from 'kysely';
 import type { Executor, SqlFragment } from '#server/engines/adapter.ts';
+import { codePointSuccessor } from '#server/engines/text-prefix.ts';
 
 export const sqliteLimitOffset = (limit: number, offset: number): SqlFragment =>
   sql`limit ${limit} offset ${offset}`;
-
-/** The smallest string greater than every string that starts with `prefix` in code point order, or null. */
-export function prefixUpperBound(prefix: string): string | null {
-  const chars = [...prefix];
-  for (let char = chars.pop(); char !== undefined; char = chars.pop()) {
-    const last = char.codePointAt(0) ?? 0;
-    if (last < 0x10ffff) {
-      // Skip the surrogate range, which no valid string holds.
-      const next = last + 1 >= 0xd800 && last + 1 <= 0xdfff ? 0xe000 : last + 1;
-      return chars.join('') + String.fromCodePoint(next);
-    }
-  }
-  return null;
-}
 
 /**
  * Starts-with as a range, which SQLite answers from an index on the column: `col >= 'abc' and col < 'abd'`. Under
@@ -24,7 +11,7 @@ export function prefixUpperBound(prefix: string): string | null {
  * insensitively, as that collation says.
  */
 export function sqliteTextStartsWith(column: SqlFragment, prefix: string): SqlFragment {
-  const upper = prefixUpperBound(prefix);
+  const upper = codePointSuccessor(prefix);
   return upper === null
     ? sql`${column} >= ${prefix}`
     : sql`(${column} >= ${prefix} and ${column} < ${upper})`;
