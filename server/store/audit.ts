@@ -66,6 +66,19 @@ function filtered(db: Db, filter: AuditFilter) {
   return query;
 }
 
+/** What an entry answers: its fields and the username of whoever made it. */
+const entryColumns = [
+  'audit_log.id',
+  'audit_log.at',
+  'audit_log.user_id',
+  'users.username',
+  'audit_log.action',
+  'audit_log.target',
+  'audit_log.detail',
+  'audit_log.address',
+  'audit_log.undo_of',
+] as const;
+
 /** A page of entries, newest first, and how many match. */
 export async function listAudit(
   db: Db,
@@ -75,17 +88,7 @@ export async function listAudit(
   const [rows, total] = await Promise.all([
     filtered(db, filter)
       .leftJoin('users', 'users.id', 'audit_log.user_id')
-      .select([
-        'audit_log.id',
-        'audit_log.at',
-        'audit_log.user_id',
-        'users.username',
-        'audit_log.action',
-        'audit_log.target',
-        'audit_log.detail',
-        'audit_log.address',
-        'audit_log.undo_of',
-      ])
+      .select(entryColumns)
       .orderBy('audit_log.at', 'desc')
       .orderBy('audit_log.id', 'desc')
       .limit(page.limit)
@@ -103,17 +106,7 @@ export async function findAudit(db: Db, id: number): Promise<StoredAuditEntry | 
   return db
     .selectFrom('audit_log')
     .leftJoin('users', 'users.id', 'audit_log.user_id')
-    .select([
-      'audit_log.id',
-      'audit_log.at',
-      'audit_log.user_id',
-      'users.username',
-      'audit_log.action',
-      'audit_log.target',
-      'audit_log.detail',
-      'audit_log.address',
-      'audit_log.undo_of',
-    ])
+    .select(entryColumns)
     .where('audit_log.id', '=', id)
     .executeTakeFirst();
 }

@@ -12,26 +12,14 @@ import {
   type ExportStatus,
 } from '#common/contract/exports.ts';
 import { filterBody, tableParams, type TableParams } from '#common/contract/sql.ts';
-import { accountApiMessages, exportMessages as em } from '#common/messages.ts';
+import { exportMessages as em } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
-import type { TableRef } from '#server/features/access/policy.ts';
 import { acceptEncodedBodies } from '#server/features/sql/body-decoding.ts';
-import type { Caller } from '#server/features/sql/table-access.ts';
-import { ApiError, success } from '#server/plugins/error-envelope.ts';
+import { callerOf, refOf } from '#server/features/sql/table-access.ts';
+import { success } from '#server/plugins/error-envelope.ts';
 import { requireSignedIn } from '#server/plugins/session.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { createExportService, type ExportContext } from './service.ts';
-
-const refOf = (params: TableParams): TableRef => ({
-  database: params.db,
-  schema: params.schema,
-  table: params.table,
-});
-
-function callerOf(request: FastifyRequest): Caller {
-  if (!request.account) throw new ApiError(401, accountApiMessages.signInRequired);
-  return { account: request.account, address: request.ip };
-}
 
 /** A status as the envelope: a failed or cancelled export is `isSuccess: false` with its reason as the message
  * (the spec's client shows it), the status itself still in `data`. */

@@ -1,8 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope } from '#common/contract/envelope.ts';
-import { accountApiMessages, browserMessages } from '#common/messages.ts';
+import { browserMessages } from '#common/messages.ts';
 import {
   databaseParams,
   databaseSummary,
@@ -18,12 +17,10 @@ import {
   tableListQuery,
   tablePageParams,
   tableParams,
-  type TableParams,
 } from '#common/contract/sql.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
-import type { TableRef } from '#server/features/access/policy.ts';
 import type { AppStore } from '#server/store/app-store.ts';
-import { ApiError, success } from '#server/plugins/error-envelope.ts';
+import { success } from '#server/plugins/error-envelope.ts';
 import { requireSignedIn } from '#server/plugins/session.ts';
 import { acceptEncodedBodies } from './body-decoding.ts';
 import {
@@ -36,21 +33,10 @@ import {
   searchRows,
   upsertRow,
 } from './sql-service.ts';
-import type { Caller, SqlContext } from './table-access.ts';
+import { callerOf, refOf, type SqlContext } from './table-access.ts';
 
 /** Rows carry images as base64 inside the encoding: room for a picture of about 15 MB. */
 const ROW_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
-
-const refOf = (params: TableParams): TableRef => ({
-  database: params.db,
-  schema: params.schema,
-  table: params.table,
-});
-
-function callerOf(request: FastifyRequest): Caller {
-  if (!request.account) throw new ApiError(401, accountApiMessages.signInRequired);
-  return { account: request.account, address: request.ip };
-}
 
 /** The spec's "Database data" calls (000 §7), except export, for signed-in accounts. */
 export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): FastifyPluginAsyncZod {

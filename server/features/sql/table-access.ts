@@ -1,4 +1,6 @@
-import type { Table } from '#common/contract/sql.ts';
+import type { FastifyRequest } from 'fastify';
+import type { Table, TableParams } from '#common/contract/sql.ts';
+import { accountApiMessages } from '#common/messages.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import {
@@ -30,6 +32,19 @@ export interface Caller {
 }
 
 /** A registered database by name, or a 404. */
+/** The table a route's path names. */
+export const refOf = (params: TableParams): TableRef => ({
+  database: params.db,
+  schema: params.schema,
+  table: params.table,
+});
+
+/** The signed-in caller of a data route (its preValidation hook has refused everyone else). */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.account) throw new ApiError(401, accountApiMessages.signInRequired);
+  return { account: request.account, address: request.ip };
+}
+
 export function databaseNamed(context: SqlContext, name: string): DatabaseEngine {
   const engine = context.databases.get(name);
   if (!engine) throw new ApiError(404, `The database ${name} was not found.`);
