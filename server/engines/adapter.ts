@@ -1,6 +1,6 @@
 import type { CompiledQuery, Kysely, RawBuilder, Transaction } from 'kysely';
 import type { CellValue, Column, ForeignKey, Index, TypeGroup } from '#common/contract/sql.ts';
-import type { DynamicSchema, EngineKind, RowStreamOptions } from './engine.ts';
+import type { CsvChunk, DynamicSchema, EngineKind, RowStreamOptions } from './engine.ts';
 import type { EngineError } from './engine-error.ts';
 
 /*
@@ -83,14 +83,18 @@ export interface EngineAdapter {
     options: Required<Pick<RowStreamOptions, 'chunkSize'>> & RowStreamOptions,
   ): AsyncIterable<Record<string, unknown>[]>;
 
-  /** Engines that can write CSV themselves (PostgreSQL COPY). */
+  /** Engines that can write CSV themselves (PostgreSQL COPY, MySQL formatting each record in its select). */
   csvCopy?: CsvCopy;
 }
 
 /** An engine's own CSV writer (see DatabaseEngine.streamCsv for the records it must produce). */
 export interface CsvCopy {
-  /** What to select for a column so the engine's CSV text equals the wire value, or null when it cannot. */
-  expression(column: Column, ref: SqlFragment): SqlFragment | null;
-  /** Runs the select (it has no parameters) and yields the CSV bytes as they come. */
-  copy(query: CompiledQuery, options: RowStreamOptions): AsyncIterable<Uint8Array>;
+  /** What to select for a column so the engine writes its CSV field as the wire value would be written, or null
+   * when it cannot. `onlyColumn`: the table has this column alone. */
+  expression(column: Column, ref: SqlFragment, onlyColumn: boolean): SqlFragment | null;
+  /** The select list made of the columns' expressions, in column order. */
+  record(fields: { column: Column; expression: SqlFragment }[]): SqlFragment;
+  /** Runs the select and yields the CSV records as they come, or null when this statement cannot be copied
+   * (PostgreSQL's COPY takes no bound values). */
+  copy(query: CompiledQuery, options: RowStreamOptions): AsyncIterable<CsvChunk> | null;
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Row, Table } from '#common/contract/sql.ts';
+import type { Column, Row, Table } from '#common/contract/sql.ts';
 import type { EngineAdapter, SqlFragment } from './adapter.ts';
 import type { CsvChunk, RowCount, RowStreamOptions, RowStreamQuery } from './engine.ts';
 import { decodeRow, FILTERED_COUNT_CAP, selectList, sortOrder } from './row-pages.ts';
@@ -49,7 +49,8 @@ export async function* streamTableRows(
 
 /**
  * The rows as CSV written by the engine itself, or null when the adapter has no CSV writer, a column has no CSV
- * expression, or the statement has bound values (COPY takes none, and values are never written into SQL).
+ * expression, or the engine cannot run this statement that way (PostgreSQL's COPY takes no bound values, and
+ * values are never written into SQL).
  */
 export function streamTableCsv(
   adapter: EngineAdapter,
@@ -59,26 +60,14 @@ export function streamTableCsv(
 ): AsyncIterable<CsvChunk> | null {
   const copy = adapter.csvCopy;
   if (!copy) return null;
-  const expressions: SqlFragment[] = [];
+  const fields: { column: Column; expression: SqlFragment }[] = [];
   for (const column of table.columns) {
-    const expression = copy.expression(column, sql.id(column.name));
+    const expression = copy.expression(column, sql.id(column.name), table.columns.length === 1);
     if (!expression) return null;
-    expressions.push(sql`${expression} as ${sql.id(column.name)}`);
+    fields.push({ column, expression });
   }
-  const statement = selectStatement(adapter, table, query, sql.join(expressions)).compile(adapter.db);
-  if (statement.parameters.length > 0) return null;
-  return countedCsv(copy.copy(statement, options), options.signal);
-}
-
-async function* countedCsv(
-  source: AsyncIterable<Uint8Array>,
-  signal?: AbortSignal,
-): AsyncGenerator<CsvChunk> {
-  const counter = new CsvRecordCounter();
-  for await (const bytes of source) {
-    signal?.throwIfAborted();
-    yield { bytes, rows: counter.count(bytes) };
-  }
+  const statement = selectStatement(adapter, table, query, copy.record(fields)).compile(adapter.db);
+  return copy.copy(statement, options);
 }
 
 /** The page's statement without LIMIT: the same predicates, the same order (qualified, as row-pages.ts does). */
@@ -99,27 +88,3 @@ function selectStatement(
 
 const whereOf = (predicates: SqlFragment[]) =>
   predicates.length ? sql.join(predicates, sql` and `) : sql`1 = 1`;
-
-const QUOTE = 0x22;
-const NEWLINE = 0x0a;
-
-/**
- * Counts the CSV records in a byte stream cut anywhere: a newline ends a record unless it is inside quotes. Every
- * quote toggles the state (an escaped quote "" toggles it twice), so only the parity needs carrying over.
- */
-export class CsvRecordCounter {
-  private quoted = false;
-
-  count(bytes: Uint8Array): number {
-    let records = 0;
-    if (!this.quoted && bytes.indexOf(QUOTE) < 0) {
-      for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) records++;
-      return records;
-    }
-    for (const byte of bytes) {
-      if (byte === QUOTE) this.quoted = !this.quoted;
-      else if (byte === NEWLINE && !this.quoted) records++;
-    }
-    return records;
-  }
-}

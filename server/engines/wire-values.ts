@@ -51,7 +51,9 @@ function decodeBit(raw: unknown): boolean {
   if (raw instanceof Uint8Array) return raw.some((byte) => byte !== 0);
   if (typeof raw === 'string') return raw === '1' || raw === 't' || raw === 'true';
   if (typeof raw === 'bigint') return raw !== 0n;
-  return raw === true || raw === 1;
+  // MySQL's tinyint(1) holds any small number: all but 0 are true, as MySQL itself reads them.
+  if (typeof raw === 'number') return raw !== 0;
+  return raw === true;
 }
 
 /** A value checked against its column before it is bound: what the adapter's encodeValue receives. */

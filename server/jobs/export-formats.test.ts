@@ -2,16 +2,40 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { connectDatabase } from '#server/engines/connect.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
-import { CsvRecordCounter } from '#server/engines/row-stream.ts';
-import { createPostgresDatabase, type TestDatabase } from '#server/test/server-databases.ts';
+import { CsvRecordCounter } from '#server/engines/postgres/stream.ts';
+import {
+  createMysqlDatabase,
+  createPostgresDatabase,
+  type TestDatabase,
+} from '#server/test/server-databases.ts';
 import { csvHeader, csvRecords, sheetName } from './export-formats.ts';
 import { downloadName } from './export-files.ts';
 
 /*
- * PostgreSQL's COPY writes the CSV itself where it can (engines/postgres/stream.ts): its bytes must be exactly what
- * csv-stringify makes of the same rows read through the cursor, for every type COPY is used for, including the
- * awkward values of each.
+ * PostgreSQL's COPY and MySQL's select write the CSV themselves where they can (engines/postgres/stream.ts,
+ * engines/mysql/stream.ts): their bytes must be exactly what csv-stringify makes of the same rows read through the
+ * cursor, for every type they are used for, including the awkward values of each.
  */
+
+/** The CSV the engine writes and the CSV csv-stringify makes of the rows, with the rows each counted. */
+async function bothWays(engine: DatabaseEngine, schema: string, name: string, filter = {}) {
+  const table = await engine.table(schema, name);
+  const copied = engine.streamCsv(table, { filter, orderBy: 'id' });
+  expect(copied).not.toBeNull();
+  const chunks: Uint8Array[] = [];
+  let rows = 0;
+  for await (const chunk of copied!) {
+    chunks.push(chunk.bytes);
+    rows += chunk.rows;
+  }
+  let cursor = '';
+  let cursorRows = 0;
+  for await (const chunk of engine.streamRows(table, { filter, orderBy: 'id' }, { chunkSize: 2 })) {
+    cursor += csvRecords(table, chunk);
+    cursorRows += chunk.length;
+  }
+  return { copy: Buffer.concat(chunks).toString('utf8'), cursor, rows, cursorRows };
+}
 
 describe('CSV through COPY equals CSV through the cursor, byte for byte', () => {
   let database: TestDatabase;
@@ -48,27 +72,8 @@ describe('CSV through COPY equals CSV through the cursor, byte for byte', () => 
     await database?.drop();
   });
 
-  async function bothWays(filter = {}) {
-    const table = await engine.table('public', 'copy_types');
-    const copied = engine.streamCsv(table, { filter, orderBy: 'id' });
-    expect(copied).not.toBeNull();
-    const chunks: Uint8Array[] = [];
-    let rows = 0;
-    for await (const chunk of copied!) {
-      chunks.push(chunk.bytes);
-      rows += chunk.rows;
-    }
-    let cursor = '';
-    let cursorRows = 0;
-    for await (const chunk of engine.streamRows(table, { filter, orderBy: 'id' }, { chunkSize: 2 })) {
-      cursor += csvRecords(table, chunk);
-      cursorRows += chunk.length;
-    }
-    return { copy: Buffer.concat(chunks).toString('utf8'), cursor, rows, cursorRows };
-  }
-
   it('for text, numbers, money, booleans, bits, binary, dates, times, intervals, uuid, json, arrays and enums', async () => {
-    const { copy, cursor, rows, cursorRows } = await bothWays();
+    const { copy, cursor, rows, cursorRows } = await bothWays(engine, 'public', 'copy_types');
     expect(cursorRows).toBe(5);
     expect(rows).toBe(5);
     expect(copy).toBe(cursor);
@@ -97,6 +102,81 @@ describe('CSV through COPY equals CSV through the cursor, byte for byte', () => 
   it('the header is the column names as a CSV record', async () => {
     const table = await engine.table('public', 'copy_types');
     expect(csvHeader(table)).toBe(`${table.columns.map((c) => c.name).join(',')}\n`);
+  });
+});
+
+describe('MySQL/MariaDB CSV written by the select equals CSV through the rows, byte for byte', () => {
+  let database: TestDatabase;
+  let engine: DatabaseEngine;
+
+  beforeAll(async () => {
+    database = await createMysqlDatabase('csvsel');
+    engine = await connectDatabase('csvsel', 'mysql', database.url);
+    await sql`create table csv_types (
+      id int primary key, t text, vc varchar(30) collate utf8mb4_unicode_ci, ch char(5), l1 varchar(10) character set latin1,
+      e enum('a', 'b, "c"', ''), st set('x', 'y'), flag tinyint(1), b1 bit(1), b5 bit(5), ti tinyint, iu int unsigned,
+      bi bigint, bu bigint unsigned, num decimal(20,5), y year, d date, dt datetime(3), dt0 datetime, ts timestamp(6) null,
+      tm time(6), bin binary(4), vb varbinary(300), bl blob, j json, u uuid)`.execute(engine.db);
+    await sql`insert into csv_types (id) values (1)`.execute(engine.db);
+    await sql`insert into csv_types values (2, 'plain', 'x', 'ab', 'café', 'b, "c"', 'x,y', 1, b'1', b'10110', -128,
+      4294967295, -9223372036854775808, 18446744073709551615, 123456789012345.12345, 2024, '2024-02-29',
+      '2024-01-02 03:04:05.123', '1000-01-01 00:00:00', '2024-01-02 03:04:05.123456', '-838:59:59.000000',
+      x'00ff2200', ${Buffer.alloc(200, 7)}, x'', ${'{"a": "b, \\"c\\"", "n": [1, 2.5]}'},
+      'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11')`.execute(engine.db);
+    await sql`insert into csv_types values (3, ${'line1\nline2\r\nline3\rend'}, '', '', '', '', '', 0, b'0', b'0',
+      0, 0, 9007199254740993, 0, -0.5, 1901, '9999-12-31', '9999-12-31 23:59:59.999', '2038-01-19 03:14:07',
+      '1970-01-01 00:00:01', '00:00:00', x'', ${Buffer.alloc(0)}, ${Buffer.from('hello')}, '[]',
+      '00000000-0000-0000-0000-000000000000')`.execute(engine.db);
+    await sql`insert into csv_types (id, t, vc, flag) values (4, ${'\\.'}, ${'comma, and "quotes"'}, 5)`.execute(
+      engine.db,
+    );
+    await sql`insert into csv_types (id, t, ch) values (5, ${'ünïcødé 日本 🎉'}, ${'"'})`.execute(engine.db);
+    // Zero dates exist in older databases; MySQL writes them as they are.
+    await engine.db.transaction().execute(async (trx) => {
+      await sql`set session sql_mode = ''`.execute(trx);
+      await sql`insert into csv_types (id, d, dt, dt0) values (6, '0000-00-00', '0000-00-00 00:00:00', '2024-00-00 00:00:00')`.execute(
+        trx,
+      );
+      await sql`set session sql_mode = default`.execute(trx);
+    });
+    await sql`create table lone_text (id varchar(10) primary key)`.execute(engine.db);
+    await sql`insert into lone_text values (${'\\.'}), ('x')`.execute(engine.db);
+  }, 60_000);
+  afterAll(async () => {
+    await engine?.close();
+    await database?.drop();
+  });
+
+  it('for text in any character set and collation, enums, sets, booleans, bits, numbers, dates, times, binary, json and uuid', async () => {
+    const { copy, cursor, rows, cursorRows } = await bothWays(engine, database.name, 'csv_types');
+    expect(cursorRows).toBe(6);
+    expect(rows).toBe(6);
+    expect(copy).toBe(cursor);
+    // A few of the wire forms, to see they are DBUI's and not the server's own.
+    expect(cursor).toContain('2024-01-02T03:04:05.123,');
+    expect(cursor).toContain('2024-01-02T03:04:05.123456Z');
+    expect(cursor).toContain(Buffer.alloc(200, 7).toString('base64'));
+    expect(cursor).toContain(',café,"b, ""c""","x,y",true,true,22,');
+    expect(cursor).toContain('18446744073709551615,123456789012345.12345,2024,');
+    expect(cursor).toContain('\n4,\\.,"comma, and ""quotes""",,,,,true,');
+    expect(cursor).toContain('0000-00-00,0000-00-00 00:00:00.000,2024-00-00T00:00:00');
+  });
+
+  it('with a filter (its values bound), and a lone \\. quoted in a one-column table', async () => {
+    await sql`create index csv_types_t on csv_types (t(10))`.execute(engine.db);
+    await engine.catalog({ refresh: true });
+    const filtered = await bothWays(engine, database.name, 'csv_types', { t: 'pl' });
+    expect(filtered.rows).toBe(1);
+    expect(filtered.copy).toBe(filtered.cursor);
+    const lone = await bothWays(engine, database.name, 'lone_text');
+    expect(lone.copy).toBe(lone.cursor);
+    expect(lone.copy).toContain('"\\."');
+  });
+
+  it('is not used for floats (JavaScript writes them differently)', async () => {
+    await sql`create table with_float (id int primary key, ratio double)`.execute(engine.db);
+    await engine.catalog({ refresh: true });
+    expect(engine.streamCsv(await engine.table(database.name, 'with_float'), { filter: {} })).toBeNull();
   });
 });
 

@@ -4,7 +4,7 @@ import type { DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { readCatalog } from './catalog.ts';
 import { explainError } from './errors.ts';
 import { insertReturning, insertWithoutReturning, limitOffset, textStartsWith } from './queries.ts';
-import { mysqlStreamQuery } from './stream.ts';
+import { mysqlCsvCopy, mysqlStreamQuery } from './stream.ts';
 import { decodeValue, encodeValue } from './types.ts';
 
 /** What the MySQL adapter needs besides the connection: the database's name (for messages) and the timeout. */
@@ -39,6 +39,7 @@ export function mysqlAdapter(db: Kysely<DynamicSchema>, options: MysqlAdapterOpt
     },
     explainError: (error) => explainError(error, options),
     streamQuery: (query, streamOptions) => mysqlStreamQuery(db, query, streamOptions),
+    csvCopy: mysqlCsvCopy(db),
   };
 }
 

@@ -1,10 +1,12 @@
+import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import { to as copyTo } from 'pg-copy-streams';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { CsvCopy, SqlFragment } from '#server/engines/adapter.ts';
-import type { DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
+import { batchesOf } from '#server/engines/stream-batches.ts';
+import type { CsvChunk, DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
 
 /*
  * Streaming from PostgreSQL (exports). Each stream takes a client of its own from the pool, in a read-only
@@ -40,8 +42,8 @@ async function streamingClient(db: Kysely<DynamicSchema>): Promise<pg.PoolClient
 async function* onStreamingClient<T>(
   db: Kysely<DynamicSchema>,
   signal: AbortSignal | undefined,
-  open: (client: pg.PoolClient) => NodeJS.ReadableStream & { destroy(error?: Error): unknown },
-  collect: (source: AsyncIterable<unknown>) => AsyncGenerator<T>,
+  open: (client: pg.PoolClient) => Readable,
+  collect: (source: Readable) => AsyncIterable<T>,
 ): AsyncGenerator<T> {
   signal?.throwIfAborted();
   const client = await streamingClient(db);
@@ -51,7 +53,7 @@ async function* onStreamingClient<T>(
     const stop = () => stream.destroy(signal?.reason instanceof Error ? signal.reason : new Error('stopped'));
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      yield* collect(stream as AsyncIterable<unknown>);
+      yield* collect(stream);
     } finally {
       signal?.removeEventListener('abort', stop);
     }
@@ -79,39 +81,37 @@ export function postgresStreamQuery(
           highWaterMark: options.chunkSize,
         }),
       ),
-    async function* (source) {
-      let chunk: Record<string, unknown>[] = [];
-      for await (const row of source) {
-        chunk.push(row as Record<string, unknown>);
-        if (chunk.length >= options.chunkSize) {
-          yield chunk;
-          chunk = [];
-        }
-      }
-      if (chunk.length > 0) yield chunk;
-    },
+    (source) => batchesOf<Record<string, unknown>>(source, options.chunkSize),
   );
 }
 
 /**
- * PostgreSQL's own CSV writer. COPY takes no bound values, so only statements without any are copied (see
- * row-stream.ts); its text must equal the wire value of every column, so some columns are selected through an
- * expression (the same normalisation types.ts applies to driver values) and floats are not copied at all
- * (PostgreSQL writes 1e-07 where JavaScript writes 1e-7).
+ * PostgreSQL's own CSV writer. COPY takes no bound values, so only statements without any are copied; its text
+ * must equal the wire value of every column, so some columns are selected through an expression (the same
+ * normalisation types.ts applies to driver values) and floats are not copied at all (PostgreSQL writes 1e-07
+ * where JavaScript writes 1e-7).
  */
 export function postgresCsvCopy(db: Kysely<DynamicSchema>): CsvCopy {
   return {
     expression: copyExpression,
+    record: (fields) => sql.join(fields.map((f) => sql`${f.expression} as ${sql.id(f.column.name)}`)),
     copy: (query, options) =>
-      onStreamingClient(
-        db,
-        options.signal,
-        (client) => client.query(copyTo(`copy (${query.sql}) to stdout with (format csv)`)),
-        async function* (source) {
-          for await (const bytes of source) yield bytes as Uint8Array;
-        },
-      ),
+      query.parameters.length > 0
+        ? null
+        : countedCsv(
+            onStreamingClient(
+              db,
+              options.signal,
+              (client) => client.query(copyTo(`copy (${query.sql}) to stdout with (format csv)`)),
+              (source) => source as AsyncIterable<Uint8Array>,
+            ),
+          ),
   };
+}
+
+async function* countedCsv(source: AsyncIterable<Uint8Array>): AsyncGenerator<CsvChunk> {
+  const counter = new CsvRecordCounter();
+  for await (const bytes of source) yield { bytes, rows: counter.count(bytes) };
 }
 
 /** What COPY should select for a column so its CSV text is the wire value (types.ts decodeValue), or null. The
@@ -142,4 +142,28 @@ export function copyExpression(column: Column, ref: SqlFragment): SqlFragment | 
   // Everything else arrives as the text PostgreSQL writes (types.ts): integers, numeric, text, uuid, dates,
   // times, json, arrays, intervals.
   return ref;
+}
+
+const QUOTE = 0x22;
+const NEWLINE = 0x0a;
+
+/**
+ * Counts the CSV records in a byte stream cut anywhere: a newline ends a record unless it is inside quotes. Every
+ * quote toggles the state (an escaped quote "" toggles it twice), so only the parity needs carrying over.
+ */
+export class CsvRecordCounter {
+  private quoted = false;
+
+  count(bytes: Uint8Array): number {
+    let records = 0;
+    if (!this.quoted && bytes.indexOf(QUOTE) < 0) {
+      for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) records++;
+      return records;
+    }
+    for (const byte of bytes) {
+      if (byte === QUOTE) this.quoted = !this.quoted;
+      else if (byte === NEWLINE && !this.quoted) records++;
+    }
+    return records;
+  }
 }
