@@ -70,6 +70,13 @@ export default tseslint.config(
     rules: boundary(['#server/features/*', '#web/*'], 'Delivery and jobs do not import features.'),
   },
   {
+    files: ['server/plugins/**'],
+    rules: boundary(
+      ['#server/features/*', '!#server/features/auth/*', '#web/*'],
+      'Plugins are cross-cutting: no feature but the auth primitives (tokens, hashes).',
+    ),
+  },
+  {
     files: ['server/**'],
     ignores: [
       'server/engines/**',
@@ -78,6 +85,7 @@ export default tseslint.config(
       'server/mail/**',
       'server/sms/**',
       'server/jobs/**',
+      'server/plugins/**',
     ],
     rules: boundary(['#web/*'], 'server/ never imports web/.'),
   },

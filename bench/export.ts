@@ -1,12 +1,12 @@
 /*
- * npm run bench:export — DBUI's export path (the export job's handler, as the job runner calls it) writing the
- * engine benchmark's table (`dbui_bench.bench_rows`, made by `npm run bench:engines`) to a file, next to the
- * databases' own tools writing the same rows: PostgreSQL `psql \copy (select …) to … csv` and MariaDB
- * `SELECT … INTO OUTFILE`. Reports rows per second and the exporting process's peak memory, and writes the table
- * to bench/results/exports.md. Not a test.
+ * npm run bench:export — DBUI's exports as people run them: a DBUI server (`node dist/server/main.js`, what
+ * `npm start` runs; `npm run build` first) asked over HTTP to export the engine benchmark's table
+ * (`dbui_bench.bench_rows`, made by `npm run bench:engines`), next to the databases' own tools writing the same
+ * rows: PostgreSQL `psql \copy (select …) to … csv` and MariaDB `SELECT … INTO OUTFILE`. Reports rows per second
+ * and the server's peak memory, and writes the table to bench/results/exports.md. Not a test.
  *
- * Each DBUI export runs in a child process of its own, so its peak RSS (process.resourceUsage().maxRSS) is the
- * export's alone; the process's RSS just before the export began is reported beside it.
+ * Each DBUI export runs on a server of its own, started on a fresh data folder, so its peak resident memory
+ * (VmHWM in /proc) is that export's; the server's memory just before the export began is reported beside it.
  *
  * Files go to BENCH_DIR (default /dev/shm, memory, when it exists): with ~900 MB per file, writing to disk makes
  * the figures depend on the page cache's write-back more than on the exporters. Each case runs BENCH_RUNS times
@@ -16,24 +16,23 @@
  * (default postgres,mysql); BENCH_CURSOR=0 skips the PostgreSQL cursor run (JSON Lines, the path filtered exports
  * take; run once); BENCH_XLSX=1 adds one PostgreSQL XLSX run (minutes for 10 million rows).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
-import pino from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
 import type { ExportFormat } from '#common/contract/exports.ts';
-import { connectDatabase } from '#server/engines/connect.ts';
-import { DatabaseRegistry } from '#server/engines/database-registry.ts';
+import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
 import { exportFilePath } from '#server/jobs/export-files.ts';
-import { exportJob } from '#server/jobs/export-job.ts';
+import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { migrateAppStore, openAppStore } from '#server/store/app-store.ts';
-import { findExportJob, insertExportJob } from '#server/store/export-jobs.ts';
-import { insertUser } from '#server/store/users.ts';
+import { findExportJob } from '#server/store/export-jobs.ts';
+import { insertSession } from '#server/store/sessions.ts';
+import { addUserRole, insertUser } from '#server/store/users.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,mysql').split(',') as Kind[];
@@ -45,6 +44,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const OUT_DIR = process.env.BENCH_DIR ?? (fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir());
 
 type Kind = 'postgres' | 'mysql';
+
+/** What `npm start` runs (npm run build makes it). */
+const SERVER_MAIN = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));
+/** The built-in Administrator role (store migrations). */
+const ADMINISTRATOR_ROLE_ID = 1;
 
 interface Measured {
   rows: number;
@@ -62,14 +66,14 @@ const urlOf = (server: string) => {
   return url.toString();
 };
 
-/** The child: one DBUI export of the bench table, measured; prints its figures as JSON. */
-async function child(kind: Kind, format: ExportFormat): Promise<void> {
+/** A data folder whose app store holds an administrator with a live session (made as sign-in makes one, as the
+ * test factories do): the server started on it accepts the returned bearer token. */
+async function preparedDataDir(): Promise<{ dir: string; token: string }> {
   const dir = fs.mkdtempSync(path.join(OUT_DIR, 'dbui-bench-export-'));
-  const engine = await connectDatabase('bench', kind, urlOf(kind === 'postgres' ? PG_SERVER : MYSQL_SERVER));
   const store = openAppStore({ kind: 'sqlite', file: path.join(dir, 'app.db') });
   try {
     await migrateAppStore(store);
-    const now = new Date().toISOString();
+    const now = new Date();
     const userId = await insertUser(
       store.db,
       {
@@ -79,70 +83,133 @@ async function child(kind: Kind, format: ExportFormat): Promise<void> {
         isAdmin: true,
         emailVerified: true,
       },
-      now,
+      now.toISOString(),
     );
-    const schema = kind === 'postgres' ? 'public' : 'dbui_bench';
-    const table = await engine.table(schema, TABLE);
-    const total = await engine.countRows(table, { filter: {} });
-    const id = randomUUID();
-    await insertExportJob(
+    await addUserRole(store.db, userId, ADMINISTRATOR_ROLE_ID);
+    const token = randomToken();
+    const later = new Date(now.getTime() + 3_600_000).toISOString();
+    await insertSession(
       store.db,
       {
-        id,
         userId,
-        database: 'bench',
-        schema,
-        table: TABLE,
-        format,
-        request: JSON.stringify({ filter: {}, orderBy: null, bom: false }),
-        rowsTotal: total.count,
-        rowsTotalIsEstimate: !total.exact,
+        tokenHash: sha256Hex(token),
+        expiresAt: later,
+        absoluteExpiresAt: later,
+        resetPassword: false,
+        method: 'Email',
+        address: '127.0.0.1',
       },
-      now,
+      now.toISOString(),
     );
-    const log = pino({ level: 'warn' }) as unknown as FastifyBaseLogger;
-    const job = exportJob({ store, databases: new DatabaseRegistry([engine]), dataDir: dir, log });
-    global.gc?.();
-    const baseline = process.memoryUsage().rss;
-    // RSS every 250 ms: the peak of the first and of the second half show whether memory grows with the rows.
-    const samples: number[] = [];
-    const sampler = setInterval(() => samples.push(process.memoryUsage().rss), 250);
-    const started = process.hrtime.bigint();
-    await job.handle({ jobId: id }, { signal: new AbortController().signal });
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    clearInterval(sampler);
-    const half = Math.floor(samples.length / 2);
-    const peakOf = (part: number[]) => Math.max(0, ...part) / 1024 / 1024;
-    const row = await findExportJob(store.db, id);
-    if (row?.status !== 'done') throw new Error(`the export ended ${row?.status}: ${row?.error}`);
-    const file = exportFilePath(dir, id, format);
-    const measured: Measured = {
-      rows: Number(row.rows_done),
-      seconds,
-      bytes: fs.statSync(file).size,
-      // maxRSS is in kilobytes.
-      peakRssMb: process.resourceUsage().maxRSS / 1024,
-      baselineRssMb: baseline / 1024 / 1024,
-      halvesRssMb: [peakOf(samples.slice(0, half)), peakOf(samples.slice(half))],
-    };
-    process.stdout.write(`${JSON.stringify(measured)}\n`);
+    return { dir, token };
   } finally {
     await store.close();
-    await engine.close();
+  }
+}
+
+/** A field of /proc/{pid}/status in MB (VmRSS: resident now; VmHWM: the peak so far). */
+function procMemoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status);
+  if (!match?.[1]) throw new Error(`no ${field} in /proc/${pid}/status`);
+  return Number(match[1]) / 1024;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+/**
+ * One export through a DBUI server of its own, the way `npm start` runs it (`node dist/server/main.js`, no tsx):
+ * started on a fresh data folder with the bench database as its only database, asked over HTTP to export the
+ * table (POST …/export), its status read every 100 ms until done. The server's resident memory is read from
+ * /proc: just before the export starts, every status read, and its peak (VmHWM) at the end.
+ */
+async function serverExport(kind: Kind, format: ExportFormat): Promise<Measured> {
+  const { dir, token } = await preparedDataDir();
+  const port = await freePort();
+  const server = spawn(process.execPath, [SERVER_MAIN], {
+    env: {
+      ...process.env,
+      DATA_DIR: dir,
+      DATABASES: `bench=${urlOf(kind === 'postgres' ? PG_SERVER : MYSQL_SERVER)}`,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const pid = server.pid;
+    if (!pid) throw new Error('the server did not start');
+    for (let tries = 0; ; tries++) {
+      const up = await fetch(`${base}/api/health`).catch(() => null);
+      if (up?.ok) break;
+      if (tries > 300 || server.exitCode !== null) throw new Error('the server did not answer /api/health');
+      await sleep(100);
+    }
+    const authorization = `Bearer ${token}`;
+    const cookieAnswer = await fetch(`${base}/api/setup`, { headers: { authorization } });
+    const xsrf = /XSRF-TOKEN=([^;]+)/.exec(cookieAnswer.headers.get('set-cookie') ?? '')?.[1];
+    if (!xsrf) throw new Error('the server set no XSRF-TOKEN cookie');
+    const headers = { authorization, cookie: `${XSRF_COOKIE}=${xsrf}`, [XSRF_HEADER]: xsrf };
+    const schema = kind === 'postgres' ? 'public' : 'dbui_bench';
+    const tablePath = `${base}/api/sql/bench/${schema}/${TABLE}/export`;
+    const baseline = procMemoryMb(pid, 'VmRSS');
+    const samples: number[] = [];
+    const started = process.hrtime.bigint();
+    const start = await fetch(`${tablePath}?format=${format}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const startBody = (await start.json()) as { data?: { id?: string }; message?: string };
+    const id = startBody.data?.id;
+    if (!id) throw new Error(`the export did not start: ${start.status} ${startBody.message}`);
+    for (;;) {
+      await sleep(100);
+      samples.push(procMemoryMb(pid, 'VmRSS'));
+      const answer = (await (await fetch(`${tablePath}/${id}`, { headers })).json()) as {
+        message?: string;
+        data?: { state: string; inProgress: boolean };
+      };
+      const status = answer.data;
+      if (!status) throw new Error(`no export status: ${answer.message}`);
+      if (status.inProgress) continue;
+      if (status.state !== 'done') throw new Error(`the export ended ${status.state}: ${answer.message}`);
+      break;
+    }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const file = exportFilePath(dir, id, format);
+    const peakRssMb = procMemoryMb(pid, 'VmHWM');
+    const store = openAppStore({ kind: 'sqlite', file: path.join(dir, 'app.db') });
+    const rows = Number((await findExportJob(store.db, id))?.rows_done);
+    await store.close();
+    const half = Math.floor(samples.length / 2);
+    const peakOf = (part: number[]) => Math.max(0, ...part);
+    return {
+      rows,
+      seconds,
+      bytes: fs.statSync(file).size,
+      peakRssMb,
+      baselineRssMb: baseline,
+      halvesRssMb: [peakOf(samples.slice(0, half)), peakOf(samples.slice(half))],
+    };
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => (server.exitCode !== null ? resolve(null) : server.once('exit', resolve)));
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function runChild(kind: Kind, format: ExportFormat): Measured {
-  const result = spawnSync(
-    process.execPath,
-    ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url), '--child', kind, format],
-    { encoding: 'utf8', maxBuffer: 1 << 20, env: process.env },
-  );
-  if (result.status !== 0) throw new Error(`the ${kind} export failed:\n${result.stderr}`);
-  const line = result.stdout.trim().split('\n').at(-1) ?? '';
-  return JSON.parse(line) as Measured;
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The run with the median time. */
 function median(runs: Measured[]): Measured {
@@ -261,7 +328,7 @@ async function main(): Promise<void> {
     const dbui: Measured[] = [];
     for (let run = 0; run < RUNS; run++) {
       natives.push(kind === 'postgres' ? nativePostgres() : await nativeMysql());
-      dbui.push(runChild(kind, 'csv'));
+      dbui.push(await serverExport(kind, 'csv'));
       console.log(
         `  run ${run + 1}: own tool ${natives.at(-1)?.seconds.toFixed(1)} s, DBUI ${dbui.at(-1)?.seconds.toFixed(1)} s`,
       );
@@ -274,14 +341,19 @@ async function main(): Promise<void> {
         add(
           'PostgreSQL',
           'DBUI JSON Lines (server-side cursor, 1 run)',
-          runChild('postgres', 'jsonl'),
+          await serverExport('postgres', 'jsonl'),
           native,
         );
       if (process.env.BENCH_XLSX === '1')
-        add('PostgreSQL', 'DBUI XLSX (cursor + exceljs, 1 run)', runChild('postgres', 'xlsx'), native);
+        add(
+          'PostgreSQL',
+          'DBUI XLSX (cursor + exceljs, 1 run)',
+          await serverExport('postgres', 'xlsx'),
+          native,
+        );
     } else {
       add('MariaDB', '`SELECT … INTO OUTFILE`', native, null);
-      add('MariaDB', 'DBUI CSV (streaming query + csv-stringify)', median(dbui), native);
+      add('MariaDB', 'DBUI CSV (records formatted by the select, streamed)', median(dbui), native);
     }
   }
   clearInterval(loadSampler);
@@ -292,15 +364,11 @@ async function main(): Promise<void> {
     '',
     lines.join('\n'),
     '',
-    'Peak RSS is the exporting process’s maximum resident memory (process.resourceUsage().maxRSS); in brackets, its RSS just before the export began (Node, tsx and the loaded modules), so the difference is what the export itself took, and the highest RSS sampled (every 250 ms) in the first and in the second half of the export: equal halves mean memory does not grow with the rows. The file is bigger than the database tool’s because DBUI writes timestamps as ISO 8601 with the offset (2020-01-01T00:00:01+00:00), the wire form.',
+    'Peak RSS is the DBUI server’s maximum resident memory over its whole life (VmHWM), the server started for that export alone; in brackets, its RSS just before the export began (a started server that has answered a few requests), so the difference is what the export took, and the highest RSS sampled (every 100 ms, at each status read) in the first and in the second half of the export: equal halves mean memory does not grow with the rows. Time runs from the start call to the status read that reports the export done. The file is bigger than the database tool’s because DBUI writes timestamps as ISO 8601 with the offset (2020-01-01T00:00:01+00:00), the wire form.',
     '',
   ].join('\n');
   console.log(`\n${text}`);
   fs.writeFileSync(new URL('./results/exports.md', import.meta.url), text);
 }
 
-if (process.argv[2] === '--child') {
-  await child(process.argv[3] as Kind, process.argv[4] as ExportFormat);
-} else {
-  await main();
-}
+await main();

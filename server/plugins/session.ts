@@ -1,11 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Verification } from '#common/contract/account.ts';
 import { accountApiMessages as am } from '#common/messages.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { linksOfUser, userIsAdmin } from '#server/store/roles.ts';
 import { findLiveSession, touchSession } from '#server/store/sessions.ts';
 import { sha256Hex } from '#server/features/auth/tokens.ts';
-import { userViewById } from '#server/features/account/user-view.ts';
 import { ApiError } from './error-envelope.ts';
 
 /** The signed-in person behind a request (docs/decisions/0005-accounts.md). Rights are read per request, so a
@@ -142,15 +140,4 @@ export async function requireRecentAuth(request: FastifyRequest): Promise<void> 
 export function hasRecentAuth(account: SignedInAccount, now: Date): boolean {
   const at = account.reauthenticatedAt ? Date.parse(account.reauthenticatedAt) : Number.NaN;
   return Number.isFinite(at) && now.getTime() - at <= REAUTH_WINDOW_MS;
-}
-
-/** The session verification `{token, user, links, expiration}` (spec 000 §3) for a live session. */
-export async function buildVerification(
-  store: AppStore,
-  account: SignedInAccount,
-  session: CurrentSession,
-): Promise<Verification> {
-  const user = await userViewById(store.db, account.userId, account.passwordExpired);
-  if (!user) throw new ApiError(401, am.signInRequired);
-  return { token: session.token, user, links: account.links, expiration: session.expiresAt };
 }

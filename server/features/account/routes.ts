@@ -24,12 +24,7 @@ import { envelope, failureEnvelope } from '#common/contract/envelope.ts';
 import { accountApiMessages as am, accountMessages as m } from '#common/messages.ts';
 import { ApiError, success } from '#server/plugins/error-envelope.ts';
 import { perMinute } from '#server/plugins/rate-limits.ts';
-import {
-  buildVerification,
-  requireRecentAuth,
-  requireSignedIn,
-  type SignedInAccount,
-} from '#server/plugins/session.ts';
+import { requireRecentAuth, requireSignedIn, type SignedInAccount } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { login, resend, verifyLogin } from './login-service.ts';
 import { forgotPassword, updatePassword } from './password-service.ts';
@@ -38,6 +33,7 @@ import { reauthenticate } from './reauth-service.ts';
 import { issueRecoveryCodes } from './recovery-code-service.ts';
 import { endOtherSessions, endSession } from './session-service.ts';
 import { signup } from './signup-service.ts';
+import { buildVerification } from './user-view.ts';
 import {
   sendSetupCode,
   setPreferred,

@@ -6,8 +6,9 @@ import { insertSession, revokeSession, revokeSessionsOfUser } from '#server/stor
 import type { UserRow } from '#server/store/users.ts';
 import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
 import { rebindXsrf } from '#server/plugins/csrf.ts';
-import { buildVerification, passwordIsExpired, slidingExpiry } from '#server/plugins/session.ts';
+import { passwordIsExpired, slidingExpiry } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';
+import { buildVerification } from './user-view.ts';
 
 export interface NewSessionOptions {
   /** The second step that completed the sign-in. */

@@ -1,5 +1,9 @@
-import type { User } from '#common/contract/account.ts';
+import type { User, Verification } from '#common/contract/account.ts';
+import { accountApiMessages as am } from '#common/messages.ts';
 import type { Kysely } from 'kysely';
+import { ApiError } from '#server/plugins/error-envelope.ts';
+import type { CurrentSession, SignedInAccount } from '#server/plugins/session.ts';
+import type { AppStore } from '#server/store/app-store.ts';
 import type { AppDatabase } from '#server/store/schema.ts';
 import { countPasskeys } from '#server/store/passkeys.ts';
 import { countRecoveryCodes } from '#server/store/recovery-codes.ts';
@@ -60,4 +64,15 @@ export async function userViewById(
 ): Promise<User | undefined> {
   const row = await findUserById(db, userId);
   return row ? userView(db, row, passwordExpired) : undefined;
+}
+
+/** The session verification `{token, user, links, expiration}` (spec 000 §3) for a live session. */
+export async function buildVerification(
+  store: AppStore,
+  account: SignedInAccount,
+  session: CurrentSession,
+): Promise<Verification> {
+  const user = await userViewById(store.db, account.userId, account.passwordExpired);
+  if (!user) throw new ApiError(401, am.signInRequired);
+  return { token: session.token, user, links: account.links, expiration: session.expiresAt };
 }
