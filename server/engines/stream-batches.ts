@@ -8,6 +8,11 @@ import type { Readable } from 'node:stream';
  * error; a stream closed without ending (destroyed) throws too, since its rows are incomplete.
  */
 export async function* batchesOf<T>(stream: Readable, size: number): AsyncGenerator<T[]> {
+  // An 'error' listener from the start and for good: a stream destroyed with an error while the consumer holds a
+  // batch (a cancel), or whose error is emitted after this generator has thrown it (it is read from
+  // stream.errored at once, the event comes a tick later), would otherwise emit an 'error' nobody handles, which
+  // ends the process. The stream is finished either way; the listener goes with it.
+  stream.on('error', () => undefined);
   let batch: T[] = [];
   for (;;) {
     for (let item = stream.read() as T | null; item !== null; item = stream.read() as T | null) {
