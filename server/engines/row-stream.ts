@@ -41,10 +41,8 @@ export async function* streamTableRows(
 ): AsyncGenerator<Row[]> {
   const statement = selectStatement(adapter, table, query, selectList(adapter, table)).compile(adapter.db);
   const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  for await (const raws of adapter.streamQuery(statement, { ...options, chunkSize })) {
-    options.signal?.throwIfAborted();
-    yield raws.map((raw) => decodeRow(adapter, table, raw));
-  }
+  const chunks = untilAborted(adapter.streamQuery(statement, { ...options, chunkSize }), options.signal);
+  for await (const raws of chunks) yield raws.map((raw) => decodeRow(adapter, table, raw));
 }
 
 /**
@@ -67,7 +65,16 @@ export function streamTableCsv(
     fields.push({ column, expression });
   }
   const statement = selectStatement(adapter, table, query, copy.record(fields)).compile(adapter.db);
-  return copy.copy(statement, options);
+  const chunks = copy.copy(statement, options);
+  return chunks && untilAborted(chunks, options.signal);
+}
+
+/** Nothing more once the signal is aborted (a chunk the driver had already read is not handed on). */
+async function* untilAborted<T>(source: AsyncIterable<T>, signal?: AbortSignal): AsyncGenerator<T> {
+  for await (const item of source) {
+    signal?.throwIfAborted();
+    yield item;
+  }
 }
 
 /** The page's statement without LIMIT: the same predicates, the same order (qualified, as row-pages.ts does). */

@@ -173,6 +173,41 @@ describe('MySQL/MariaDB CSV written by the select equals CSV through the rows, b
     expect(lone.copy).toContain('"\\."');
   });
 
+  it('stops when told to, mid-stream, the rows and the CSV alike, and the engine serves on', async () => {
+    await sql`create table many (id int primary key, t varchar(20))`.execute(engine.db);
+    await sql`insert into many select seq, concat('row, ', seq) from seq_1_to_50000`.execute(engine.db);
+    await engine.catalog({ refresh: true });
+    const table = await engine.table(database.name, 'many');
+    const stopRows = new AbortController();
+    let rows = 0;
+    const readRows = async () => {
+      for await (const chunk of engine.streamRows(
+        table,
+        { filter: {} },
+        { chunkSize: 100, signal: stopRows.signal },
+      )) {
+        rows += chunk.length;
+        if (rows === 300) stopRows.abort(new Error('cancelled'));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    await expect(readRows()).rejects.toThrow();
+    expect(rows).toBe(300);
+    const stopCsv = new AbortController();
+    let chunks = 0;
+    const readCsv = async () => {
+      for await (const chunk of engine.streamCsv(table, { filter: {} }, { signal: stopCsv.signal })!) {
+        expect(chunk.rows).toBeGreaterThan(0);
+        if (++chunks === 2) stopCsv.abort(new Error('cancelled'));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    await expect(readCsv()).rejects.toThrow();
+    expect(chunks).toBe(2);
+    const page = await engine.page(table, { filter: {}, page: 1, pageSize: 20 });
+    expect(page.results).toHaveLength(20);
+  });
+
   it('is not used for floats (JavaScript writes them differently)', async () => {
     await sql`create table with_float (id int primary key, ratio double)`.execute(engine.db);
     await engine.catalog({ refresh: true });
