@@ -1,3 +1,4 @@
+import type { TableRights } from '#common/contract/sql.ts';
 import { linksAllow, linksShowDatabase, tablePath } from '#common/links.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { writeAudit } from '#server/store/audit.ts';
@@ -28,25 +29,56 @@ export interface TableRef {
 
 const tableIdOf = (ref: TableRef) => `${ref.database}/${ref.schema}/${ref.table}`;
 
+const ALL_RIGHTS: TableRights = { canInsert: true, canUpdate: true, canDelete: true };
+export const NO_RIGHTS: TableRights = { canInsert: false, canUpdate: false, canDelete: false };
+
 /** The write permissions the account's roles grant on one table. */
 export async function tablePermissions(
   store: AppStore,
   account: SignedInAccount,
   ref: TableRef,
-): Promise<{ canInsert: boolean; canUpdate: boolean; canDelete: boolean }> {
-  if (account.isAdmin) return { canInsert: true, canUpdate: true, canDelete: true };
-  const rows = await store.db
+): Promise<TableRights> {
+  if (account.isAdmin) return ALL_RIGHTS;
+  return (await permissionsOfTables(store, account, [tableIdOf(ref)]))(ref);
+}
+
+/** The write permissions on each of many tables of a database (the table list), in one query whatever their
+ * number. */
+export async function databasePermissions(
+  store: AppStore,
+  account: SignedInAccount,
+  database: string,
+  tables: { schema: string; table: string }[],
+): Promise<(table: { schema: string; table: string }) => TableRights> {
+  if (account.isAdmin) return () => ALL_RIGHTS;
+  const ids = tables.map((t) => tableIdOf({ database, ...t }));
+  const rightsOf = await permissionsOfTables(store, account, ids);
+  return (table) => rightsOf({ database, ...table });
+}
+
+/** Reads the account's role permissions on the given TableIds (all its permission rows when there are many ids:
+ * a user's roles name far fewer tables than a big database has) and answers a lookup by table. */
+async function permissionsOfTables(
+  store: AppStore,
+  account: SignedInAccount,
+  tableIds: string[],
+): Promise<(ref: TableRef) => TableRights> {
+  let query = store.db
     .selectFrom('role_permissions')
     .innerJoin('user_roles', 'user_roles.role_id', 'role_permissions.role_id')
     .where('user_roles.user_id', '=', account.userId)
-    .where('role_permissions.table_id', '=', tableIdOf(ref))
-    .select(['can_insert', 'can_update', 'can_delete'])
-    .execute();
-  return {
-    canInsert: rows.some((r) => r.can_insert === 1),
-    canUpdate: rows.some((r) => r.can_update === 1),
-    canDelete: rows.some((r) => r.can_delete === 1),
-  };
+    .select(['table_id', 'can_insert', 'can_update', 'can_delete']);
+  if (tableIds.length <= 100) query = query.where('role_permissions.table_id', 'in', tableIds);
+  const granted = new Map<string, TableRights>();
+  for (const row of tableIds.length > 0 ? await query.execute() : []) {
+    const rights = granted.get(row.table_id) ?? NO_RIGHTS;
+    granted.set(row.table_id, {
+      canInsert: rights.canInsert || row.can_insert === 1,
+      canUpdate: rights.canUpdate || row.can_update === 1,
+      canDelete: rights.canDelete || row.can_delete === 1,
+    });
+  }
+  return (ref) => granted.get(tableIdOf(ref)) ?? NO_RIGHTS;
 }
 
 /** Whether the account may do `action` on the table. */

@@ -9,12 +9,13 @@ import {
   type Row,
   type Table,
   type TableListItem,
-  type TableRights,
 } from '#common/contract/sql.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import {
   mayAccessTable,
   requireTableAccess,
+  databasePermissions,
+  NO_RIGHTS,
   tablePermissions,
   visibleDatabases,
   visibleTables,
@@ -28,8 +29,6 @@ import { databaseNamed, openDatabase, openTable, type Caller, type SqlContext } 
  * The data API's work (spec 000 §7 "Database data"): what the caller may see and change, then the engine call.
  * Every handler goes signed in → access policy → catalog lookup → work (table-access.ts).
  */
-
-const noRights: TableRights = { canInsert: false, canUpdate: false, canDelete: false };
 
 /** GET api/sql: the databases the caller's links show. */
 export function listDatabases(context: SqlContext, caller: Caller): DatabaseSummary[] {
@@ -49,18 +48,16 @@ export async function listTables(
 ): Promise<TableListItem[]> {
   const engine = await openDatabase(context, caller, database);
   const tables = visibleTables(caller.account, database, await engine.catalog(options));
-  return Promise.all(
-    tables.map(async (table) => ({
-      ...table,
-      rights: table.isView
-        ? noRights
-        : await tablePermissions(context.store, caller.account, {
-            database,
-            schema: table.schema,
-            table: table.name,
-          }),
-    })),
+  const rightsOf = await databasePermissions(
+    context.store,
+    caller.account,
+    database,
+    tables.map((table) => ({ schema: table.schema, table: table.name })),
   );
+  return tables.map((table) => ({
+    ...table,
+    rights: table.isView ? NO_RIGHTS : rightsOf({ schema: table.schema, table: table.name }),
+  }));
 }
 
 /** GET api/sql/{db}/{schema}/{table}: every row, for tables of at most ALL_ROWS_LIMIT rows (counted exactly). */
