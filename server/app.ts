@@ -57,12 +57,20 @@ export interface AppContext {
 }
 
 /** Builds the Fastify instance: API routes with zod schemas, OpenAPI at /api/docs, and the web app. */
+/** TRUST_PROXY as Fastify takes it: a number of proxies as the hop test proxy-addr applies to one. */
+function trustedProxies(setting: Config['trustProxy']) {
+  return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
+}
+
 export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     ...requestLogging(context.config),
     // Answer 503 to new requests while closing; requests in flight finish (graceful shutdown).
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Behind a reverse proxy request.ip (rate limits, lockout, audit) is the client's only when told which proxy to
+    // believe; otherwise every client would share the proxy's address.
+    trustProxy: trustedProxies(context.config.trustProxy),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

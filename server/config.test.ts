@@ -88,6 +88,21 @@ describe('loadConfig', () => {
     expect(message).not.toContain('\n');
   });
 
+  it('reads TRUST_PROXY as the proxies to believe, and refuses anything else with what to give', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+    ]);
+    for (const bad of ['true', 'proxy.local', '10.0.0.0/33', '10.0.0.1/8/1', '0', '11']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('never prints a password from a URL', () => {
     expect(problem({ DATABASES: 'x=oracle://user:secret@db/x' })).not.toContain('secret');
   });

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import type { EngineKind } from '#server/engines/engine.ts';
@@ -52,6 +53,9 @@ export interface Config {
   auditRetentionDays: number;
   /** Social sign-in providers that are configured. */
   oauth: Partial<Record<OAuthProviderName, OAuthProviderSetting>>;
+  /** Which proxies' X-Forwarded-For/-Proto/-Host to believe (Fastify's trustProxy): false (none, the default),
+   * the addresses or CIDR ranges of the proxies, or the number of proxies in front. */
+  trustProxy: false | string[] | number;
 }
 
 export const oauthProviderNames = ['google', 'microsoft', 'facebook'] as const;
@@ -164,6 +168,36 @@ function httpUrl(variable: string, raw: string | undefined): string | null {
   }
 }
 
+/**
+ * TRUST_PROXY: unset or `false`, none (the address is the connection's); a number of proxies in front (1: the one
+ * reverse proxy); or a comma-separated list of the proxies' addresses or CIDR ranges (`127.0.0.1,10.0.0.0/8`).
+ * `true` (believe anyone) is refused: anyone could then choose the address rate limits and the audit see.
+ */
+function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
+  if (!raw || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      "true would believe any client about its own address; give the proxies' addresses (127.0.0.1,10.0.0.0/8) or their number (1).",
+    );
+  }
+  if (/^\d+$/.test(raw)) return intIn('TRUST_PROXY', raw, 0, 1, 10);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const version = net.isIP(address);
+    const maxBits = version === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (!version || !bitsOk || rest.length > 0) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `"${entry}" is not an IP address or CIDR range; give the proxies' addresses (127.0.0.1,10.0.0.0/8) or their number (1).`,
+      );
+    }
+  }
+  return entries;
+}
+
 const logLevels = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /** Reads the operator interface from the environment; throws ConfigError naming the first bad variable. */
@@ -244,6 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? intIn('PASSWORD_MAX_AGE_DAYS', value('PASSWORD_MAX_AGE_DAYS'), 0, 1, 3650)
       : null,
     auditRetentionDays: intIn('AUDIT_RETENTION_DAYS', value('AUDIT_RETENTION_DAYS'), 365, 1, 36_500),
+    trustProxy: trustProxyOf(value('TRUST_PROXY')),
     oauth: Object.fromEntries(
       oauthProviderNames.flatMap((provider) => {
         const prefix = `OAUTH_${provider.toUpperCase()}`;
