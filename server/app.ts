@@ -28,6 +28,7 @@ import { captchaRoutes } from './features/captcha/routes.ts';
 import { sqlRoutes } from './features/sql/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
 import { adminRoutes } from './features/admin/routes.ts';
+import { openSecretBox } from './features/account/sealed-secrets.ts';
 import { auditRetention } from './features/admin/audit-retention.ts';
 
 declare module 'fastify' {
@@ -56,13 +57,15 @@ export interface AppContext {
   rateLimits?: Partial<RateLimits>;
 }
 
-/** Builds the Fastify instance: API routes with zod schemas, OpenAPI at /api/docs, and the web app. */
 /** TRUST_PROXY as Fastify takes it: a number of proxies as the hop test proxy-addr applies to one. */
 function trustedProxies(setting: Config['trustProxy']) {
   return typeof setting === 'number' ? (_address: string, hop: number) => hop < setting : setting;
 }
 
+/** Builds the Fastify instance: API routes with zod schemas, OpenAPI at /api/docs, and the web app. */
 export async function buildApp(context: AppContext): Promise<FastifyInstance> {
+  // First: a wrong key stops the start before anything is set up.
+  const secrets = await openSecretBox(context.store, context.config);
   const app = Fastify({
     ...requestLogging(context.config),
     // Answer 503 to new requests while closing; requests in flight finish (graceful shutdown).
@@ -142,23 +145,21 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(healthRoutes(store, context.databases));
   await app.register(setupRoutes(store));
   await app.register(captchaRoutes(captcha));
-  await app.register(
-    accountRoutes({
-      store,
-      config,
-      mailer,
-      sms,
-      captcha,
-      rateLimits: { ...defaultRateLimits, ...context.rateLimits },
-      now,
-      log: app.log,
-      pending,
-    }),
-  );
-  const rateLimits = { ...defaultRateLimits, ...context.rateLimits };
-  const socialDeps = { store, config, mailer, sms, captcha, rateLimits, now, log: app.log, pending };
-  await app.register(socialRoutes(socialDeps));
-  await app.register(passkeyRoutes(socialDeps));
+  const accountDeps = {
+    store,
+    config,
+    mailer,
+    sms,
+    captcha,
+    rateLimits: { ...defaultRateLimits, ...context.rateLimits },
+    now,
+    log: app.log,
+    secrets,
+    pending,
+  };
+  await app.register(accountRoutes(accountDeps));
+  await app.register(socialRoutes(accountDeps));
+  await app.register(passkeyRoutes(accountDeps));
   await app.register(exportRoutes(context));
   await app.register(sqlRoutes(store, context.databases));
   await app.register(adminRoutes({ store, databases: context.databases, now }));

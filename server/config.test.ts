@@ -103,6 +103,12 @@ describe('loadConfig', () => {
     }
   });
 
+  it('takes a SECRET_KEY of at least 32 characters, or none (the key file)', () => {
+    expect(loadConfig({}).secretKey).toBeNull();
+    expect(loadConfig({ SECRET_KEY: 'k'.repeat(32) }).secretKey).toBe('k'.repeat(32));
+    expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(/SECRET_KEY.*at least 32 characters/);
+  });
+
   it('never prints a password from a URL', () => {
     expect(problem({ DATABASES: 'x=oracle://user:secret@db/x' })).not.toContain('secret');
   });

@@ -56,6 +56,8 @@ export interface Config {
   /** Which proxies' X-Forwarded-For/-Proto/-Host to believe (Fastify's trustProxy): false (none, the default),
    * the addresses or CIDR ranges of the proxies, or the number of proxies in front. */
   trustProxy: false | string[] | number;
+  /** Seals stored secrets (authenticator keys); null: a key file in DATA_DIR. */
+  secretKey: string | null;
 }
 
 export const oauthProviderNames = ['google', 'microsoft', 'facebook'] as const;
@@ -198,6 +200,17 @@ function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
   return entries;
 }
 
+/** SECRET_KEY: long random text (hashed to the AES key), or unset for the key file. */
+function secretKeyOf(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (raw.length < 32)
+    throw new ConfigError(
+      'SECRET_KEY',
+      'must be at least 32 characters of random text (openssl rand -base64 32).',
+    );
+  return raw;
+}
+
 const logLevels = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 /** Reads the operator interface from the environment; throws ConfigError naming the first bad variable. */
@@ -279,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : null,
     auditRetentionDays: intIn('AUDIT_RETENTION_DAYS', value('AUDIT_RETENTION_DAYS'), 365, 1, 36_500),
     trustProxy: trustProxyOf(value('TRUST_PROXY')),
+    secretKey: secretKeyOf(value('SECRET_KEY')),
     oauth: Object.fromEntries(
       oauthProviderNames.flatMap((provider) => {
         const prefix = `OAUTH_${provider.toUpperCase()}`;

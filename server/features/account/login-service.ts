@@ -273,7 +273,7 @@ async function checkSecondStep(
     }
     case 'Totp': {
       if (!user.totp_secret || !user.totp_verified_at) return false;
-      const step = matchTotp(user.totp_secret, otp, now, user.totp_last_step);
+      const step = matchTotp(deps.secrets.open(user.totp_secret), otp, now, user.totp_last_step);
       return step !== null && claimTotpStep(deps, user.id, step);
     }
     case 'Recovery':

@@ -32,7 +32,7 @@ export async function reauthenticate(
   } else {
     const step =
       user.totp_secret && user.totp_verified_at && body.otp
-        ? matchTotp(user.totp_secret, body.otp, now, user.totp_last_step)
+        ? matchTotp(deps.secrets.open(user.totp_secret), body.otp, now, user.totp_last_step)
         : null;
     ok = step !== null && (await claimTotpStep(deps, user.id, step));
   }

@@ -124,7 +124,7 @@ export async function verifySetupCode(
 export async function startTotpSetup(deps: AccountDeps, account: SignedInAccount): Promise<TotpSetup> {
   const secret = newTotpSecret();
   const now = deps.now().toISOString();
-  await updateUser(deps.store.db, account.userId, { totp_pending_secret: secret }, now);
+  await updateUser(deps.store.db, account.userId, { totp_pending_secret: deps.secrets.seal(secret) }, now);
   const { uri, qr } = await totpEnrolment(secret, account.username);
   return { key: secret, qr, uri };
 }
@@ -140,7 +140,7 @@ export async function verifyTotpSetup(
   const user = await ownUser(deps, account);
   if (!user.totp_pending_secret) throw new ApiError(400, am.totpSetupFirst);
   const now = deps.now();
-  const step = matchTotp(user.totp_pending_secret, otp, now, null);
+  const step = matchTotp(deps.secrets.open(user.totp_pending_secret), otp, now, null);
   if (step === null) throw new ApiError(400, m.otpFailed);
   await updateUser(
     deps.store.db,
