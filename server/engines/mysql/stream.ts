@@ -136,10 +136,12 @@ export function csvField(column: Column, ref: SqlFragment, onlyColumn: boolean):
   }
 }
 
+/** Text quoted where it must be. The pattern is matched on the utf8mb4 text too: MySQL 8's REGEXP refuses a
+ * column and a pattern of different character sets. */
 function quotedText(ref: SqlFragment, onlyColumn: boolean): SqlFragment {
   const text = sql`convert(${ref} using utf8mb4)`;
   const pattern = onlyColumn ? NEEDS_QUOTES_ALONE : NEEDS_QUOTES;
-  return sql`case when ${ref} is null then '' when length(${ref}) = 0 or ${ref} regexp ${pattern} then concat('"', replace(${text}, '"', '""'), '"') else ${text} end`;
+  return sql`case when ${ref} is null then '' when length(${ref}) = 0 or ${text} regexp ${pattern} then concat('"', replace(${text}, '"', '""'), '"') else ${text} end`;
 }
 
 function run(connection: PoolConnection, statement: string): Promise<void> {
