@@ -133,7 +133,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     key: await sharedSecret(store.db, 'xsrf-hmac-key', newSecret),
     secureCookie: config.publicUrl.startsWith('https:'),
   });
-  await rateLimiting(app);
+  await rateLimiting(app, { redisUrl: config.redisUrl });
 
   const pending = new Set<Promise<void>>();
   app.addHook('onClose', async () => {
