@@ -9,7 +9,7 @@ import path from 'node:path';
  * else a random key kept in $DATA_DIR/secret.key (mode 0600), made on the first start.
  *
  * Sealed text is `v1.` + base64url(iv ‖ tag ‖ ciphertext); text without the prefix is a secret stored before
- * sealing, read as it is (and sealed at the next start, see sealStoredSecrets).
+ * sealing, read as it is (and sealed at the next start: features/account/sealed-secrets.ts).
  */
 
 const PREFIX = 'v1.';
