@@ -71,6 +71,12 @@ export interface EngineAdapter {
   /** A driver error as a message a person can act on, or null when it is not one we recognise. */
   explainError(error: unknown): EngineError | null;
 
+  /** How the select of a row about to be written locks it until the write's transaction ends, so the row's
+   * "before" (audit, undo's changed-since check, permission checks) is what the write replaces: a clause after the
+   * select (`for update`) or a hint after the table (SQL Server `with (updlock, rowlock)`). SQLite needs none: one
+   * connection runs one transaction at a time. */
+  rowLock?: { clause?: SqlFragment; tableHint?: SqlFragment };
+
   /** What to select for a column so its value arrives exactly (SQL Server: decimals and offsets as text). Without
    * it the column itself is selected. */
   selectExpression?(column: Column, ref: SqlFragment): SqlFragment;

@@ -50,7 +50,7 @@ export async function upsertRow(
   const key = rowKey(table);
   const keyGiven = key.length > 0 && key.every((name) => row[name] !== undefined && row[name] !== null);
   return adapter.db.transaction().execute(async (trx) => {
-    const existing = keyGiven ? await selectByKey(adapter, trx, table, key, row) : undefined;
+    const existing = keyGiven ? await selectByKey(adapter, trx, table, key, row, 'lock') : undefined;
     if (existing) {
       const before = decodeRow(adapter, table, existing);
       await options.beforeWrite?.('update', before);
@@ -178,7 +178,7 @@ export async function deleteRow(
   const missing = key.filter((name) => row[name] === undefined || row[name] === null);
   if (missing.length) throw badInput(`To delete a row, send its key: ${missing.join(', ')}.`);
   return adapter.db.transaction().execute(async (trx) => {
-    const existing = await selectByKey(adapter, trx, table, key, row);
+    const existing = await selectByKey(adapter, trx, table, key, row, 'lock');
     if (existing) await options.beforeDelete?.(decodeRow(adapter, table, existing));
     const result =
       await sql`delete from ${sql.id(table.schema, table.name)} where ${keyPredicate(adapter, table, key, row)}`.execute(
@@ -261,10 +261,12 @@ async function selectByKey(
   table: Table,
   key: string[],
   row: Record<string, unknown>,
+  lock: 'lock' | 'read' = 'read',
 ) {
+  const locking = lock === 'lock' ? adapter.rowLock : undefined;
   const found = await sql<
     Record<string, unknown>
-  >`select ${selectList(adapter, table)} from ${sql.id(table.schema, table.name)} where ${keyPredicate(adapter, table, key, row)}`.execute(
+  >`select ${selectList(adapter, table)} from ${sql.id(table.schema, table.name)} ${locking?.tableHint ?? sql``} where ${keyPredicate(adapter, table, key, row)} ${locking?.clause ?? sql``}`.execute(
     executor,
   );
   return found.rows[0];

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { EngineAdapter, SqlFragment } from '#server/engines/adapter.ts';
 import type { DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
@@ -34,6 +34,7 @@ export function mssqlAdapter(db: Kysely<DynamicSchema>, options: MssqlAdapterOpt
     insertRow,
     explainError: (error) => explainError(error, options),
     selectExpression,
+    rowLock: { tableHint: sql`with (updlock, rowlock)` },
     streamQuery: (query, streamOptions) => mssqlStreamQuery(db, query, streamOptions),
   };
 }

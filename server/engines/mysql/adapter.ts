@@ -38,6 +38,7 @@ export function mysqlAdapter(db: Kysely<DynamicSchema>, options: MysqlAdapterOpt
       return insert(executor, table, values, keyColumns);
     },
     explainError: (error) => explainError(error, options),
+    rowLock: { clause: sql`for update` },
     streamQuery: (query, streamOptions) => mysqlStreamQuery(db, query, streamOptions),
     csvCopy: mysqlCsvCopy(db),
   };

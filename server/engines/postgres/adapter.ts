@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { EngineAdapter, SqlFragment } from '#server/engines/adapter.ts';
 import type { DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
@@ -38,6 +38,7 @@ export function postgresAdapter(
     encodeValue,
     insertRow,
     explainError: (error) => explainError(error, { name, statementTimeoutMs: options.statementTimeoutMs }),
+    rowLock: { clause: sql`for update` },
     streamQuery: (query, streamOptions) => postgresStreamQuery(db, query, streamOptions),
     csvCopy: postgresCsvCopy(db),
   };
