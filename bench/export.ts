@@ -31,6 +31,7 @@ import { exportFilePath } from '#server/jobs/export-files.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { migrateAppStore, openAppStore } from '#server/store/app-store.ts';
 import { findExportJob } from '#server/store/export-jobs.ts';
+import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';
 import { insertSession } from '#server/store/sessions.ts';
 import { addUserRole, insertUser } from '#server/store/users.ts';
 
@@ -47,8 +48,6 @@ type Kind = 'postgres' | 'mysql';
 
 /** What `npm start` runs (npm run build makes it). */
 const SERVER_MAIN = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));
-/** The built-in Administrator role (store migrations). */
-const ADMINISTRATOR_ROLE_ID = 1;
 
 interface Measured {
   rows: number;

@@ -33,12 +33,19 @@ export const passkeyRegistrationOptions = z
   .describe('PublicKeyCredentialCreationOptionsJSON');
 export type PasskeyRegistrationOptions = z.infer<typeof passkeyRegistrationOptions>;
 
+/** What every PublicKeyCredential.toJSON() has beside its `response`. */
+const credentialFields = {
+  id: base64url(1400),
+  rawId: base64url(1400),
+  type: z.literal('public-key'),
+  authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
+  clientExtensionResults: z.looseObject({}).optional(),
+};
+
 /** What navigator.credentials.create answers, as JSON. */
 export const passkeyRegistrationResponse = z
   .object({
-    id: base64url(1400),
-    rawId: base64url(1400),
-    type: z.literal('public-key'),
+    ...credentialFields,
     response: z.object({
       clientDataJSON: base64url(10_000),
       attestationObject: base64url(100_000),
@@ -47,8 +54,6 @@ export const passkeyRegistrationResponse = z
       publicKeyAlgorithm: z.number().int().optional(),
       publicKey: base64url(10_000).optional(),
     }),
-    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-    clientExtensionResults: z.looseObject({}).optional(),
   })
   .describe('RegistrationResponseJSON: PublicKeyCredential.toJSON() of the created credential');
 export type PasskeyRegistrationResponse = z.infer<typeof passkeyRegistrationResponse>;
@@ -113,17 +118,13 @@ export type PasskeyLoginOptions = z.infer<typeof passkeyLoginOptions>;
 /** What navigator.credentials.get answers, as JSON. */
 export const passkeyAuthenticationResponse = z
   .object({
-    id: base64url(1400),
-    rawId: base64url(1400),
-    type: z.literal('public-key'),
+    ...credentialFields,
     response: z.object({
       clientDataJSON: base64url(10_000),
       authenticatorData: base64url(100_000),
       signature: base64url(10_000),
       userHandle: base64url(200).nullish(),
     }),
-    authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-    clientExtensionResults: z.looseObject({}).optional(),
   })
   .describe('AuthenticationResponseJSON: PublicKeyCredential.toJSON() of the assertion');
 export type PasskeyAuthenticationResponse = z.infer<typeof passkeyAuthenticationResponse>;

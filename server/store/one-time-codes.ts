@@ -9,9 +9,16 @@ export interface NewCode {
   channel?: string | null;
   codeHash: string;
   expiresAt: string;
+  /** The sign-in the code belongs to (sign-in codes). */
+  attemptId?: number | null;
+  /** The address being confirmed (setup codes of an email or phone). */
+  target?: string | null;
 }
 
-/** Stores a code (hashed by the caller); earlier unused codes of the same user and purpose stop working. */
+/**
+ * Stores a code (hashed by the caller); earlier unused codes of the same user and purpose — and channel and
+ * sign-in, when given — stop working: a newer code supersedes them.
+ */
 export async function replaceCode(db: Db, code: NewCode, now: string): Promise<void> {
   let retire = db
     .updateTable('one_time_codes')
@@ -20,6 +27,8 @@ export async function replaceCode(db: Db, code: NewCode, now: string): Promise<v
     .where('used_at', 'is', null);
   retire =
     code.userId === null ? retire.where('user_id', 'is', null) : retire.where('user_id', '=', code.userId);
+  if (code.channel != null) retire = retire.where('channel', '=', code.channel);
+  if (code.attemptId != null) retire = retire.where('attempt_id', '=', code.attemptId);
   await retire.execute();
   await db
     .insertInto('one_time_codes')
@@ -30,11 +39,12 @@ export async function replaceCode(db: Db, code: NewCode, now: string): Promise<v
       code_hash: code.codeHash,
       created_at: now,
       expires_at: code.expiresAt,
+      attempt_id: code.attemptId ?? null,
+      target: code.target ?? null,
     })
     .execute();
 }
 
-/** Marks an unused, unexpired code with this hash as used; true when there was one. Once only, even in a race. */
 export async function consumeCode(db: Db, purpose: string, codeHash: string, now: string): Promise<boolean> {
   const result = await db
     .updateTable('one_time_codes')
@@ -45,45 +55,6 @@ export async function consumeCode(db: Db, purpose: string, codeHash: string, now
     .where('expires_at', '>', now)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
-}
-
-export interface NewAccountCode {
-  userId: number;
-  purpose: string;
-  channel: string;
-  codeHash: string;
-  expiresAt: string;
-  /** The sign-in the code belongs to (sign-in codes). */
-  attemptId?: number | null;
-  /** The address being confirmed (setup codes). */
-  target?: string | null;
-}
-
-/** Stores a code for an account; earlier unused codes of the same user, purpose and channel (and sign-in, when
- * given) stop working: a newer code supersedes them. */
-export async function issueAccountCode(db: Db, code: NewAccountCode, now: string): Promise<void> {
-  let retire = db
-    .updateTable('one_time_codes')
-    .set({ used_at: now })
-    .where('user_id', '=', code.userId)
-    .where('purpose', '=', code.purpose)
-    .where('channel', '=', code.channel)
-    .where('used_at', 'is', null);
-  if (code.attemptId != null) retire = retire.where('attempt_id', '=', code.attemptId);
-  await retire.execute();
-  await db
-    .insertInto('one_time_codes')
-    .values({
-      user_id: code.userId,
-      purpose: code.purpose,
-      channel: code.channel,
-      code_hash: code.codeHash,
-      created_at: now,
-      expires_at: code.expiresAt,
-      attempt_id: code.attemptId ?? null,
-      target: code.target ?? null,
-    })
-    .execute();
 }
 
 /** The newest unused, unexpired code of a user for a purpose and channel (and sign-in, when given). */

@@ -29,6 +29,9 @@ export async function userIsAdmin(db: Db, userId: number): Promise<boolean> {
   return row !== undefined;
 }
 
+/** The built-in Administrator role (`*`, isAdmin; docs/decisions/0003-app-store.md). */
+export const ADMINISTRATOR_ROLE_ID = 1;
+
 /** The built-in User role every new account gets. */
 export const USER_ROLE_ID = 2;
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { LightMyRequestResponse } from 'fastify';
+import { buildUser, type TestUser } from './factories.ts';
 import type { TestApp } from './test-app.ts';
 
 /** What the envelope of an answer holds. */
@@ -111,4 +112,12 @@ export async function nextSmsCode(
     if (Date.now() > until) throw new Error(`no text message to ${to} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** A factory user (factories.ts) and a client holding its session, as after signing in. */
+export async function signedInClient(t: TestApp): Promise<{ user: TestUser; browser: AccountClient }> {
+  const user = await buildUser(t);
+  const browser = new AccountClient(t);
+  browser.token = user.token;
+  return { user, browser };
 }

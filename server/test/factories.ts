@@ -4,6 +4,7 @@ import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
 import { saveRole } from '#server/features/admin/roles-service.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { slidingExpiry } from '#server/plugins/session.ts';
+import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';
 import { addUserRole, insertUser } from '#server/store/users.ts';
 import { insertSession } from '#server/store/sessions.ts';
 import type { TestApp } from './test-app.ts';
@@ -41,8 +42,6 @@ export interface TestUser {
   token: string;
   headers: Record<string, string>;
 }
-
-const ADMINISTRATOR_ROLE_ID = 1;
 
 /** Creates a user, a role with the links and permissions (when any), and a live session. */
 export async function buildUser(t: TestApp, options: TestUserOptions = {}): Promise<TestUser> {

@@ -1,5 +1,7 @@
 import { oneTimeCodeMail, type CodePurpose } from '#server/mail/code-mail.ts';
 import { codeSms } from '#server/sms/sms-sender.ts';
+import { randomSixDigits, sha256Hex } from '#server/features/auth/tokens.ts';
+import { replaceCode, type NewCode } from '#server/store/one-time-codes.ts';
 import { accountRules, type AccountDeps } from './account-deps.ts';
 
 /** Where a code goes and why. */
@@ -8,6 +10,26 @@ export interface CodeDelivery {
   to: string;
   code: string;
   purpose: CodePurpose;
+}
+
+/** A new six-digit code for an account, stored hashed for the codes' lifetime (superseding earlier ones, see
+ * replaceCode); answers the code to send. */
+export async function issueCode(
+  deps: AccountDeps,
+  code: Omit<NewCode, 'codeHash' | 'expiresAt'> & { userId: number; channel: 'Email' | 'Phone' },
+  now: Date,
+): Promise<string> {
+  const digits = randomSixDigits();
+  await replaceCode(
+    deps.store.db,
+    {
+      ...code,
+      codeHash: sha256Hex(digits),
+      expiresAt: new Date(now.getTime() + accountRules.codeLifetimeMs).toISOString(),
+    },
+    now.toISOString(),
+  );
+  return digits;
 }
 
 /** Sends a code by mail or text message. */

@@ -9,7 +9,7 @@ import type {
 } from '#common/contract/account.ts';
 import { accountApiMessages as am, accountMessages as m } from '#common/messages.ts';
 import { writeAudit } from '#server/store/audit.ts';
-import { currentAccountCode, issueAccountCode, useCode } from '#server/store/one-time-codes.ts';
+import { currentAccountCode, useCode } from '#server/store/one-time-codes.ts';
 import type { PasskeyAuthenticationResponse } from '#common/contract/passkeys.ts';
 import { countPasskeys } from '#server/store/passkeys.ts';
 import { countRecoveryCodes } from '#server/store/recovery-codes.ts';
@@ -30,10 +30,10 @@ import {
   type UserRow,
 } from '#server/store/users.ts';
 import { hashPassword, verifyPassword } from '#server/features/auth/password-hash.ts';
-import { randomSixDigits, randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
+import { randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { accountRules, type AccountDeps } from './account-deps.ts';
-import { deliverQuietly } from './code-delivery.ts';
+import { deliverQuietly, issueCode } from './code-delivery.ts';
 import { requireHumanCheck } from './human-check.ts';
 import { isLocked, recordFailure } from './lockout.ts';
 import { checkPasskeyStep } from './passkey-service.ts';
@@ -144,18 +144,10 @@ async function sendSignInCode(
   const user = attempt.user;
   const to = channel === 'Email' ? user?.email : user?.phone;
   if (!user || !to) return;
-  const code = randomSixDigits();
-  await issueAccountCode(
-    deps.store.db,
-    {
-      userId: user.id,
-      purpose: SIGN_IN_PURPOSE,
-      channel,
-      attemptId: attempt.id,
-      codeHash: sha256Hex(code),
-      expiresAt: new Date(now.getTime() + accountRules.codeLifetimeMs).toISOString(),
-    },
-    now.toISOString(),
+  const code = await issueCode(
+    deps,
+    { userId: user.id, purpose: SIGN_IN_PURPOSE, channel, attemptId: attempt.id },
+    now,
   );
   await deliverQuietly(deps, { channel, to, code, purpose: MAIL_PURPOSE[attempt.purpose] }, options);
 }

@@ -6,7 +6,7 @@ import type {
   PasskeySummary,
 } from '#common/contract/passkeys.ts';
 import { accountApiMessages as am, accountMessages as m, passkeyMessages as pm } from '#common/messages.ts';
-import { AccountClient } from '#server/test/account-client.ts';
+import { AccountClient, signedInClient } from '#server/test/account-client.ts';
 import { TEST_PASSWORD, buildUser } from '#server/test/factories.ts';
 import { startMailSink, type MailSink } from '#server/test/mail-sink.ts';
 import { SoftAuthenticator } from '#server/test/soft-authenticator.ts';
@@ -33,12 +33,7 @@ describe('passkeys', () => {
     await sink?.close();
   });
 
-  async function signedInUser() {
-    const user = await buildUser(t);
-    const browser = new AccountClient(t);
-    browser.token = user.token;
-    return { user, browser };
-  }
+  const signedInUser = () => signedInClient(t);
 
   async function registrationOptions(browser: AccountClient) {
     const answer = await browser.post<PasskeyRegistrationOptions>('/api/account/passkeys/register/options');

@@ -8,7 +8,7 @@ import { loadConfig } from '#server/config.ts';
 import { loadSecretKey, secretBox } from '#server/features/auth/secret-box.ts';
 import { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import { migrateAppStore, openAppStore, type AppStore } from '#server/store/app-store.ts';
-import { AccountClient } from '#server/test/account-client.ts';
+import { AccountClient, signedInClient } from '#server/test/account-client.ts';
 import { buildUser } from '#server/test/factories.ts';
 import { tempDir } from '#server/test/temp-dir.ts';
 import { testClock, type TestApp } from '#server/test/test-app.ts';
@@ -82,9 +82,7 @@ describe('authenticator keys in the app store', () => {
 
   it('are sealed when set up, and still sign in with the app', async () => {
     const t = await startApp();
-    const user = await buildUser(t);
-    const browser = new AccountClient(t);
-    browser.token = user.token;
+    const { user, browser } = await signedInClient(t);
     const setup = await browser.get<TotpSetup>('/api/account/totp');
     expect((await secretsOf(user.userId)).totp_pending_secret).toMatch(/^v1\./);
     const totp = new TOTP({ secret: Secret.fromBase32(setup.data.key) });

@@ -11,18 +11,13 @@ import {
 import { accountApiMessages as am, accountMessages as m } from '#common/messages.ts';
 import type { z } from 'zod';
 import { writeAudit } from '#server/store/audit.ts';
-import {
-  countCodeFailure,
-  currentAccountCode,
-  issueAccountCode,
-  useCode,
-} from '#server/store/one-time-codes.ts';
+import { countCodeFailure, currentAccountCode, useCode } from '#server/store/one-time-codes.ts';
 import { findUserById, updateUser, type UserRow } from '#server/store/users.ts';
-import { randomSixDigits, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
+import { safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
 import { accountRules, type AccountDeps } from './account-deps.ts';
-import { deliverCode } from './code-delivery.ts';
+import { deliverCode, issueCode } from './code-delivery.ts';
 import { claimTotpStep } from './login-service.ts';
 import { firstRecoveryCodes } from './recovery-code-service.ts';
 import { endOtherSessions } from './session-service.ts';
@@ -68,19 +63,7 @@ export async function sendSetupCode(
     .executeTakeFirst();
   const wait = last ? Date.parse(last.created_at) + accountRules.resendLockMs - now.getTime() : 0;
   if (wait > 0) throw new ApiError(429, m.resendWait(Math.ceil(wait / 1000)));
-  const code = randomSixDigits();
-  await issueAccountCode(
-    deps.store.db,
-    {
-      userId: user.id,
-      purpose: CONFIRM_PURPOSE,
-      channel,
-      target,
-      codeHash: sha256Hex(code),
-      expiresAt: new Date(now.getTime() + accountRules.codeLifetimeMs).toISOString(),
-    },
-    now.toISOString(),
-  );
+  const code = await issueCode(deps, { userId: user.id, purpose: CONFIRM_PURPOSE, channel, target }, now);
   await deliverCode(deps, { channel, to: target, code, purpose: 'confirm-email' });
   return target;
 }

@@ -8,8 +8,8 @@ import type {
   Verification,
 } from '#common/contract/account.ts';
 import { accountApiMessages as am, accountMessages as m } from '#common/messages.ts';
-import { AccountClient } from '#server/test/account-client.ts';
-import { TEST_PASSWORD, buildUser } from '#server/test/factories.ts';
+import { AccountClient, signedInClient } from '#server/test/account-client.ts';
+import { TEST_PASSWORD } from '#server/test/factories.ts';
 import { startMailSink, type MailSink } from '#server/test/mail-sink.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 
@@ -31,12 +31,7 @@ describe('two-factor setup', () => {
     await sink?.close();
   });
 
-  async function signedInUser() {
-    const user = await buildUser(t);
-    const browser = new AccountClient(t);
-    browser.token = user.token;
-    return { user, browser };
-  }
+  const signedInUser = () => signedInClient(t);
 
   it('confirms a new email address by its code; a setup code expires and dies after five wrong guesses', async () => {
     const { user, browser } = await signedInUser();

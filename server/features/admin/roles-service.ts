@@ -3,11 +3,10 @@ import { roleMessages, type Role, type RoleSummary } from '#common/contract/admi
 import { BUILT_IN_ROLE_MAX_ID } from '#common/limits.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { writeAudit } from '#server/store/audit.ts';
-import { findRole, listRoles, type StoredRole } from '#server/store/roles.ts';
+import { ADMINISTRATOR_ROLE_ID, findRole, listRoles, type StoredRole } from '#server/store/roles.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 
 /** The built-in Administrator role: the one role that makes administrators. */
-const ADMINISTRATOR_ROLE_ID = 1;
 
 /** A stored role in the spec's shape. */
 export function roleOf(stored: StoredRole): Role {

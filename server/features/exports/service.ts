@@ -274,17 +274,19 @@ export async function createExportService(context: ExportContext): Promise<Expor
         (job.download_token_expires_at ?? '') > iso();
       if (!job || !valid) throw new ApiError(404, em.linkInvalid);
       const target = `/db/${job.database_name}/${job.schema_name}/${job.table_name}`;
-      // A signed-in caller must be the owner (a link passed to someone else does not work for them).
-      if (account && account.userId !== job.user_id) {
+      /** A refused download, audited under who was refused. */
+      const refuse = async (userId: number, message: string) => {
         await writeAudit(store.db, {
-          userId: account.userId,
+          userId,
           action: 'access.denied',
           target,
           detail: { action: 'export.download', id },
           address,
         });
-        throw new ApiError(403, em.notOwner);
-      }
+        return new ApiError(403, message);
+      };
+      // A signed-in caller must be the owner (a link passed to someone else does not work for them).
+      if (account && account.userId !== job.user_id) throw await refuse(account.userId, em.notOwner);
       // The owner must still be allowed to read the table.
       const owner: SignedInAccount = account ?? {
         userId: job.user_id,
@@ -296,16 +298,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
         passwordExpired: false,
       };
       const ref = { database: job.database_name, schema: job.schema_name, table: job.table_name };
-      if (!(await mayAccessTable(store, owner, ref, 'read'))) {
-        await writeAudit(store.db, {
-          userId: job.user_id,
-          action: 'access.denied',
-          target,
-          detail: { action: 'export.download', id },
-          address,
-        });
-        throw new ApiError(403, ACCESS_DENIED);
-      }
+      if (!(await mayAccessTable(store, owner, ref, 'read'))) throw await refuse(job.user_id, ACCESS_DENIED);
       if (!(await takeDownloadToken(store.db, id, sha256Hex(token), iso())))
         throw new ApiError(404, em.linkInvalid);
       const format = job.format as ExportFormat;

@@ -1,20 +1,17 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SetupRequest } from '#common/contract/setup.ts';
 import type { AdminSetting } from '#server/config.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import { consumeCode, replaceCode } from '#server/store/one-time-codes.ts';
+import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';
 import { addUserRole, countUsers, insertUser } from '#server/store/users.ts';
 import { hashPassword } from '#server/features/auth/password-hash.ts';
+import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 
-/** The built-in Administrator role (docs/decisions/0003-app-store.md). */
-export const ADMINISTRATOR_ROLE_ID = 1;
 const SETUP_PURPOSE = 'setup';
 const SETUP_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
  * On an empty app store: create the first administrator from ADMIN_* when given, or else issue a one-time setup
@@ -32,14 +29,14 @@ export async function prepareFirstAdministrator(
     log.info({ username: admin.username }, 'created the first administrator from ADMIN_USERNAME');
     return { setupLink: null };
   }
-  const token = randomBytes(32).toString('base64url');
+  const token = randomToken();
   const now = new Date();
   await replaceCode(
     store.db,
     {
       userId: null,
       purpose: SETUP_PURPOSE,
-      codeHash: sha256(token),
+      codeHash: sha256Hex(token),
       expiresAt: new Date(now.getTime() + SETUP_LINK_LIFETIME_MS).toISOString(),
     },
     now.toISOString(),
@@ -59,7 +56,7 @@ export async function completeSetup(store: AppStore, request: SetupRequest): Pro
     if ((await countUsers(trx)) > 0)
       throw new ApiError(409, 'The first administrator already exists: sign in instead.');
     const now = new Date().toISOString();
-    if (!(await consumeCode(trx, SETUP_PURPOSE, sha256(request.token), now))) {
+    if (!(await consumeCode(trx, SETUP_PURPOSE, sha256Hex(request.token), now))) {
       throw new ApiError(
         400,
         'This setup link is not valid or has expired: restart DBUI to print a new one.',
