@@ -39,7 +39,7 @@ export default tseslint.config(
   },
   {
     // Tests and benchmarks may assert presence with `!` where a missing value is a bug in the test itself.
-    files: ['**/*.test.{ts,tsx}', 'e2e/**', 'bench/**'],
+    files: ['**/*.test.{ts,tsx}', 'test/**', 'e2e/**', 'bench/**'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {
@@ -52,6 +52,10 @@ export default tseslint.config(
     rules: boundary(['#server/*', '#web/*', 'e2e/*', 'bench/*'], 'common/ imports neither server/ nor web/.'),
   },
   { files: ['web/**'], rules: boundary(['#server/*', 'e2e/*', 'bench/*'], 'web/ imports only common/.') },
+  {
+    files: ['test/**'],
+    rules: boundary(['#web/*'], 'The security and fault suites test the server: no web/.'),
+  },
   { files: ['web/ui/**'], rules: boundary(['#server/*', '#web/features/*'], 'web/ui imports no feature.') },
   {
     files: ['server/engines/**'],

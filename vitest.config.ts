@@ -17,6 +17,28 @@ export default defineConfig({
         },
       },
       {
+        // Attacks on the running API (test/security) and faults of the databases and of DBUI itself (test/faults),
+        // on real engines; projects of their own so each can be run alone (vitest run --project security).
+        extends: true,
+        test: {
+          name: 'security',
+          environment: 'node',
+          include: ['test/security/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'faults',
+          environment: 'node',
+          include: ['test/faults/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'web',
