@@ -99,6 +99,10 @@ export const accountApiMessages = {
     'You are the only administrator: make another user an administrator before deleting your account.',
   imageTooLarge: (megabytes: number) => `The image must be smaller than ${megabytes} MB.`,
   imageType: 'The image must be a PNG, JPEG, GIF or WebP file.',
+  imageUnreadable:
+    'The image cannot be read: the file is damaged or not really a PNG, JPEG, GIF or WebP image.',
+  imageTooManyPixels: (megapixels: number) =>
+    `The image has too many pixels: choose one of at most ${megapixels} megapixels.`,
   accountGone: 'This account no longer exists.',
 } as const;
 

@@ -70,6 +70,10 @@ export type SignInMethod = z.infer<typeof signInMethod>;
 export const RECOVERY_CODE_COUNT = 10;
 /** Largest profile image accepted (decoded bytes). */
 export const PROFILE_IMAGE_MAX_BYTES = 1024 * 1024;
+/** Most pixels an uploaded profile image may claim (a 20-megapixel photo fits; a decompression bomb does not). */
+export const PROFILE_IMAGE_MAX_INPUT_PIXELS = 24_000_000;
+/** The longest side a profile image is kept at (it is shown as a small avatar). */
+export const PROFILE_IMAGE_SIZE = 512;
 export const profileImageTypes = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
 /** A one-time code: six digits. */

@@ -1,11 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import {
-  PROFILE_IMAGE_MAX_BYTES,
-  profileImageTypes,
-  type AccountRole,
-  type User,
-  type UserUpsertRequest,
-} from '#common/contract/account.ts';
+import { type AccountRole, type User, type UserUpsertRequest } from '#common/contract/account.ts';
 import { accountApiMessages as am } from '#common/messages.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import { userIsAdmin } from '#server/store/roles.ts';
@@ -21,6 +15,7 @@ import { rebindXsrf } from '#server/plugins/csrf.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';
+import { profileImage } from './profile-image.ts';
 import { setPreferred } from './two-factor-service.ts';
 import { userView } from './user-view.ts';
 
@@ -53,9 +48,8 @@ export async function upsertOwnUser(
     if (Object.keys(names).length) await updateUser(deps.store.db, account.userId, names, now);
   }
   if (body.user_Images !== undefined) {
-    const image = body.user_Images[0] ?? null;
-    if (image) checkImage(image);
-    await replaceUserImage(deps.store.db, account.userId, image);
+    const upload = body.user_Images[0];
+    await replaceUserImage(deps.store.db, account.userId, upload ? await profileImage(upload) : null);
   }
   await writeAudit(deps.store.db, {
     userId: account.userId,
@@ -64,25 +58,6 @@ export async function upsertOwnUser(
     address: request.ip,
   });
   return ownUser(deps, account);
-}
-
-const signatures: Record<(typeof profileImageTypes)[number], (bytes: Buffer) => boolean> = {
-  'image/png': (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
-  'image/jpeg': (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  'image/gif': (b) => b.subarray(0, 4).toString('latin1') === 'GIF8',
-  'image/webp': (b) =>
-    b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
-};
-
-/** A profile image must be what its type says (checked by its first bytes) and at most 1 MB. */
-function checkImage(image: { image: string; fileType: string }): void {
-  const type = profileImageTypes.find((t) => t === image.fileType.toLowerCase());
-  if (!type || !/^[A-Za-z0-9+/]*={0,2}$/.test(image.image)) throw new ApiError(400, am.imageType);
-  const bytes = Buffer.from(image.image, 'base64');
-  if (bytes.length > PROFILE_IMAGE_MAX_BYTES) {
-    throw new ApiError(400, am.imageTooLarge(PROFILE_IMAGE_MAX_BYTES / 1024 / 1024));
-  }
-  if (!signatures[type](bytes)) throw new ApiError(400, am.imageType);
 }
 
 /** GET /api/account/roles: the person's own roles with their links. */
