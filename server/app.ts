@@ -81,7 +81,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   errorEnvelope(app);
-  // Every route as registered: the authorization matrix test is generated from this table.
+  // Every route as registered: the route matrix (test/security/route-matrix.test.ts) is generated from this table.
   const routeTable: { method: string; url: string }[] = [];
   app.decorate('routeTable', routeTable);
   app.addHook('onRoute', (route) => {
