@@ -1,5 +1,6 @@
 // Bundles the server (server/main.ts and everything it imports from server/ and common/) into dist/server/main.js
-// and lazily loaded chunks beside it.
+// and lazily loaded chunks beside it; `--outdir DIR` bundles into DIR instead (the fault tests build a private copy,
+// so they run the checkout's code whatever dist/ holds).
 // Third-party packages stay external and load from node_modules; our own #common/#server imports are bundled
 // (esbuild's --packages=external would leave those external too: see STACK.md).
 import { readFileSync } from 'node:fs';
@@ -7,10 +8,13 @@ import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const packages = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.devDependencies ?? {})];
+const outdirAt = process.argv.indexOf('--outdir');
+const outdir = outdirAt > 0 ? process.argv[outdirAt + 1] : 'dist/server';
+if (!outdir) throw new Error('--outdir needs a folder');
 
 await build({
   entryPoints: ['server/main.ts'],
-  outdir: 'dist/server',
+  outdir,
   // Code our modules import dynamically (engine adapters, the demo seed, BullMQ) becomes chunks loaded when first
   // needed, so their drivers are not loaded at every start.
   splitting: true,
