@@ -1,8 +1,15 @@
 import { defineConfig } from '@playwright/test';
+import { chromiumExecutable } from './e2e/chromium-executable.ts';
+import { freePort } from './e2e/free-port.ts';
 
 // Browser tests run against the built app served by the real server (npm run build first), with a fresh data
-// folder each run. The machine's Chromium is used: Playwright never downloads a browser here.
-const PORT = 18080;
+// folder each run. Playwright never downloads a browser: e2e/chromium-executable.ts picks the machine's Chromium or
+// the one inside the @sparticuz/chromium package.
+// This file is loaded by the runner and again by each worker process; values chosen here are kept in process.env,
+// which the workers inherit, so they all see the runner's choice (the same port, not one each).
+process.env.DBUI_E2E_PORT ??= String(await freePort());
+process.env.CHROMIUM_PATH ??= await chromiumExecutable();
+const PORT = Number(process.env.DBUI_E2E_PORT);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = 'test-results/e2e-data';
 
@@ -20,7 +27,7 @@ export default defineConfig({
     headless: true,
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath: '/usr/bin/chromium',
+      executablePath: process.env.CHROMIUM_PATH,
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -9,6 +9,7 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { PreSignIn, Verification } from '#common/contract/account.ts';
 import type { PasskeyLoginOptions, PasskeySummary } from '#common/contract/passkeys.ts';
 import { passkeyMessages } from '#common/messages.ts';
+import { freePort } from './free-port.ts';
 
 /*
  * Passkeys in a real browser (docs/decisions/0009-passkeys.md): Chromium's virtual WebAuthn authenticator (CDP),
@@ -16,12 +17,12 @@ import { passkeyMessages } from '#common/messages.ts';
  * password-and-code sign-in, then sign in with the passkey alone, then use it as the second step after the password.
  *
  * WebAuthn refuses IP addresses as RP ID ("This is an invalid domain"), so this journey cannot use the shared server
- * at http://127.0.0.1:18080: it starts its own from the same build, with PUBLIC_URL http://localhost:18081
- * (localhost is a secure context and a valid RP ID), a fresh data folder and a cheap human check.
+ * at http://127.0.0.1:PORT: it starts its own from the same build, on a free port, with PUBLIC_URL
+ * http://localhost:PORT (localhost is a secure context and a valid RP ID), a fresh data folder and a cheap human check.
  */
 
-const PORT = 18081;
-const ORIGIN = `http://localhost:${PORT}`;
+/** http://localhost:PORT, PORT free when the journey starts (chosen in beforeAll). */
+let origin = '';
 const DATA_DIR = path.resolve('test-results/e2e-passkeys-data');
 const ADMIN = { username: 'admin', password: 'Admin#12345', email: 'admin@example.com' };
 const require = createRequire(import.meta.url);
@@ -46,14 +47,16 @@ let server: ChildProcess | null = null;
 test.describe.configure({ timeout: 90_000 });
 
 test.beforeAll(async () => {
+  const port = await freePort();
+  origin = `http://localhost:${port}`;
   fs.rmSync(DATA_DIR, { recursive: true, force: true });
   fs.mkdirSync(DATA_DIR, { recursive: true });
   const started = spawn(process.execPath, ['dist/server/main.js'], {
     env: {
       PATH: process.env.PATH ?? '',
-      PORT: String(PORT),
+      PORT: String(port),
       HOST: '127.0.0.1',
-      PUBLIC_URL: ORIGIN,
+      PUBLIC_URL: origin,
       DATA_DIR,
       LOG_LEVEL: 'warn',
       CAPTCHA_COST: '10',
@@ -67,7 +70,7 @@ test.beforeAll(async () => {
   const until = Date.now() + 60_000;
   for (;;) {
     if (started.exitCode !== null) throw new Error(`the server stopped with code ${started.exitCode}`);
-    const healthy = await fetch(`http://127.0.0.1:${PORT}/api/health`).then(
+    const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then(
       (r) => r.ok,
       () => false,
     );
@@ -176,7 +179,7 @@ async function virtualAuthenticator(page: Page): Promise<{ client: CDPSession; a
 }
 
 test('a passkey in Chromium: registered, then signing in alone and as the second step', async ({ page }) => {
-  await page.goto(`${ORIGIN}/`);
+  await page.goto(`${origin}/`);
   expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
   await page.addScriptTag({ path: BROWSER_BUNDLE });
   const { client, authenticatorId } = await virtualAuthenticator(page);

@@ -1,5 +1,5 @@
 /*
- * The few parts of oidc-provider 9 the test OpenID provider uses (the package ships no types, and
+ * The few parts of oidc-provider 8 the test OpenID provider uses (the package ships no types, and
  * @types/oidc-provider is not installed). Loose on purpose where the tests do not care.
  */
 declare module 'oidc-provider' {
