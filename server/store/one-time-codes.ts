@@ -75,6 +75,25 @@ export async function currentAccountCode(
   return query.orderBy('id', 'desc').executeTakeFirst();
 }
 
+/** Whether a code with this hash was ever issued for the sign-in (used, replaced by a newer one, or run out): such a
+ * code is no guess, whatever its state. */
+export async function wasIssuedForAttempt(
+  db: Db,
+  where: { userId: number; purpose: string; channel: string; attemptId: number },
+  codeHash: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('one_time_codes')
+    .select('id')
+    .where('user_id', '=', where.userId)
+    .where('purpose', '=', where.purpose)
+    .where('channel', '=', where.channel)
+    .where('attempt_id', '=', where.attemptId)
+    .where('code_hash', '=', codeHash)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Uses a code by id; true when this call used it (once only, even in a race). */
 export async function useCode(db: Db, id: number, now: string): Promise<boolean> {
   const result = await db
@@ -86,13 +105,23 @@ export async function useCode(db: Db, id: number, now: string): Promise<boolean>
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Counts a wrong guess against a code; after `limit` wrong guesses the code stops working. */
-export async function countCodeFailure(db: Db, id: number, limit: number, now: string): Promise<void> {
-  await db
+/**
+ * Reserves one of a code's `limit` guesses before it is compared, in one conditional update, so parallel guesses
+ * cannot compare more than `limit` times; false when the code is used or its guesses are spent.
+ */
+export async function reserveCodeGuess(db: Db, id: number, limit: number): Promise<boolean> {
+  const result = await db
     .updateTable('one_time_codes')
     .set((eb) => ({ failures: eb('failures', '+', 1) }))
     .where('id', '=', id)
-    .execute();
+    .where('used_at', 'is', null)
+    .where('failures', '<', limit)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** After a wrong guess: the code stops working once its `limit` guesses are spent. */
+export async function retireSpentCode(db: Db, id: number, limit: number, now: string): Promise<void> {
   await db
     .updateTable('one_time_codes')
     .set({ used_at: now })

@@ -58,3 +58,15 @@ export async function useRecoveryCode(db: Db, id: number, now: string): Promise<
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/** Whether the account has a used recovery code with this hash: sent twice at once, a code is no guess. */
+export async function hasUsedRecoveryCode(db: Db, userId: number, codeHash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('recovery_codes')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('code_hash', '=', codeHash)
+    .where('used_at', 'is not', null)
+    .executeTakeFirst();
+  return row !== undefined;
+}

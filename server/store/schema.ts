@@ -29,6 +29,10 @@ export interface UsersTable {
   password_expired: ColumnType<Flag, Flag | undefined, Flag>;
   failed_logins: ColumnType<number, number | undefined, number>;
   locked_until: Instant | null;
+  /** Passwords or codes of this account being checked right now (slots reserved before each check). */
+  checks_under_way: ColumnType<number, number | undefined, number>;
+  /** When the last of those slots was reserved; slots older than a minute are forgotten. */
+  checks_started_at: Instant | null;
   /** An authenticator secret scanned but not yet confirmed by a code. */
   totp_pending_secret: string | null;
   /** The last TOTP time step accepted: each step works once (replay refused). */

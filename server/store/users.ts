@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { AppDatabase, UsersTable } from './schema.ts';
 
 type Db = Kysely<AppDatabase> | Transaction<AppDatabase>;
@@ -75,31 +75,115 @@ export async function updateUser(
     .execute();
 }
 
-/** Counts a failed password or code: at `limit` failures in a row the account locks until `lockUntil`; true when
- * this failure locked it. */
-export async function countLoginFailure(
+/** Whether an account is open at `now`: no lock, or one that has run out. */
+const openAt = (now: string) => (eb: ExpressionBuilder<AppDatabase, 'users'>) =>
+  eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]);
+
+/**
+ * Reserves a slot to check a password or code of the account (docs/decisions/0013-lockout-and-sessions.md): taken
+ * only while the account is open and its failures plus the checks under way stay below `limit`, in one conditional
+ * update, so no number of parallel calls on any number of instances checks more. Slots reserved before
+ * `staleBefore` were never given back (a crashed check) and no longer count. False: nothing may be checked.
+ */
+export async function reserveCheck(
   db: Db,
   id: number,
-  limit: number,
-  lockUntil: string,
+  rules: { limit: number; now: string; staleBefore: string },
 ): Promise<boolean> {
-  await db
+  const stale = (eb: ExpressionBuilder<AppDatabase, 'users'>) =>
+    eb.or([eb('checks_started_at', 'is', null), eb('checks_started_at', '<=', rules.staleBefore)]);
+  const reserved = await db
     .updateTable('users')
-    .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
+    .set((eb) => ({
+      checks_under_way: eb
+        .case()
+        .when(stale(eb))
+        .then(1)
+        .else(eb('checks_under_way', '+', 1))
+        .end(),
+      checks_started_at: rules.now,
+    }))
     .where('id', '=', id)
-    .execute();
-  const locked = await db
-    .updateTable('users')
-    .set({ locked_until: lockUntil, failed_logins: 0 })
-    .where('id', '=', id)
-    .where('failed_logins', '>=', limit)
+    .where(openAt(rules.now))
+    .where((eb) =>
+      eb(
+        eb('failed_logins', '+', eb.case().when(stale(eb)).then(0).else(eb.ref('checks_under_way')).end()),
+        '<',
+        rules.limit,
+      ),
+    )
     .executeTakeFirst();
-  return Number(locked.numUpdatedRows) === 1;
+  return Number(reserved.numUpdatedRows) === 1;
 }
 
-/** Clears the failure count and any lock after a complete sign-in. */
-export async function clearLoginFailures(db: Db, id: number): Promise<void> {
-  await db.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', id).execute();
+/**
+ * A reserved check failed: its slot becomes a failure, and the failure that reaches `limit` locks the account until
+ * `lockUntil` (the count starts again after it), in the same statement. A failure while the account is already
+ * locked (by an administrator during the check) is not counted. True when this failure locked the account.
+ */
+export async function checkFailed(
+  db: Db,
+  id: number,
+  rules: { limit: number; now: string; lockUntil: string },
+): Promise<boolean> {
+  const row = await db
+    .updateTable('users')
+    .set((eb) => {
+      const open = openAt(rules.now)(eb);
+      const reaches = eb.and([open, eb(eb('failed_logins', '+', 1), '>=', rules.limit)]);
+      return {
+        checks_under_way: eb
+          .case()
+          .when('checks_under_way', '>', 0)
+          .then(eb('checks_under_way', '-', 1))
+          .else(0)
+          .end(),
+        failed_logins: eb
+          .case()
+          .when(reaches)
+          .then(0)
+          .when(open)
+          .then(eb('failed_logins', '+', 1))
+          .else(eb.ref('failed_logins'))
+          .end(),
+        locked_until: eb.case().when(reaches).then(rules.lockUntil).else(eb.ref('locked_until')).end(),
+      };
+    })
+    .where('id', '=', id)
+    .returning('locked_until')
+    .executeTakeFirst();
+  return row?.locked_until === rules.lockUntil;
+}
+
+/** Gives a reserved slot back without counting a failure (a right password or code, or no guess at all). True when
+ * the account is open at `now`, so the check may still succeed. */
+export async function releaseCheck(db: Db, id: number, now: string): Promise<boolean> {
+  const row = await db
+    .updateTable('users')
+    .set((eb) => ({
+      checks_under_way: eb
+        .case()
+        .when('checks_under_way', '>', 0)
+        .then(eb('checks_under_way', '-', 1))
+        .else(0)
+        .end(),
+    }))
+    .where('id', '=', id)
+    .returning('locked_until')
+    .executeTakeFirst();
+  return row !== undefined && (row.locked_until === null || row.locked_until <= now);
+}
+
+/** A complete sign-in clears the failure count, unless the account is locked at `now` (false: refuse it). One
+ * statement, so a lock that lands during the sign-in is never cleared by it. */
+export async function clearFailuresUnlessLocked(db: Db, id: number, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ failed_logins: 0, locked_until: null })
+    .where('id', '=', id)
+    .where(openAt(now))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Deletes an account; its roles, images, sessions, codes and recovery codes go with it (foreign keys cascade). */

@@ -9,10 +9,10 @@ import type {
 } from '#common/contract/account.ts';
 import { accountApiMessages as am, accountMessages as m } from '#common/messages.ts';
 import { writeAudit } from '#server/store/audit.ts';
-import { currentAccountCode, useCode } from '#server/store/one-time-codes.ts';
+import { currentAccountCode, useCode, wasIssuedForAttempt } from '#server/store/one-time-codes.ts';
 import type { PasskeyAuthenticationResponse } from '#common/contract/passkeys.ts';
 import { countPasskeys } from '#server/store/passkeys.ts';
-import { countRecoveryCodes } from '#server/store/recovery-codes.ts';
+import { countRecoveryCodes, hasUsedRecoveryCode } from '#server/store/recovery-codes.ts';
 import {
   claimSend,
   closeAttempt,
@@ -22,22 +22,16 @@ import {
   type AttemptPurpose,
   type SignInAttemptRow,
 } from '#server/store/sign-in-attempts.ts';
-import {
-  clearLoginFailures,
-  findUserById,
-  findUserByUsername,
-  updateUser,
-  type UserRow,
-} from '#server/store/users.ts';
+import { findUserById, findUserByUsername, updateUser, type UserRow } from '#server/store/users.ts';
 import { hashPassword, verifyPassword } from '#server/features/auth/password-hash.ts';
 import { randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { accountRules, type AccountDeps } from './account-deps.ts';
 import { deliverQuietly, issueCode } from './code-delivery.ts';
 import { requireHumanCheck } from './human-check.ts';
-import { isLocked, recordFailure } from './lockout.ts';
+import { recordFailure, refuseUnchecked, releaseCheckSlot, reserveCheckSlot } from './lockout.ts';
 import { checkPasskeyStep } from './passkey-service.ts';
-import { redeemRecoveryCode } from './recovery-code-service.ts';
+import { normalizeRecoveryCode, redeemRecoveryCode } from './recovery-code-service.ts';
 import { signInMethodsOf, type SignInMethods } from './sign-in-methods.ts';
 import { startSession } from './session-service.ts';
 import { matchTotp } from './totp.ts';
@@ -64,26 +58,29 @@ export function encodePreSignIn(preSignIn: PreSignIn): string {
 }
 
 /**
- * POST /api/account/login: the human check, the password (argon2id; unknown usernames are checked against a dummy
- * hash, so they take as long) and the lockout; then a pre-sign-in key, with a code sent by the preferred method.
+ * POST /api/account/login: the human check, the lockout, then the password (argon2id; unknown usernames are checked
+ * against a dummy hash, so they take as long); then a pre-sign-in key, with a code sent by the preferred method.
+ * The password is checked only under a slot of the lockout (lockout.ts), so no burst checks more than five.
  * Every refusal is the same 'Failed to login... Please try again.'.
  */
 export async function login(deps: AccountDeps, body: LoginRequest, address: string): Promise<PreSignIn> {
   await requireHumanCheck(deps, body.token);
   const user = await findUserByUsername(deps.store.db, body.username);
-  const matches = await verifyPassword(user?.password_hash ?? (await hashForUnknownUsers()), body.password);
-  if (!user) throw new ApiError(401, m.loginFailed);
-  if (isLocked(user, deps.now())) {
-    await writeAudit(deps.store.db, {
-      userId: user.id,
-      action: 'sign-in.refused-locked',
-      target: `user:${user.id}`,
-      address,
-    });
+  if (user && !(await reserveCheckSlot(deps, user.id))) {
+    // Refused unchecked, after the same hashing work as a check: the time tells no locked account from others.
+    await verifyPassword(await hashForUnknownUsers(), body.password);
+    await refuseUnchecked(deps, user.id, 'sign-in.refused-locked', address);
     throw new ApiError(401, m.loginFailed);
   }
+  const matches = await verifyPassword(user?.password_hash ?? (await hashForUnknownUsers()), body.password);
+  if (!user) throw new ApiError(401, m.loginFailed);
   if (!user.password_hash || !matches) {
     await recordFailure(deps, user.id, 'sign-in.password-failed', address);
+    throw new ApiError(401, m.loginFailed);
+  }
+  if (!(await releaseCheckSlot(deps, user.id))) {
+    // The right password, but the account locked while it was checked.
+    await refuseUnchecked(deps, user.id, 'sign-in.refused-locked', address);
     throw new ApiError(401, m.loginFailed);
   }
   const methods = signInMethodsOf(
@@ -179,7 +176,9 @@ export async function resend(deps: AccountDeps, body: ResendRequest): Promise<vo
 
 /**
  * POST /api/account/login/verify: the code of the selected method (or a recovery code) turns the pre-sign-in key
- * into a session. A wrong code counts toward the lockout; every refusal says 'Failed to validate OTP.'. With
+ * into a session. The code is checked under a slot of the lockout; a wrong code counts toward it, while a code this
+ * sign-in already used (a double submit) is no guess and counts nothing. Every refusal says 'Failed to validate
+ * OTP.'. With
  * selected2fa Passkey (POST /api/account/login/passkey/verify {key, response}) `passkey` is the authenticator's
  * answer.
  */
@@ -196,23 +195,21 @@ export async function verifyLogin(
   if (!allowedOf(attempt).includes(body.selected2fa)) throw new ApiError(400, am.methodNotAllowed);
   const user = attempt.user_id === null ? undefined : await findUserById(deps.store.db, attempt.user_id);
   if (!user) throw new ApiError(401, m.otpFailed);
-  if (isLocked(user, now)) {
-    await writeAudit(deps.store.db, {
-      userId: user.id,
-      action: 'sign-in.refused-locked',
-      target: `user:${user.id}`,
-      address,
-    });
+  if (!(await reserveCheckSlot(deps, user.id))) {
+    await refuseUnchecked(deps, user.id, 'sign-in.refused-locked', address);
     throw new ApiError(401, m.otpFailed);
   }
-  if (!(await checkSecondStep(deps, attempt, user, body.selected2fa, body.otp, now, passkey))) {
+  const outcome = await checkSecondStep(deps, attempt, user, body.selected2fa, body.otp, now, passkey);
+  if (outcome === 'wrong') {
     await recordFailure(deps, user.id, 'sign-in.code-failed', address);
     throw new ApiError(401, m.otpFailed);
   }
+  const open = await releaseCheckSlot(deps, user.id);
+  if (!open) await refuseUnchecked(deps, user.id, 'sign-in.refused-locked', address);
+  if (!open || outcome === 'used') throw new ApiError(401, m.otpFailed);
   if (!(await closeAttempt(deps.store.db, attempt.id, now.toISOString())))
     throw new ApiError(401, m.otpFailed);
 
-  await clearLoginFailures(deps.store.db, user.id);
   let signedIn = user;
   if (body.selected2fa === 'Email' && !user.email_verified_at) {
     // The code went to the address: it is confirmed now (signup, or an account with nothing verified yet).
@@ -239,8 +236,13 @@ export async function verifyLogin(
     method: body.selected2fa,
     resetPassword: purpose === 'reset',
     address,
+    refusal: m.otpFailed,
   });
 }
+
+/** A second step checked: right (and used up now), wrong (a guess), or a right code already used — sent twice at
+ * once, or again — which is no guess. */
+type StepOutcome = 'right' | 'wrong' | 'used';
 
 /** Checks the second step; every method's check is once-only. */
 async function checkSecondStep(
@@ -251,27 +253,36 @@ async function checkSecondStep(
   otp: string,
   now: Date,
   passkey?: PasskeyAuthenticationResponse,
-): Promise<boolean> {
+): Promise<StepOutcome> {
   const db = deps.store.db;
   switch (method) {
     case 'Email':
     case 'Phone': {
-      const code = await currentAccountCode(
-        db,
-        { userId: user.id, purpose: SIGN_IN_PURPOSE, channel: method, attemptId: attempt.id },
-        now.toISOString(),
-      );
-      return !!code && safeEqual(code.code_hash, sha256Hex(otp)) && useCode(db, code.id, now.toISOString());
+      const where = { userId: user.id, purpose: SIGN_IN_PURPOSE, channel: method, attemptId: attempt.id };
+      const hash = sha256Hex(otp);
+      const code = await currentAccountCode(db, where, now.toISOString());
+      if (code && safeEqual(code.code_hash, hash))
+        return (await useCode(db, code.id, now.toISOString())) ? 'right' : 'used';
+      // A code this sign-in was sent (used, replaced by a resend, or run out) was not guessed.
+      return (await wasIssuedForAttempt(db, where, hash)) ? 'used' : 'wrong';
     }
     case 'Totp': {
-      if (!user.totp_secret || !user.totp_verified_at) return false;
-      const step = matchTotp(deps.secrets.open(user.totp_secret), otp, now, user.totp_last_step);
-      return step !== null && claimTotpStep(deps, user.id, step);
+      if (!user.totp_secret || !user.totp_verified_at) return 'wrong';
+      const secret = deps.secrets.open(user.totp_secret);
+      const step = matchTotp(secret, otp, now, user.totp_last_step);
+      if (step !== null) return (await claimTotpStep(deps, user.id, step)) ? 'right' : 'used';
+      // A code of the current time steps whose step was used already.
+      return matchTotp(secret, otp, now, null) !== null ? 'used' : 'wrong';
     }
-    case 'Recovery':
-      return redeemRecoveryCode(deps, user.id, otp);
+    case 'Recovery': {
+      if (await redeemRecoveryCode(deps, user.id, otp)) return 'right';
+      const hash = sha256Hex(normalizeRecoveryCode(otp));
+      return (await hasUsedRecoveryCode(db, user.id, hash)) ? 'used' : 'wrong';
+    }
     case 'Passkey':
-      return passkey !== undefined && checkPasskeyStep(deps, attempt.id, user.id, passkey);
+      return passkey !== undefined && (await checkPasskeyStep(deps, attempt.id, user.id, passkey))
+        ? 'right'
+        : 'wrong';
   }
 }
 

@@ -33,12 +33,12 @@ import {
 } from '#server/store/passkeys.ts';
 import { sharedSecret } from '#server/store/settings.ts';
 import { findOpenAttempt } from '#server/store/sign-in-attempts.ts';
-import { clearLoginFailures, findUserById } from '#server/store/users.ts';
+import { findUserById } from '#server/store/users.ts';
 import { randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';
-import { isLocked, recordFailure } from './lockout.ts';
+import { recordFailure, refuseUnchecked, releaseCheckSlot, reserveCheckSlot } from './lockout.ts';
 import { endOtherSessions, startSession } from './session-service.ts';
 
 /** @simplewebauthn/server, loaded on the first passkey ceremony: it takes 0.4 s to load, too much for every start. */
@@ -409,20 +409,18 @@ export async function passkeySignIn(
   const passkey = await findPasskeyByCredentialId(db, response.id);
   const user = passkey ? await findUserById(db, passkey.user_id) : undefined;
   if (!passkey || !user) throw new ApiError(401, pm.unknownPasskey);
-  if (isLocked(user, deps.now())) {
-    await writeAudit(db, {
-      userId: user.id,
-      action: 'sign-in.refused-locked',
-      target: `user:${user.id}`,
-      address,
-    });
+  if (!(await reserveCheckSlot(deps, user.id))) {
+    await refuseUnchecked(deps, user.id, 'sign-in.refused-locked', address);
     throw new ApiError(401, m.loginFailed);
   }
   if (!(await checkAssertion(deps, passkey, response, challenge, { userHandleRequired: true }))) {
     await recordFailure(deps, user.id, 'sign-in.passkey-failed', address);
     throw new ApiError(401, m.loginFailed);
   }
-  await clearLoginFailures(db, user.id);
+  if (!(await releaseCheckSlot(deps, user.id))) {
+    await refuseUnchecked(deps, user.id, 'sign-in.refused-locked', address);
+    throw new ApiError(401, m.loginFailed);
+  }
   await writeAudit(db, {
     userId: user.id,
     action: 'sign-in',
@@ -430,7 +428,12 @@ export async function passkeySignIn(
     detail: { method: 'Passkey', passkeyId: passkey.id },
     address,
   });
-  return startSession(deps, request, user, { method: 'Passkey', resetPassword: false, address });
+  return startSession(deps, request, user, {
+    method: 'Passkey',
+    resetPassword: false,
+    address,
+    refusal: m.loginFailed,
+  });
 }
 
 /**

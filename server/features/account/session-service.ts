@@ -3,8 +3,9 @@ import type { Verification } from '#common/contract/account.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import { linksOfUser, userIsAdmin } from '#server/store/roles.ts';
 import { insertSession, revokeSession, revokeSessionsOfUser } from '#server/store/sessions.ts';
-import type { UserRow } from '#server/store/users.ts';
+import { clearFailuresUnlessLocked, type UserRow } from '#server/store/users.ts';
 import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
+import { ApiError } from '#server/plugins/error-envelope.ts';
 import { rebindXsrf } from '#server/plugins/csrf.ts';
 import { passwordIsExpired, slidingExpiry } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';
@@ -16,12 +17,14 @@ export interface NewSessionOptions {
   /** A forgot-password sign-in: the password must be changed. */
   resetPassword: boolean;
   address: string | null;
+  /** What the caller answers every refusal with, here when the account locked during the sign-in. */
+  refusal: string;
 }
 
 /**
  * Starts a session after a complete sign-in: a new random token (stored hashed), the idle expiry capped by the
- * absolute lifetime, counted as a fresh re-authentication. Answers the verification; the XSRF cookie of the answer
- * is bound to the new session.
+ * absolute lifetime, counted as a fresh re-authentication; the account's failure count starts again. Answers the
+ * verification; the XSRF cookie of the answer is bound to the new session.
  */
 export async function startSession(
   deps: AccountDeps,
@@ -46,6 +49,18 @@ export async function startSession(
     },
     now.toISOString(),
   );
+  // Checked after the session exists: a lock that lands from here on ends it with the account's others (0013), and
+  // one that landed before is seen here, so no session outlives a lock.
+  if (!(await clearFailuresUnlessLocked(deps.store.db, user.id, now.toISOString()))) {
+    await revokeSession(deps.store.db, sessionId, now.toISOString());
+    await writeAudit(deps.store.db, {
+      userId: user.id,
+      action: 'sign-in.refused-locked',
+      target: `user:${user.id}`,
+      address: options.address,
+    });
+    throw new ApiError(401, options.refusal);
+  }
   const [isAdmin, links] = await Promise.all([
     userIsAdmin(deps.store.db, user.id),
     linksOfUser(deps.store.db, user.id),

@@ -11,7 +11,12 @@ import {
 import { accountApiMessages as am, accountMessages as m } from '#common/messages.ts';
 import type { z } from 'zod';
 import { writeAudit } from '#server/store/audit.ts';
-import { countCodeFailure, currentAccountCode, useCode } from '#server/store/one-time-codes.ts';
+import {
+  currentAccountCode,
+  reserveCodeGuess,
+  retireSpentCode,
+  useCode,
+} from '#server/store/one-time-codes.ts';
 import { findUserById, updateUser, type UserRow } from '#server/store/users.ts';
 import { safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
@@ -87,8 +92,11 @@ export async function verifySetupCode(
     now,
   );
   if (!code || !code.target) throw new ApiError(400, am.codeExpired);
+  // A guess is reserved before the comparison, so parallel guesses compare at most five times.
+  const guesses = accountRules.setupCodeGuesses;
+  if (!(await reserveCodeGuess(deps.store.db, code.id, guesses))) throw new ApiError(400, m.otpFailed);
   if (!safeEqual(code.code_hash, sha256Hex(otp))) {
-    await countCodeFailure(deps.store.db, code.id, accountRules.setupCodeGuesses, now);
+    await retireSpentCode(deps.store.db, code.id, guesses, now);
     throw new ApiError(400, m.otpFailed);
   }
   if (!(await useCode(deps.store.db, code.id, now))) throw new ApiError(400, m.otpFailed);

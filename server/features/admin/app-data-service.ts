@@ -16,6 +16,7 @@ import { findRole } from '#server/store/roles.ts';
 import type { AppDatabase } from '#server/store/schema.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { checkRoleRules, roleOf } from './roles-service.ts';
+import { endSessionsIfLocked } from './users-service.ts';
 
 /*
  * The spec's generic admin data calls (000 §7 "Admin data") on the app store: {db} is `app`, {schema} is `main`,
@@ -373,6 +374,7 @@ export async function upsertAppRow(
     if (Object.keys(values).length > 0) {
       await untyped(db).updateTable(name).set(values).where('id', '=', id).execute();
     }
+    if (name === 'users') await endSessionsIfLocked(db, id, values.locked_until, caller, now);
     const after = await selectRow(db, name, spec, id);
     await audit(db, caller, name, 'update', id, before, after);
     if (!after) throw new ApiError(404, appDataMessages.rowNotFound);

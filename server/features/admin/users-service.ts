@@ -1,6 +1,10 @@
+import type { Kysely, Transaction } from 'kysely';
 import type { AdminUser } from '#common/contract/admin.ts';
 import type { AppStore } from '#server/store/app-store.ts';
+import { writeAudit } from '#server/store/audit.ts';
 import { startsWithIgnoringCase } from '#server/store/roles.ts';
+import type { AppDatabase } from '#server/store/schema.ts';
+import { revokeSessionsOfUser } from '#server/store/sessions.ts';
 
 /** A page of users sorted by id, filtered by username prefix (case-insensitive), each with their roles. */
 export async function pageOfUsers(
@@ -62,4 +66,27 @@ export async function pageOfUsers(
       };
     }),
   };
+}
+
+/**
+ * Locking an account, like deleting it, ends every session of it at once (docs/decisions/0013-lockout-and-sessions.md).
+ * Called in the transaction that writes `locked_until`, so the sessions end exactly when the lock lands; a sign-in
+ * finishing at that moment checks the lock after its session exists (account/session-service.ts), so none slips by.
+ */
+export async function endSessionsIfLocked(
+  db: Kysely<AppDatabase> | Transaction<AppDatabase>,
+  userId: number,
+  lockedUntil: unknown,
+  caller: { userId: number; address: string | null },
+  now: Date,
+): Promise<void> {
+  if (typeof lockedUntil !== 'string' || lockedUntil <= now.toISOString()) return;
+  const ended = await revokeSessionsOfUser(db, userId, null, now.toISOString());
+  await writeAudit(db, {
+    userId: caller.userId,
+    action: 'account.sessions-ended',
+    target: `user:${userId}`,
+    detail: { reason: 'locked', until: lockedUntil, sessions: ended },
+    address: caller.address,
+  });
 }

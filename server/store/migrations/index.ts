@@ -5,6 +5,7 @@ import * as exportJobs from './0003-exports.ts';
 import * as passkeys from './0004-passkeys.ts';
 import * as identities from './0005-identities.ts';
 import * as audit from './0006-audit.ts';
+import * as checksUnderWay from './0007-checks-under-way.ts';
 
 /** Every migration in order. Forward-only: add a new numbered file, never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-passkeys': passkeys,
   '0005-identities': identities,
   '0006-audit': audit,
+  '0007-checks-under-way': checksUnderWay,
 };
