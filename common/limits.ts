@@ -13,6 +13,13 @@ export const LAZY_LOAD_SIZE = 25;
 export const ADMIN_PAGE_SIZE = 20;
 /** Roles with an Id at or below this are built in and cannot be deleted. */
 export const BUILT_IN_ROLE_MAX_ID = 3;
+/** Links one role may have (docs/decisions/0015-link-segments.md): every call of its users matches them. */
+export const ROLE_MAX_LINKS = 200;
+/** Characters of a link or TableId as stored, names percent-encoded: a MySQL schema and table of 64 non-ASCII
+ * characters each encode to 576 characters apiece, so a table link stays within this. */
+export const LINK_MAX_LENGTH = 2000;
+/** Segments of a link: /db/{db}/{schema}/{table}/* has 5; the app's own pages have 2. */
+export const LINK_MAX_SEGMENTS = 8;
 
 export const SEARCH_DEBOUNCE_MS = 250;
 export const COMBOBOX_DEBOUNCE_MS = 150;

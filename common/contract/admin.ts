@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adminMessages } from '#common/messages.ts';
-import { ADMIN_PAGE_SIZE } from '#common/limits.ts';
+import { ADMIN_PAGE_SIZE, LINK_MAX_LENGTH, LINK_MAX_SEGMENTS, ROLE_MAX_LINKS } from '#common/limits.ts';
+import { canonicalLink, canonicalTableId, type LinkProblem, type TableIdProblem } from '#common/links.ts';
 import { row } from './sql.ts';
 
 /*
@@ -10,21 +11,70 @@ import { row } from './sql.ts';
 
 const id = z.number().int().min(0);
 
-export const roleLink = z.object({
-  Id: id,
-  RoleId: id,
-  Link: z.string().trim().min(1, 'Link is required.').max(500, 'Link cannot be more than 500 characters.'),
-});
+/** Messages of the role rules (the spec's where it has one); the web form shows the same words. */
+export const roleMessages = {
+  duplicateLinks: adminMessages.duplicateLinks,
+  userTwice: 'A user can be added to a role only once.',
+  builtInNotDeletable: 'Built-in roles (Id 1 to 3) cannot be deleted.',
+  notFound: 'That role was not found.',
+  nameTaken: 'Another role already has that name.',
+  unknownUser: (userId: number) => `There is no user with Id ${userId}.`,
+  tableNotCovered: (tableId: string) => `The table ${tableId} is not covered by this role's links.`,
+  duplicatePermission: (tableId: string) => `The table ${tableId} has more than one permission in this role.`,
+  lastAdministrator: 'The Administrator role must keep its * link and at least one user.',
+  tooManyLinks: `A role can have at most ${ROLE_MAX_LINKS} links.`,
+  /** Why a link cannot be saved (common/links.ts canonicalLink). */
+  link: {
+    start: 'A link is * or a path that starts with /, such as /db/shop/*.',
+    star: 'A * can only stand alone at the end of a link, such as /db/shop/*. For a name that contains *, write %2A.',
+    percent:
+      'A link has a % that does not start a valid escape such as %2F. For a name that contains %, write %25.',
+    length: `A link can be at most ${LINK_MAX_LENGTH.toLocaleString('en')} characters, names written percent-encoded.`,
+    segments: `A link can have at most ${LINK_MAX_SEGMENTS} parts between slashes, such as /db/shop/public/orders.`,
+  } satisfies Record<LinkProblem, string>,
+  /** Why a permission's table cannot be saved (common/links.ts canonicalTableId). */
+  tableId: {
+    tableId:
+      'A table is a TableId {db}/{schema}/{table} from the table list, with a / inside a name written %2F.',
+    percent:
+      'A table has a % that does not start a valid escape such as %2F. For a name that contains %, write %25.',
+    length: `A table can be at most ${LINK_MAX_LENGTH.toLocaleString('en')} characters, names written percent-encoded.`,
+  } satisfies Record<TableIdProblem, string>,
+} as const;
+
+/** A link as an administrator writes it: `*`, or a path whose last segment may be `*`. The server stores it
+ * canonical (each segment percent-encoded once; docs/decisions/0015-link-segments.md). */
+export const linkField = z
+  .string()
+  .trim()
+  .min(1, 'Link is required.')
+  .superRefine((link, context) => {
+    const checked = canonicalLink(link);
+    if ('problem' in checked)
+      context.addIssue({ code: 'custom', message: roleMessages.link[checked.problem] });
+  })
+  .describe('* or /path with names percent-encoded, its last segment * for "and everything below"');
+
+/** A permission's table as an administrator picks it: a TableId of GET /api/admin/tables. */
+export const tableIdField = z
+  .string()
+  .trim()
+  .min(1, 'Table is required.')
+  .superRefine((tableId, context) => {
+    const checked = canonicalTableId(tableId);
+    if ('problem' in checked)
+      context.addIssue({ code: 'custom', message: roleMessages.tableId[checked.problem] });
+  })
+  .describe('"{db}/{schema}/{table}", each name percent-encoded (GET /api/admin/tables)');
+
+/** A role link as answered (stored links of an older version may break today's rules, so no rule here). */
+export const roleLink = z.object({ Id: id, RoleId: id, Link: z.string() });
 export type RoleLink = z.infer<typeof roleLink>;
 
 export const rolePermission = z.object({
   Id: id,
   RoleId: id.optional(),
-  TableId: z
-    .string()
-    .trim()
-    .min(1, 'Table is required.')
-    .describe('"{db}/{schema}/{table}" (GET /api/admin/tables)'),
+  TableId: z.string().describe('"{db}/{schema}/{table}", each name percent-encoded (GET /api/admin/tables)'),
   CanInsert: z.boolean(),
   CanUpdate: z.boolean(),
   CanDelete: z.boolean(),
@@ -59,6 +109,12 @@ export const role = z.object({
   User_Roles: z.array(userRole),
 });
 export type Role = z.infer<typeof role>;
+
+/** A role as saved (POST /api/admin/roles): the same shape, with the rules of links and tables applied. */
+export const roleInput = role.extend({
+  Role_Links: z.array(roleLink.extend({ Link: linkField })).max(ROLE_MAX_LINKS, roleMessages.tooManyLinks),
+  Role_Permissions: z.array(rolePermission.extend({ TableId: tableIdField })),
+});
 
 /** A role as the list shows it. */
 export const roleSummary = z.object({
@@ -175,16 +231,3 @@ export const appRowParams = appTableParams.extend({
 });
 export const appRow = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 export type AppRow = z.infer<typeof appRow>;
-
-/** Messages of the role rules (the spec's where it has one). */
-export const roleMessages = {
-  duplicateLinks: adminMessages.duplicateLinks,
-  userTwice: 'A user can be added to a role only once.',
-  builtInNotDeletable: 'Built-in roles (Id 1 to 3) cannot be deleted.',
-  notFound: 'That role was not found.',
-  nameTaken: 'Another role already has that name.',
-  unknownUser: (userId: number) => `There is no user with Id ${userId}.`,
-  tableNotCovered: (tableId: string) => `The table ${tableId} is not covered by this role's links.`,
-  duplicatePermission: (tableId: string) => `The table ${tableId} has more than one permission in this role.`,
-  lastAdministrator: 'The Administrator role must keep its * link and at least one user.',
-} as const;

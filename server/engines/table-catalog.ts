@@ -1,15 +1,12 @@
 import { sql } from 'kysely';
 import type { Column, Table } from '#common/contract/sql.ts';
+import { tableId } from '#common/links.ts';
 import type { CatalogTable, EngineAdapter } from './adapter.ts';
 
 /** Tables with at most this many rows (by the engine's estimate) are counted exactly for the catalog. */
 export const EXACT_COUNT_THRESHOLD = 50_000;
 /** Counting stops here: a table without an estimate is never counted past this in one catalog read. */
 export const COUNT_CAP = 1_000_000;
-
-/** The stable id of a table while it exists (docs/decisions/0004-engine-layer.md). */
-export const tableIdOf = (database: string, schema: string, table: string) =>
-  `${database}/${schema}/${table}`;
 
 /** Completes what an adapter read: ids, the key and index flags of every column, and row counts. */
 export async function buildCatalog(
@@ -50,7 +47,8 @@ export async function buildCatalog(
     const guid = columns.find((c) => c.isGuid)?.name ?? null;
     const rows = await rowCount(adapter, table);
     built.push({
-      id: tableIdOf(database, table.schema, table.name),
+      // Stable while the table exists (0004); each name one percent-encoded segment (0015).
+      id: tableId(database, table.schema, table.name),
       schema: table.schema,
       name: table.name,
       isView: table.isView,

@@ -1,5 +1,5 @@
 import type { TableRights } from '#common/contract/sql.ts';
-import { linksAllow, linksShowDatabase, tablePath } from '#common/links.ts';
+import { encodeSegment, linkMatcher, tableId, tablePath } from '#common/links.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
@@ -7,7 +7,8 @@ import type { SignedInAccount } from '#server/plugins/session.ts';
 
 /*
  * Who may do what with a table, decided on the server for every data call (docs/decisions/0006-access-control.md):
- * reading needs a link that allows /db/{db}/{schema}/{table}; inserting, updating and deleting need the matching
+ * reading needs a link that allows /db/{db}/{schema}/{table} (compared segment by segment, each name one
+ * percent-encoded segment: common/links.ts); inserting, updating and deleting need the matching
  * permission on one of the user's roles for that table's TableId; administrators may do everything.
  */
 
@@ -27,7 +28,8 @@ export interface TableRef {
   table: string;
 }
 
-const tableIdOf = (ref: TableRef) => `${ref.database}/${ref.schema}/${ref.table}`;
+/** A table's TableId, each name one encoded segment, as permissions store it (common/links.ts). */
+const tableIdOf = (ref: TableRef) => tableId(ref.database, ref.schema, ref.table);
 
 const ALL_RIGHTS: TableRights = { canInsert: true, canUpdate: true, canDelete: true };
 export const NO_RIGHTS: TableRights = { canInsert: false, canUpdate: false, canDelete: false };
@@ -89,7 +91,7 @@ export async function mayAccessTable(
   action: TableAction,
 ) {
   if (account.isAdmin) return true;
-  if (!linksAllow(account.links, tablePath(ref.database, ref.schema, ref.table))) return false;
+  if (!linkMatcher(account.links).table(ref.database, ref.schema, ref.table)) return false;
   if (action === 'read') return true;
   const permissions = await tablePermissions(store, account, ref);
   return action === 'insert'
@@ -131,11 +133,11 @@ export async function requireDatabaseAccess(
   database: string,
   address: string | null = null,
 ): Promise<void> {
-  if (account.isAdmin || linksShowDatabase(account.links, database)) return;
+  if (account.isAdmin || linkMatcher(account.links).database(database)) return;
   await writeAudit(store.db, {
     userId: account.userId,
     action: 'access.denied',
-    target: `/db/${database}`,
+    target: `/db/${encodeSegment(database)}`,
     address,
   });
   throw new ApiError(403, 'You do not have access to that database.');
@@ -143,7 +145,9 @@ export async function requireDatabaseAccess(
 
 /** The databases the account's links show, in registration order. */
 export function visibleDatabases(account: SignedInAccount, names: string[]): string[] {
-  return account.isAdmin ? names : names.filter((name) => linksShowDatabase(account.links, name));
+  if (account.isAdmin) return names;
+  const allows = linkMatcher(account.links);
+  return names.filter((name) => allows.database(name));
 }
 
 /** The tables of a database the account's links allow. */
@@ -152,7 +156,8 @@ export function visibleTables<T extends { schema: string; name: string }>(
   database: string,
   tables: T[],
 ): T[] {
-  return account.isAdmin
-    ? tables
-    : tables.filter((t) => linksAllow(account.links, tablePath(database, t.schema, t.name)));
+  if (account.isAdmin) return tables;
+  // Compiled once for the whole list: each table then costs the length of its own path.
+  const allows = linkMatcher(account.links);
+  return tables.filter((t) => allows.table(database, t.schema, t.name));
 }

@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { firstNameField, lastNameField } from '#common/contract/account.ts';
 import {
-  roleLink,
+  linkField,
   roleMessages,
   roleName,
-  rolePermission,
+  tableIdField,
   type AppRow,
   type Role,
 } from '#common/contract/admin.ts';
@@ -15,7 +15,7 @@ import { writeAudit } from '#server/store/audit.ts';
 import { findRole } from '#server/store/roles.ts';
 import type { AppDatabase } from '#server/store/schema.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
-import { checkRoleRules, roleOf } from './roles-service.ts';
+import { checkRoleRules, roleOf, storedLink, storedTableId } from './roles-service.ts';
 import { endSessionsIfLocked } from './users-service.ts';
 
 /*
@@ -74,6 +74,9 @@ interface AppTable {
 }
 
 const permissionFlags = { can_insert: flagValue, can_update: flagValue, can_delete: flagValue };
+// Links and TableIds are written in their stored form, as a whole role saved by roles-service writes them.
+const linkColumn = linkField.transform(storedLink);
+const tableIdColumn = tableIdField.transform(storedTableId);
 
 const appTables: Record<string, AppTable> = {
   roles: {
@@ -86,8 +89,8 @@ const appTables: Record<string, AppTable> = {
   role_links: {
     read: ['id', 'role_id', 'link'],
     flags: [],
-    insert: z.object({ role_id: positiveId('role_id'), link: roleLink.shape.Link }),
-    update: z.object({ link: roleLink.shape.Link }),
+    insert: z.object({ role_id: positiveId('role_id'), link: linkColumn }),
+    update: z.object({ link: linkColumn }),
     delete: true,
     rolePart: 'Role_Links',
   },
@@ -96,12 +99,12 @@ const appTables: Record<string, AppTable> = {
     flags: ['can_insert', 'can_update', 'can_delete'],
     insert: z.object({
       role_id: positiveId('role_id'),
-      table_id: rolePermission.shape.TableId,
+      table_id: tableIdColumn,
       can_insert: flagValue.default(0),
       can_update: flagValue.default(0),
       can_delete: flagValue.default(0),
     }),
-    update: z.object({ table_id: rolePermission.shape.TableId, ...permissionFlags }),
+    update: z.object({ table_id: tableIdColumn, ...permissionFlags }),
     delete: true,
     rolePart: 'Role_Permissions',
   },

@@ -1,4 +1,5 @@
 import type { AuditEntryView, AuditQuery } from '#common/contract/admin.ts';
+import { canonicalTableId } from '#common/links.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { listAudit, type StoredAuditEntry } from '#server/store/audit.ts';
 
@@ -27,6 +28,13 @@ export function auditEntryView(entry: StoredAuditEntry, undoneBy: number | null)
   };
 }
 
+/** The TableId as targets store it (`pub%2fx` finds `pub%2Fx`); one that cannot be canonical is looked for as
+ * given and finds nothing. */
+function auditedTableId(tableId: string): string {
+  const checked = canonicalTableId(tableId);
+  return 'tableId' in checked ? checked.tableId : tableId;
+}
+
 /** A page of the audit trail, newest first, narrowed by author, table (TableId), actions and time. */
 export async function pageOfAudit(
   store: AppStore,
@@ -40,7 +48,7 @@ export async function pageOfAudit(
     store.db,
     {
       userId: query.userId,
-      target: query.table ? `/db/${query.table}` : undefined,
+      target: query.table ? `/db/${auditedTableId(query.table)}` : undefined,
       actions: actions.length ? actions : undefined,
       // Stored instants are UTC text: an offset given in the query is turned into the same form to compare.
       from: query.from ? new Date(query.from).toISOString() : undefined,

@@ -1,6 +1,6 @@
-import { linksAllow } from '#common/links.ts';
+import { canonicalLink, canonicalTableId, linkMatcher, tableOfId } from '#common/links.ts';
 import { roleMessages, type Role, type RoleSummary } from '#common/contract/admin.ts';
-import { BUILT_IN_ROLE_MAX_ID } from '#common/limits.ts';
+import { BUILT_IN_ROLE_MAX_ID, ROLE_MAX_LINKS } from '#common/limits.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import { ADMINISTRATOR_ROLE_ID, findRole, listRoles, type StoredRole } from '#server/store/roles.ts';
@@ -63,28 +63,51 @@ export async function getRole(store: AppStore, roleId: number): Promise<Role> {
   return roleOf(stored);
 }
 
-/** Checks the role rules that need no database: duplicates and table coverage. Throws a 400 naming the rule. */
-export function checkRoleRules(role: Role): void {
-  const links = role.Role_Links.map((l) => l.Link.trim());
+/** A link in its stored form (docs/decisions/0015-link-segments.md), or a 400 saying what to fix. */
+export function storedLink(link: string): string {
+  const checked = canonicalLink(link);
+  if ('problem' in checked) throw new ApiError(400, roleMessages.link[checked.problem]);
+  return checked.link;
+}
+
+/** A permission's TableId in its stored form, or a 400 saying what to fix. */
+export function storedTableId(tableId: string): string {
+  const checked = canonicalTableId(tableId);
+  if ('problem' in checked) throw new ApiError(400, roleMessages.tableId[checked.problem]);
+  return checked.tableId;
+}
+
+/** Checks the role rules that need no database: how many links, each link and TableId, duplicates (compared in
+ * their stored form, so `/a/` and `/a`, or `%2f` and `%2F`, are the same) and table coverage. Throws a 400 naming the
+ * rule; answers the role with its links and TableIds as they are stored. */
+export function checkRoleRules(role: Role): Role {
+  if (role.Role_Links.length > ROLE_MAX_LINKS) throw new ApiError(400, roleMessages.tooManyLinks);
+  const Role_Links = role.Role_Links.map((l) => ({ ...l, Link: storedLink(l.Link) }));
+  const links = Role_Links.map((l) => l.Link);
   if (new Set(links).size !== links.length) throw new ApiError(400, roleMessages.duplicateLinks);
   const users = role.User_Roles.map((u) => u.UserId);
   if (new Set(users).size !== users.length) throw new ApiError(400, roleMessages.userTwice);
+  const allows = linkMatcher(links);
   const tables = new Set<string>();
-  for (const permission of role.Role_Permissions) {
-    const tableId = permission.TableId.trim();
+  const Role_Permissions = role.Role_Permissions.map((permission) => {
+    const tableId = storedTableId(permission.TableId);
     if (tables.has(tableId)) throw new ApiError(400, roleMessages.duplicatePermission(tableId));
     tables.add(tableId);
-    if (!linksAllow(links, `/db/${tableId}`)) throw new ApiError(400, roleMessages.tableNotCovered(tableId));
-  }
+    const names = tableOfId(tableId);
+    if (!names || !allows.table(names.database, names.schema, names.table))
+      throw new ApiError(400, roleMessages.tableNotCovered(tableId));
+    return { ...permission, TableId: tableId };
+  });
   if (role.Id === ADMINISTRATOR_ROLE_ID && (!links.includes('*') || users.length === 0)) {
     throw new ApiError(400, roleMessages.lastAdministrator);
   }
+  return { ...role, Role_Links, Role_Permissions };
 }
 
 /** Creates (Id 0) or replaces a whole role, its links, permissions and users, in one transaction; answers it as
  * saved. Built-in roles keep their names. The change is audited with the role before and after. */
-export async function saveRole(store: AppStore, role: Role, actorId: number): Promise<Role> {
-  checkRoleRules(role);
+export async function saveRole(store: AppStore, given: Role, actorId: number): Promise<Role> {
+  const role = checkRoleRules(given);
   const savedId = await store.db.transaction().execute(async (trx) => {
     const before = role.Id === 0 ? undefined : await findRole(trx, role.Id);
     if (role.Id !== 0 && !before) throw new ApiError(404, roleMessages.notFound);
@@ -120,7 +143,7 @@ export async function saveRole(store: AppStore, role: Role, actorId: number): Pr
     if (role.Role_Links.length) {
       await trx
         .insertInto('role_links')
-        .values(role.Role_Links.map((l) => ({ role_id: roleId, link: l.Link.trim() })))
+        .values(role.Role_Links.map((l) => ({ role_id: roleId, link: l.Link })))
         .execute();
     }
     if (role.Role_Permissions.length) {
@@ -129,7 +152,7 @@ export async function saveRole(store: AppStore, role: Role, actorId: number): Pr
         .values(
           role.Role_Permissions.map((p) => ({
             role_id: roleId,
-            table_id: p.TableId.trim(),
+            table_id: p.TableId,
             can_insert: p.CanInsert ? 1 : 0,
             can_update: p.CanUpdate ? 1 : 0,
             can_delete: p.CanDelete ? 1 : 0,

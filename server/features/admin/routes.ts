@@ -12,6 +12,7 @@ import {
   pagedRoles,
   pagedUsers,
   role,
+  roleInput,
   rolesQuery,
   undoResult,
   usersQuery,
@@ -128,7 +129,7 @@ function administratorRoutes(context: AdminContext): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary: 'Create (Id 0) or replace a whole role in one transaction',
-          body: role,
+          body: roleInput,
           response: { 200: envelope(role) },
         },
       },

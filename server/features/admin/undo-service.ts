@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { UndoResult } from '#common/contract/admin.ts';
+import { tableOfId } from '#common/links.ts';
 import { row as rowSchema, type CellValue, type Row, type Table } from '#common/contract/sql.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
@@ -66,11 +67,9 @@ function changeOf(action: string): DataChange | null {
         : null;
 }
 
-/** The table of a data change's target, /db/{db}/{schema}/{table} (database and schema names hold no slash). */
+/** The table of a data change's target, /db/{TableId} (each name one percent-encoded segment: common/links.ts). */
 function tableOf(target: string | null): TableRef | null {
-  const match = /^\/db\/([^/]+)\/([^/]+)\/(.+)$/.exec(target ?? '');
-  if (!match?.[1] || !match[2] || !match[3]) return null;
-  return { database: match[1], schema: match[2], table: match[3] };
+  return target?.startsWith('/db/') ? tableOfId(target.slice('/db/'.length)) : null;
 }
 
 const same = (a: CellValue | undefined, b: CellValue | undefined) =>

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExportFormat, ExportStatus } from '#common/contract/exports.ts';
 import type { Filter } from '#common/contract/sql.ts';
+import { tablePath } from '#common/links.ts';
 import { exportMessages as em } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import { ACCESS_DENIED, mayAccessTable, type TableRef } from '#server/features/access/policy.ts';
@@ -234,7 +235,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
       await writeAudit(store.db, {
         userId,
         action: 'export.start',
-        target: `/db/${ref.database}/${ref.schema}/${ref.table}`,
+        target: tablePath(ref.database, ref.schema, ref.table),
         detail: { id, format: request.format, filter: request.filter, orderBy: request.orderBy },
         address: caller.address,
       });
@@ -273,7 +274,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
         safeEqual(job.download_token_hash, sha256Hex(token)) &&
         (job.download_token_expires_at ?? '') > iso();
       if (!job || !valid) throw new ApiError(404, em.linkInvalid);
-      const target = `/db/${job.database_name}/${job.schema_name}/${job.table_name}`;
+      const target = tablePath(job.database_name, job.schema_name, job.table_name);
       /** A refused download, audited under who was refused. */
       const refuse = async (userId: number, message: string) => {
         await writeAudit(store.db, {
