@@ -95,8 +95,9 @@ export interface EngineAdapter {
 
 /** An engine's own CSV writer (see DatabaseEngine.streamCsv for the records it must produce). */
 export interface CsvCopy {
-  /** What to select for a column so the engine writes its CSV field as the wire value would be written, or null
-   * when it cannot. `onlyColumn`: the table has this column alone. */
+  /** What to select for a column so the engine writes its CSV field as the wire value would be written (formula-like
+   * text with its leading quote, formula-cells.ts), or null when it cannot. `onlyColumn`: the table has this column
+   * alone. */
   expression(column: Column, ref: SqlFragment, onlyColumn: boolean): SqlFragment | null;
   /** The select list made of the columns' expressions, in column order. */
   record(fields: { column: Column; expression: SqlFragment }[]): SqlFragment;

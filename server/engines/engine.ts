@@ -128,10 +128,11 @@ export interface DatabaseEngine {
   /** Every row matching the filter in the asked order, as wire values, a chunk at a time, read with a cursor or the
    * driver's streaming query so memory stays flat. The consumer's pace sets the reading pace. */
   streamRows(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<Row[]>;
-  /** The same rows as CSV records written by the database itself (PostgreSQL COPY), or null when this engine, these
-   * columns or this filter cannot be copied that way: then use `streamRows`. The records are what a CSV writer
-   * makes of `streamRows`' values: RFC 4180 quoting, LF line ends, no header, null as an empty field, an empty
-   * string as "", booleans as true/false, binary as base64. */
+  /** The same rows as CSV records written by the database itself (PostgreSQL COPY, the MySQL select), or null when
+   * this engine, these columns or this filter cannot be copied that way: then use `streamRows`. The records are what
+   * a CSV writer makes of `streamRows`' values: RFC 4180 quoting, LF line ends, no header, null as an empty field,
+   * an empty string as "", booleans as true/false, binary as base64, text that starts like a formula with a
+   * leading ' (formula-cells.ts). */
   streamCsv(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<CsvChunk> | null;
 }
 

@@ -10,7 +10,9 @@ import { countUpTo } from './table-catalog.ts';
  * Streaming every row a filter matches, in the asked order (exports). The statement is the one a page runs, built
  * from the same search predicates (search-terms.ts) and the same sort with the key as tie-breaker (row-pages.ts
  * sortOrder), without LIMIT: the adapter reads it with a cursor or the driver's streaming query, and the
- * consumer's pace sets the reading pace (backpressure), so memory stays flat whatever the table size.
+ * consumer's pace sets the reading pace (backpressure), so memory stays flat whatever the table size. CSV
+ * written by the engine quotes formula-like text inside its own formatting, as csv-stringify's path does
+ * (formula-cells.ts).
  */
 
 /** Rows per chunk unless the caller asks otherwise. */

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { connectDatabase } from '#server/engines/connect.ts';
@@ -8,13 +9,15 @@ import {
   createPostgresDatabase,
   type TestDatabase,
 } from '#server/test/server-databases.ts';
+import { tempDir } from '#server/test/temp-dir.ts';
 import { csvHeader, csvRecords, sheetName } from './export-formats.ts';
 import { downloadName } from './export-files.ts';
 
 /*
  * PostgreSQL's COPY and MySQL's select write the CSV themselves where they can (engines/postgres/stream.ts,
  * engines/mysql/stream.ts): their bytes must be exactly what csv-stringify makes of the same rows read through the
- * cursor, for every type they are used for, including the awkward values of each.
+ * cursor, for every type they are used for, including the awkward values of each and text that starts like a
+ * formula (quoted the same way on both paths, engines/formula-cells.ts).
  */
 
 /** The CSV the engine writes and the CSV csv-stringify makes of the rows, with the rows each counted. */
@@ -31,7 +34,7 @@ async function bothWays(engine: DatabaseEngine, schema: string, name: string, fi
   let cursor = '';
   let cursorRows = 0;
   for await (const chunk of engine.streamRows(table, { filter, orderBy: 'id' }, { chunkSize: 2 })) {
-    cursor += csvRecords(table, chunk);
+    cursor += csvRecords(engine.kind, table, chunk);
     cursorRows += chunk.length;
   }
   return { copy: Buffer.concat(chunks).toString('utf8'), cursor, rows, cursorRows };
@@ -60,7 +63,7 @@ describe('CSV through COPY equals CSV through the cursor, byte for byte', () => 
   beforeAll(async () => {
     database = await createPostgresDatabase('copy');
     engine = await connectDatabase('copy', 'postgres', database.url);
-    await sql`create type mood as enum ('sad', 'ok', 'happy, "very"')`.execute(engine.db);
+    await sql`create type mood as enum ('sad', 'ok', 'happy, "very"', '=cmd')`.execute(engine.db);
     await sql`create table copy_types (
       id int primary key, t text, vc varchar(20), ch char(5), b bool, bit1 bit(1), bits bit(4), by bytea,
       i2 smallint, i8 bigint, num numeric(20,5), num_free numeric, m money, d date, ts timestamp(3), tstz timestamptz,
@@ -82,6 +85,16 @@ describe('CSV through COPY equals CSV through the cursor, byte for byte', () => 
     );
     await sql`insert into copy_types (id, t, ts, tstz) values (5, ${'ünïcødé 日本 🎉'}, '9999-12-31 23:59:59.999',
       '1000-01-01 00:00:00+00')`.execute(engine.db);
+    // Formulas (OWASP CSV injection) in every kind of text column, beside negative numbers that stay numbers.
+    await sql`insert into copy_types (id, t, vc, ch, i2, i8, num, m, iv, j, tarr, e) values (6,
+      ${'=HYPERLINK("http://x","y")'}, ${'+1,2'}, ${'-2'}, -5, -9223372036854775807, -1.5, -3, '-2 days',
+      '-5', ${'{"=x"}'}, '=cmd')`.execute(engine.db);
+    await sql`insert into copy_types (id, t, vc, ch) values (7, ${'@SUM(A1)'}, ${'\tx'}, ${'\rx'})`.execute(
+      engine.db,
+    );
+    await sql`insert into copy_types (id, t, vc, ch) values (8, ${'\r\n=1'}, ${'-'}, ${"'=q"})`.execute(
+      engine.db,
+    );
   }, 60_000);
   afterAll(async () => {
     await engine?.close();
@@ -89,7 +102,7 @@ describe('CSV through COPY equals CSV through the cursor, byte for byte', () => 
   });
 
   it('for text, numbers, money, booleans, bits, binary, dates, times, intervals, uuid, json, arrays and enums', async () => {
-    await expectSameCsv(engine, 'public', 'copy_types', 5, [
+    await expectSameCsv(engine, 'public', 'copy_types', 8, [
       '2024-01-02T03:04:05.123456+00:00',
       '03:04:05+05:30',
       Buffer.alloc(200, 7).toString('base64'),
@@ -98,6 +111,12 @@ describe('CSV through COPY equals CSV through the cursor, byte for byte', () => 
       '0044-03-15 BC',
       '12345-06-07T08:09:10+00:00',
       '\n4,\\.,"comma, and ""quotes""",',
+      // Formula-like text quoted (char(5) keeps its padding), negative numbers and intervals' own forms untouched.
+      `\n6,"'=HYPERLINK(""http://x"",""y"")","'+1,2",'-2   ,`,
+      ',-5,-9223372036854775807,-1.50000,',
+      ",'-2 days,,'-5,,{=x},'=cmd\n",
+      `\n7,'@SUM(A1),'\tx,"'\rx   ",`,
+      `\n8,"'\r\n=1",'-,'=q  ,`,
     ]);
   });
 
@@ -144,6 +163,13 @@ describe('MySQL/MariaDB CSV written by the select equals CSV through the rows, b
       engine.db,
     );
     await sql`insert into csv_types (id, t, ch) values (5, ${'ünïcødé 日本 🎉'}, ${'"'})`.execute(engine.db);
+    // Formulas (OWASP CSV injection) in text of any character set, enums and json, beside negative numbers.
+    await sql`insert into csv_types (id, t, vc, ch, l1, e, j, ti, bi, num) values (7,
+      ${'=HYPERLINK("http://x","y")'}, ${'+1,2'}, ${'-2'}, ${'@café'}, '', '-5', -5, -9223372036854775807,
+      -1.5)`.execute(engine.db);
+    await sql`insert into csv_types (id, t, vc, ch, l1) values (8, ${'\tx'}, ${'\rx'}, ${'-'}, ${"'=q"})`.execute(
+      engine.db,
+    );
     // Zero dates exist in older databases; MySQL writes them as they are.
     await engine.db.transaction().execute(async (trx) => {
       await sql`set session sql_mode = ''`.execute(trx);
@@ -161,7 +187,7 @@ describe('MySQL/MariaDB CSV written by the select equals CSV through the rows, b
   });
 
   it('for text in any character set and collation, enums, sets, booleans, bits, numbers, dates, times, binary, json and uuid', async () => {
-    await expectSameCsv(engine, database.name, 'csv_types', 6, [
+    await expectSameCsv(engine, database.name, 'csv_types', 8, [
       '2024-01-02T03:04:05.123,',
       '2024-01-02T03:04:05.123456Z',
       Buffer.alloc(200, 7).toString('base64'),
@@ -169,6 +195,11 @@ describe('MySQL/MariaDB CSV written by the select equals CSV through the rows, b
       '18446744073709551615,123456789012345.12345,2024,',
       '\n4,\\.,"comma, and ""quotes""",,,,,true,',
       '0000-00-00,0000-00-00 00:00:00.000,2024-00-00T00:00:00',
+      // Formula-like text quoted, negative numbers untouched.
+      `\n7,"'=HYPERLINK(""http://x"",""y"")","'+1,2",'-2,'@café,"",`,
+      ',-5,,-9223372036854775807,,-1.50000,',
+      ",'-5,\n",
+      `\n8,'\tx,"'\rx",'-,'=q,`,
     ]);
   });
 
@@ -236,6 +267,45 @@ describe('counting CSV records in a stream cut anywhere', () => {
         `cut at ${cut}`,
       ).toBe(5);
     }
+  });
+});
+
+describe('CSV through csv-stringify on SQLite, whose columns hold any value', () => {
+  let dir: ReturnType<typeof tempDir>;
+  let engine: DatabaseEngine;
+
+  beforeAll(async () => {
+    dir = tempDir('dbui-csv-');
+    // An empty file is an empty SQLite database.
+    fs.writeFileSync(`${dir.path}/loose.db`, '');
+    engine = await connectDatabase('loose', 'sqlite', `sqlite:${dir.path}/loose.db`);
+    await sql`create table loose (id integer primary key, n integer, d decimal(10,2), at datetime, b blob,
+      anything, t text, "=cmd" text)`.execute(engine.db);
+    await sql`insert into loose values (1, -5, -0.5, '2024-01-02', ${Buffer.from([0xfb, 0xff])}, -7, '-5', 'x')`.execute(
+      engine.db,
+    );
+    await sql`insert into loose values (2, ${'=HYPERLINK("http://x","y")'}, ${'-2+3'}, ${'@SUM(A1)'},
+      ${'+text'}, ${'\tx'}, ${'a\rb'}, ${'\rx'})`.execute(engine.db);
+    await engine.catalog({ refresh: true });
+  });
+  afterAll(async () => {
+    await engine?.close();
+    dir?.remove();
+  });
+
+  it('quotes formula-like text in any column and in the header, leaves numbers and base64 alone, quotes a CR', async () => {
+    const table = await engine.table('main', 'loose');
+    let csv = csvHeader(table);
+    for await (const rows of engine.streamRows(table, { filter: {}, orderBy: 'id' }))
+      csv += csvRecords(engine.kind, table, rows);
+    expect(csv).toBe(
+      [
+        "id,n,d,at,b,anything,t,'=cmd",
+        "1,-5,-0.50,2024-01-02,+/8=,-7,'-5,x",
+        `2,"'=HYPERLINK(""http://x"",""y"")",'-2+3,'@SUM(A1),'+text,'\tx,"a\rb","'\rx"`,
+        '',
+      ].join('\n'),
+    );
   });
 });
 

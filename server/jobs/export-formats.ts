@@ -3,7 +3,8 @@ import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import type { ExportFormat } from '#common/contract/exports.ts';
 import type { CellValue, Row, Table } from '#common/contract/sql.ts';
-import type { DatabaseEngine, RowStreamQuery } from '#server/engines/engine.ts';
+import type { DatabaseEngine, EngineKind, RowStreamQuery } from '#server/engines/engine.ts';
+import { formulaSafeCell, formulaSafeText } from '#server/engines/formula-cells.ts';
 
 /*
  * Writing an export file, streamed end to end with backpressure (database → format → file): the next chunk of
@@ -11,8 +12,10 @@ import type { DatabaseEngine, RowStreamQuery } from '#server/engines/engine.ts';
  *
  * - CSV: RFC 4180 by csv-stringify; a header row of the column names; LF line ends; null as an empty field and an
  *   empty string as ""; booleans as true/false; values as the wire gives them (binary as base64, big numbers as
- *   their digits, dates as ISO text). `bom` starts the file with the UTF-8 byte-order mark Excel wants. On
- *   PostgreSQL, when the columns and filter allow, the records come from COPY itself (the same bytes).
+ *   their digits, dates as ISO text). Text that starts like a formula (= + - @, tab, CR) gets a leading single
+ *   quote, in the header too, so a spreadsheet shows it instead of running it (engines/formula-cells.ts); numbers
+ *   stay numbers. `bom` starts the file with the UTF-8 byte-order mark Excel wants. On PostgreSQL and
+ *   MySQL/MariaDB, when the columns and filter allow, the records come from the database itself (the same bytes).
  * - JSON Lines: one JSON object per row, keys in column order, values as on the wire.
  * - XLSX: exceljs's streaming writer (no shared strings, no styles: nothing kept per row). A sheet holds at most
  *   1,048,576 rows (Excel's limit) including its header row, so longer exports continue on further sheets
@@ -20,7 +23,7 @@ import type { DatabaseEngine, RowStreamQuery } from '#server/engines/engine.ts';
  *   text (big numbers and dates keep their exact wire text). What XLSX cannot carry exactly: an empty string
  *   reads back as an empty cell; the file is XML, so a carriage return reads back as a line feed and the writer
  *   drops other control characters; Excel shows at most 32,767 characters of a cell. CSV and JSON Lines carry
- *   all of these.
+ *   all of these. exceljs writes a string as a string cell, never a formula, so XLSX needs no quote.
  */
 
 /** Excel's rows per sheet. */
@@ -54,11 +57,14 @@ const columnNames = (table: Table) => table.columns.map((c) => c.name);
 const BOM = '\ufeff';
 
 /** csv-stringify's options for DBUI's CSV (see above); `quoted_match` keeps a lone \. quoted in a one-column file,
- * as COPY does (it would read as PostgreSQL's end-of-data marker). */
+ * as COPY does (it would read as PostgreSQL's end-of-data marker). With a record delimiter set, csv-stringify
+ * quotes only fields holding that one; `quote_record_delimiter` quotes a carriage return too, as RFC 4180 and the
+ * engines' own CSV do. */
 function csvOptions(table: Table) {
   return {
     eof: true,
     record_delimiter: '\n',
+    quote_record_delimiter: true,
     cast: {
       boolean: (value: boolean) => (value ? 'true' : 'false'),
       string: (value: string) => (value === '' ? { value, quoted_empty: true } : value),
@@ -67,16 +73,16 @@ function csvOptions(table: Table) {
   };
 }
 
-/** The header row as CSV (what both ways of writing CSV start with). */
+/** The header row as CSV (what both ways of writing CSV start with); a column name is a text cell too. */
 export function csvHeader(table: Table): string {
-  return stringify([columnNames(table)], csvOptions(table));
+  return stringify([columnNames(table).map(formulaSafeText)], csvOptions(table));
 }
 
-/** Rows as CSV records. */
-export function csvRecords(table: Table, rows: Row[]): string {
-  const names = columnNames(table);
+/** Rows of an engine of `kind` as CSV records, formula-like text quoted. */
+export function csvRecords(kind: EngineKind, table: Table, rows: Row[]): string {
+  const cells = table.columns.map((column) => ({ name: column.name, safe: formulaSafeCell(kind, column) }));
   return stringify(
-    rows.map((row) => names.map((name) => row[name] ?? null)),
+    rows.map((row) => cells.map((cell) => cell.safe(row[cell.name] ?? null))),
     csvOptions(table),
   );
 }
@@ -95,7 +101,7 @@ async function* csvBytes(write: ExportWrite): AsyncGenerator<string | Uint8Array
     signal: write.signal,
     chunkSize: write.chunkSize,
   })) {
-    yield csvRecords(write.table, rows);
+    yield csvRecords(write.engine.kind, write.table, rows);
     write.onRows(rows.length);
   }
 }

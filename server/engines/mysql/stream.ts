@@ -3,6 +3,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { CsvCopy, SqlFragment } from '#server/engines/adapter.ts';
 import type { CsvChunk, DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
+import { FORMULA_START_CODES } from '#server/engines/formula-cells.ts';
 import { batchesOf } from '#server/engines/stream-batches.ts';
 
 /*
@@ -12,8 +13,9 @@ import { batchesOf } from '#server/engines/stream-batches.ts';
  * timeout; it is closed afterwards rather than pooled again with that setting.
  *
  * CSV is written by the server itself where the columns allow: the select makes each record's text (every field
- * as the wire value would be written, quoted where RFC 4180 needs it) and the driver hands it over as bytes, so
- * Node neither decodes values nor formats them (about three times as fast as rows through csv-stringify).
+ * as the wire value would be written, quoted where RFC 4180 needs it, text that starts like a formula with a
+ * leading single quote as formula-cells.ts says) and the driver hands it over as bytes, so Node neither decodes
+ * values nor formats them (about three times as fast as rows through csv-stringify).
  */
 
 const pools = new WeakMap<Kysely<DynamicSchema>, Pool>();
@@ -110,8 +112,9 @@ export function csvField(column: Column, ref: SqlFragment, onlyColumn: boolean):
   const orEmpty = (expression: SqlFragment) => sql`ifnull(${expression}, '')`;
   switch (column.typeGroup) {
     case 'Text':
+      return quotedText(ref, onlyColumn, true);
     case 'guid':
-      return quotedText(ref, onlyColumn);
+      return quotedText(ref, onlyColumn, false);
     case 'bit':
       // tinyint(1) and bit(1): any value but 0 is true, as decodeValue reads it.
       return sql`case when ${ref} is null then '' when ${ref} <> 0 then 'true' else 'false' end`;
@@ -132,16 +135,22 @@ export function csvField(column: Column, ref: SqlFragment, onlyColumn: boolean):
       return sql`case when ${ref} is null then '' when length(${ref}) = 0 then '""' else replace(to_base64(${ref}), char(10), '') end`;
     case 'Other':
       // JSON arrives as its text (connect.ts jsonStrings); the rest (geometry…) the driver decodes.
-      return column.type === 'json' ? quotedText(ref, onlyColumn) : null;
+      return column.type === 'json' ? quotedText(ref, onlyColumn, true) : null;
   }
 }
 
-/** Text quoted where it must be. The pattern is matched on the utf8mb4 text too: MySQL 8's REGEXP refuses a
- * column and a pattern of different character sets. */
-function quotedText(ref: SqlFragment, onlyColumn: boolean): SqlFragment {
+const FORMULA_STARTS = sql.raw(FORMULA_START_CODES.join(', '));
+
+/** Text quoted where it must be, and (`formulaSafe`) with a leading single quote when it starts like a formula.
+ * The pattern is matched on the utf8mb4 text too: MySQL 8's REGEXP refuses a column and a pattern of different
+ * character sets. ascii() reads the first byte, a number to compare, so no collation is involved. */
+function quotedText(ref: SqlFragment, onlyColumn: boolean, formulaSafe: boolean): SqlFragment {
   const text = sql`convert(${ref} using utf8mb4)`;
   const pattern = onlyColumn ? NEEDS_QUOTES_ALONE : NEEDS_QUOTES;
-  return sql`case when ${ref} is null then '' when length(${ref}) = 0 or ${text} regexp ${pattern} then concat('"', replace(${text}, '"', '""'), '"') else ${text} end`;
+  if (!formulaSafe)
+    return sql`case when ${ref} is null then '' when length(${ref}) = 0 or ${text} regexp ${pattern} then concat('"', replace(${text}, '"', '""'), '"') else ${text} end`;
+  const formula = sql`ascii(${text}) in (${FORMULA_STARTS})`;
+  return sql`case when ${ref} is null then '' when length(${ref}) = 0 or ${text} regexp ${pattern} then concat('"', if(${formula}, '''', ''), replace(${text}, '"', '""'), '"') when ${formula} then concat('''', ${text}) else ${text} end`;
 }
 
 function run(connection: PoolConnection, statement: string): Promise<void> {

@@ -7,6 +7,7 @@ import type { Column } from '#common/contract/sql.ts';
 import type { CsvCopy, SqlFragment } from '#server/engines/adapter.ts';
 import { batchesOf } from '#server/engines/stream-batches.ts';
 import type { CsvChunk, DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
+import { FORMULA_START_CODES, holdsText } from '#server/engines/formula-cells.ts';
 
 /*
  * Streaming from PostgreSQL (exports). Each stream takes a client of its own from the pool, in a read-only
@@ -89,7 +90,8 @@ export function postgresStreamQuery(
  * PostgreSQL's own CSV writer. COPY takes no bound values, so only statements without any are copied; its text
  * must equal the wire value of every column, so some columns are selected through an expression (the same
  * normalisation types.ts applies to driver values) and floats are not copied at all (PostgreSQL writes 1e-07
- * where JavaScript writes 1e-7).
+ * where JavaScript writes 1e-7). Text that starts like a formula gets its leading quote in the select, as
+ * export-formats.ts gives it to the rows (formula-cells.ts).
  */
 export function postgresCsvCopy(db: Kysely<DynamicSchema>): CsvCopy {
   return {
@@ -114,8 +116,9 @@ async function* countedCsv(source: AsyncIterable<Uint8Array>): AsyncGenerator<Cs
   for await (const bytes of source) yield { bytes, rows: counter.count(bytes) };
 }
 
-/** What COPY should select for a column so its CSV text is the wire value (types.ts decodeValue), or null. The
- * session runs with TimeZone=UTC and DateStyle=ISO (types.ts sessionOptions), which these rely on. */
+/** What COPY should select for a column so its CSV text is the wire value (types.ts decodeValue), formula-like
+ * text quoted, or null. The session runs with TimeZone=UTC and DateStyle=ISO (types.ts sessionOptions), which
+ * these rely on. */
 export function copyExpression(column: Column, ref: SqlFragment): SqlFragment | null {
   switch (column.type) {
     case 'float4':
@@ -141,7 +144,19 @@ export function copyExpression(column: Column, ref: SqlFragment): SqlFragment | 
   if (column.typeGroup === 'Binary' || column.typeGroup === 'image') return null;
   // Everything else arrives as the text PostgreSQL writes (types.ts): integers, numeric, text, uuid, dates,
   // times, json, arrays, intervals.
-  return ref;
+  return holdsText(column) ? formulaSafe(column, ref) : ref;
+}
+
+const FORMULA_STARTS = sql.raw(FORMULA_START_CODES.join(', '));
+
+/** The column's text with a leading quote when it starts like a formula (ascii() looks at the first character
+ * only, so a value that needs no quote costs one comparison). */
+function formulaSafe(column: Column, ref: SqlFragment): SqlFragment {
+  if (column.type === 'text' || column.type === 'varchar')
+    return sql`case when ascii(${ref}) in (${FORMULA_STARTS}) then '''' || ${ref} else ${ref} end`;
+  // Other types as COPY writes them, which concat() does too (its output function) where a cast to text may not:
+  // char(n) keeps its padding, inet its address without /32.
+  return sql`case when ${ref} is null then null when ascii(${ref}::text) in (${FORMULA_STARTS}) then concat('''', ${ref}) else concat(${ref}) end`;
 }
 
 const QUOTE = 0x22;

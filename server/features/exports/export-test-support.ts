@@ -2,7 +2,14 @@ import { expect } from 'vitest';
 import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import type { ExportStatus } from '#common/contract/exports.ts';
-import { encodeBody, type CellValue, type Filter, type Row, type Table } from '#common/contract/sql.ts';
+import {
+  encodeBody,
+  type CellValue,
+  type Column,
+  type Filter,
+  type Row,
+  type Table,
+} from '#common/contract/sql.ts';
 import type { DatabaseEngine, EngineKind } from '#server/engines/engine.ts';
 import type { TestUser } from '#server/test/factories.ts';
 import type { TestDatabase } from '#server/test/server-databases.ts';
@@ -78,6 +85,14 @@ export function csvField(value: CellValue | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   return String(value);
+}
+
+/** A cell of a column as DBUI's CSV writes it: text of a text column (Text or Other) that a spreadsheet would read
+ * as a formula (= + - @ tab CR) with a leading single quote (OWASP), everything else as csvField writes it. */
+export function csvCell(column: Pick<Column, 'typeGroup'>, value: CellValue | undefined): string | null {
+  const text = ['Text', 'Other'].includes(column.typeGroup);
+  if (text && typeof value === 'string' && /^[=+\-@\t\r]/.test(value)) return `'${value}`;
+  return csvField(value);
 }
 
 /** Every row of the filter in the order, read through the engine's pages (100 a page). */

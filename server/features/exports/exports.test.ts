@@ -15,7 +15,7 @@ import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 import {
   chinookName,
   createOddValues,
-  csvField,
+  csvCell,
   exportAndDownload,
   readCsv,
   readStatus,
@@ -82,14 +82,17 @@ describe.each(chosen)('exports on %s', (kind) => {
 
   const table = async (name: string): Promise<Table> => engine.table(schema, name);
 
-  /** The CSV's records compared with the rows: header, then each field as DBUI writes the wire value. */
+  /** The CSV's records compared with the rows: header, then each field as DBUI writes the wire value (formula-like
+   * text quoted). */
   function expectCsvEqualsRows(text: string, t: Table, rows: Row[]) {
     const records = readCsv(text);
     const names = t.columns.map((c) => c.name);
     expect(records[0]).toEqual(names);
     expect(records.length - 1).toBe(rows.length);
     rows.forEach((row, i) => {
-      expect(records[i + 1], `row ${i + 1}`).toEqual(names.map((name) => csvField(row[name])));
+      expect(records[i + 1], `row ${i + 1}`).toEqual(
+        t.columns.map((column) => csvCell(column, row[column.name])),
+      );
     });
   }
 
@@ -128,6 +131,9 @@ describe.each(chosen)('exports on %s', (kind) => {
       expect(byId(3).note).toBe('');
       expect(text).toContain('"line1\nline2\r\nline3"');
       expect(text).toContain(',"",');
+      // A formula in a text column reaches the file as text a spreadsheet will not run (OWASP CSV injection).
+      expect(byId(5).label).toBe('=1+2');
+      expect(text).toContain("\n5,'=1+2,");
     });
 
     it('CSV of a whole Chinook table, and with a BOM for Excel', async () => {
@@ -167,6 +173,8 @@ describe.each(chosen)('exports on %s', (kind) => {
       const cell = (value: Row[string] | undefined) =>
         value === '' ? null : typeof value === 'string' ? value.replaceAll('\r\n', '\n') : (value ?? null);
       expect(sheets[0]!.rows).toEqual([names, ...rows.map((row) => names.map((name) => cell(row[name])))]);
+      // '=1+2' is a string cell, not a formula (which would read back as { formula }): no quote needed in XLSX.
+      expect(sheets[0]!.rows.find((row) => row[0] === 5)?.[1]).toBe('=1+2');
     });
 
     it('XLSX longer than a sheet continues on more sheets, each with the header', async () => {
