@@ -104,6 +104,9 @@ export const accountApiMessages = {
   imageTooManyPixels: (megapixels: number) =>
     `The image has too many pixels: choose one of at most ${megapixels} megapixels.`,
   accountGone: 'This account no longer exists.',
+  recoveryNextStep:
+    'The emailed code is right. Now confirm it is you with your second step, as when you sign in, or a recovery code.',
+  passwordChangeFirst: 'Set a new password first: your password must be changed before anything else.',
 } as const;
 
 /** Database browser, row editor and export. */

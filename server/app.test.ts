@@ -45,7 +45,7 @@ describe('the API server', () => {
       message: null,
       data: {
         status: 'up',
-        appStore: { engine: 'sqlite', status: 'up' },
+        appStore: { engine: 'sqlite', status: 'up', writable: true },
         databases: [
           { name: 'local', engine: 'sqlite', status: 'up' },
           { name: 'pg', engine: 'postgres', status: 'up' },

@@ -217,6 +217,10 @@ export const verification = z.object({
 });
 export type Verification = z.infer<typeof verification>;
 
+/** What login/verify answers: the session, or, in a forgot-password recovery after the emailed code, the next step
+ * (the same key, now for the account's own second step) when the account has one beyond email. */
+export const verifyAnswer = z.union([verification, preSignIn]);
+
 /** POST /api/account/signup (spec 001 §7). */
 export const signupRequest = z
   .object({

@@ -2,10 +2,23 @@ import { z } from 'zod';
 
 export const componentStatus = z.enum(['up', 'down']);
 
-/** GET /api/health: the app store and every registered database, each up or down. */
+/** GET /api/health: the app store and every registered database, each up or down, and whether the app store can be
+ * written (decision 0013). */
 export const healthResponse = z.object({
-  status: componentStatus.describe('up when the app store and every database are up'),
-  appStore: z.object({ engine: z.string(), status: componentStatus, error: z.string().optional() }),
+  status: z
+    .enum(['up', 'degraded', 'down'])
+    .describe(
+      'up when the app store and every database are up and the app store can be written; degraded when everything ' +
+        'answers but the app store cannot be written (reads work; sign-in and changes do not); down otherwise',
+    ),
+  appStore: z.object({
+    engine: z.string(),
+    status: componentStatus,
+    writable: z
+      .boolean()
+      .describe('false when a write to the app store fails (a full disk, read-only storage)'),
+    error: z.string().optional(),
+  }),
   databases: z.array(
     z.object({
       name: z.string(),

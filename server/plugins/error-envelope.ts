@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { storeMessages as sm } from '#common/messages.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
+import { isUnwritable } from '#server/store/unwritable.ts';
 
 /** A failure a service raises on purpose: its message is for the person and is sent as it is. */
 export class ApiError extends Error {
@@ -45,6 +47,11 @@ export function errorEnvelope(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.code(status).send(failure(error.message));
+    // The app store cannot take a write (a full disk): the call needed one, and nothing a person sends will fix it.
+    if (isUnwritable(error)) {
+      request.log.error({ err: error }, 'the app store cannot be written');
+      return reply.code(503).send(failure(sm.cannotSave));
+    }
     request.log.error({ err: error }, 'request failed');
     return reply
       .code(500)

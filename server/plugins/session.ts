@@ -49,6 +49,9 @@ declare module 'fastify' {
 /** Re-authentication counts for this long (0005). */
 export const REAUTH_WINDOW_MS = 10 * 60 * 1000;
 
+/** A session's last use is written at most this often (0013): reading needs no write to the app store. */
+export const SESSION_USE_WRITTEN_EVERY_MS = 60 * 1000;
+
 /** The bearer token of an Authorization header, or null. */
 export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer\s+([A-Za-z0-9_-]{20,200})\s*$/i.exec(header ?? '');
@@ -75,7 +78,8 @@ export function passwordIsExpired(
 
 /**
  * Reads `Authorization: Bearer <token>` on every request, finds the live session (not revoked, within its sliding
- * expiry and absolute lifetime), records the activity, and sets `request.account` (null when signed out).
+ * expiry and absolute lifetime), records the activity at most once a minute, and sets `request.account` (null when
+ * signed out). Recording the activity never fails a call: with the app store unwritable (a full disk) reads go on.
  */
 export function sessionHooks(app: FastifyInstance, store: AppStore, settings: SessionSettings): void {
   app.decorateRequest('account', null);
@@ -95,9 +99,8 @@ export function sessionHooks(app: FastifyInstance, store: AppStore, settings: Se
       request.staleBearer = true;
       return;
     }
-    const expiresAt = slidingExpiry(now, found.absolute_expires_at, settings.idleMinutes);
-    const [, isAdmin, links] = await Promise.all([
-      touchSession(store.db, found.id, now.toISOString(), expiresAt),
+    const [expiresAt, isAdmin, links] = await Promise.all([
+      recordUse(store, found, now, settings.idleMinutes, request),
       userIsAdmin(store.db, found.user_id),
       linksOfUser(store.db, found.user_id),
     ]);
@@ -114,15 +117,57 @@ export function sessionHooks(app: FastifyInstance, store: AppStore, settings: Se
   });
 }
 
-/** preHandler: 401 'Sign in to continue.' without a live session. */
+/** Moves the sliding expiry when the last recorded use is a minute old; answers the expiry the store holds after. A
+ * write that fails is logged, and the session keeps the expiry it had. */
+async function recordUse(
+  store: AppStore,
+  session: { id: number; last_seen_at: string; expires_at: string; absolute_expires_at: string },
+  now: Date,
+  idleMinutes: number,
+  request: FastifyRequest,
+): Promise<string> {
+  const lastBefore = new Date(now.getTime() - SESSION_USE_WRITTEN_EVERY_MS).toISOString();
+  if (session.last_seen_at > lastBefore) return session.expires_at;
+  const expiresAt = slidingExpiry(now, session.absolute_expires_at, idleMinutes);
+  try {
+    const recorded = await touchSession(store.db, session.id, {
+      now: now.toISOString(),
+      lastBefore,
+      expiresAt,
+    });
+    return recorded ? expiresAt : session.expires_at;
+  } catch (error) {
+    request.log.warn({ err: error }, 'the session’s last use could not be recorded; the call goes on');
+    return session.expires_at;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route serves a person whose password must change (verify, the own account, the change itself); every
+     * other signed-in route refuses them until it is changed. */
+    whilePasswordMustChange?: boolean;
+  }
+}
+
+/** The signed-in account behind a request: 401 without one, 403 while its password must change (an expired or
+ * forced one, or a forgot-password recovery: until the new password is set, the recovery can do nothing else). */
+function signedInAccount(request: FastifyRequest): SignedInAccount {
+  const account = request.account;
+  if (!account) throw new ApiError(401, am.signInRequired);
+  if (account.passwordExpired && !request.routeOptions.config.whilePasswordMustChange)
+    throw new ApiError(403, am.passwordChangeFirst);
+  return account;
+}
+
+/** preHandler: 401 'Sign in to continue.' without a live session (403 while the password must change). */
 export async function requireSignedIn(request: FastifyRequest): Promise<void> {
-  if (!request.account) throw new ApiError(401, am.signInRequired);
+  signedInAccount(request);
 }
 
 /** preHandler: 401 when signed out, 403 'Only administrators can do that.' for everyone but administrators. */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
-  if (!request.account) throw new ApiError(401, am.signInRequired);
-  if (!request.account.isAdmin) throw new ApiError(403, am.adminRequired);
+  if (!signedInAccount(request).isAdmin) throw new ApiError(403, am.adminRequired);
 }
 
 /**
@@ -131,8 +176,7 @@ export async function requireAdmin(request: FastifyRequest): Promise<void> {
  * re-authentication is older than 10 minutes.
  */
 export async function requireRecentAuth(request: FastifyRequest): Promise<void> {
-  const account = request.account;
-  if (!account) throw new ApiError(401, am.signInRequired);
+  const account = signedInAccount(request);
   if (!hasRecentAuth(account, new Date(request.receivedAt))) throw new ApiError(403, am.reauthRequired);
 }
 

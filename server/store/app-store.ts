@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationResult } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type MigrationResult,
+} from 'kysely';
 import { migrations } from './migrations/index.ts';
 import type { AppDatabase } from './schema.ts';
 
@@ -22,7 +32,7 @@ export type AppStoreTarget = { kind: 'sqlite'; file: string } | { kind: 'postgre
 export function openAppStore(target: AppStoreTarget): AppStore {
   const db =
     target.kind === 'sqlite'
-      ? new Kysely<AppDatabase>({ dialect: new SqliteDialect({ database: openSqliteFile(target.file) }) })
+      ? new Kysely<AppDatabase>({ dialect: new StoreSqliteDialect(openSqliteFile(target.file)) })
       : new Kysely<AppDatabase>({
           dialect: new PostgresDialect({
             pool: new pg.Pool({
@@ -43,6 +53,37 @@ export function openAppStore(target: AppStoreTarget): AppStore {
       await db.destroy();
     },
   };
+}
+
+/**
+ * Kysely's SQLite driver, except that it does not roll back a transaction SQLite has rolled back itself, as it does
+ * after a full disk or an I/O error: that ROLLBACK would fail ("no transaction is active") and its error would hide
+ * the one that says what happened (store/unwritable.ts).
+ */
+class StoreSqliteDriver extends SqliteDriver {
+  readonly #database: SQLite.Database;
+
+  constructor(database: SQLite.Database) {
+    super({ database });
+    this.#database = database;
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.#database.inTransaction) await super.rollbackTransaction(connection);
+  }
+}
+
+class StoreSqliteDialect extends SqliteDialect {
+  readonly #database: SQLite.Database;
+
+  constructor(database: SQLite.Database) {
+    super({ database });
+    this.#database = database;
+  }
+
+  override createDriver(): Driver {
+    return new StoreSqliteDriver(this.#database);
+  }
 }
 
 function openSqliteFile(file: string): SQLite.Database {

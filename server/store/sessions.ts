@@ -51,6 +51,7 @@ export async function findLiveSession(db: Db, tokenHash: string, now: string) {
       'sessions.user_id',
       'sessions.expires_at',
       'sessions.absolute_expires_at',
+      'sessions.last_seen_at',
       'sessions.reauthenticated_at',
       'sessions.reset_password',
       'users.username',
@@ -60,13 +61,20 @@ export async function findLiveSession(db: Db, tokenHash: string, now: string) {
     .executeTakeFirst();
 }
 
-/** Records activity: the sliding expiry moves to `expiresAt` (already capped by the absolute lifetime). */
-export async function touchSession(db: Db, id: number, now: string, expiresAt: string): Promise<void> {
-  await db
+/** Records activity unless some was recorded after `lastBefore` (so instances sharing the store write it once): the
+ * sliding expiry moves to `expiresAt` (already capped by the absolute lifetime). True when this call recorded it. */
+export async function touchSession(
+  db: Db,
+  id: number,
+  at: { now: string; lastBefore: string; expiresAt: string },
+): Promise<boolean> {
+  const result = await db
     .updateTable('sessions')
-    .set({ last_seen_at: now, expires_at: expiresAt })
+    .set({ last_seen_at: at.now, expires_at: at.expiresAt })
     .where('id', '=', id)
-    .execute();
+    .where('last_seen_at', '<=', at.lastBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Marks a recent proof of the password or a code. */

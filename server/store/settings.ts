@@ -20,3 +20,12 @@ export async function sharedSecret(db: Db, name: string, make: () => string): Pr
     .executeTakeFirstOrThrow();
   return row.value;
 }
+
+/** Writes the health probe's row: throws when the app store cannot be written (its disk full, read-only…). */
+export async function writeProbe(db: Db, now: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ name: 'health.write-probe', value: now })
+    .onConflict((c) => c.column('name').doUpdateSet({ value: now }))
+    .execute();
+}

@@ -48,6 +48,24 @@ export async function findOpenAttempt(
     .executeTakeFirst();
 }
 
+/** Moves an open attempt of `from` purpose on to the next step: its new purpose and allowed methods. True when this
+ * call moved it (once only, even in a race). */
+export async function moveAttemptOn(
+  db: Db,
+  id: number,
+  purpose: string,
+  allowed: string[],
+): Promise<boolean> {
+  const result = await db
+    .updateTable('sign_in_attempts')
+    .set({ purpose, allowed: allowed.join(',') })
+    .where('id', '=', id)
+    .where('purpose', '!=', purpose)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Closes an attempt; true when this call closed it (once only, even in a race). */
 export async function closeAttempt(db: Db, id: number, now: string): Promise<boolean> {
   const result = await db

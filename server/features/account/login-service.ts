@@ -19,13 +19,14 @@ import {
   deleteExpiredAttempts,
   findOpenAttempt,
   insertAttempt,
+  moveAttemptOn,
   type AttemptPurpose,
   type SignInAttemptRow,
 } from '#server/store/sign-in-attempts.ts';
 import { findUserById, findUserByUsername, updateUser, type UserRow } from '#server/store/users.ts';
 import { hashPassword, verifyPassword } from '#server/features/auth/password-hash.ts';
 import { randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
-import { ApiError } from '#server/plugins/error-envelope.ts';
+import { ApiError, success } from '#server/plugins/error-envelope.ts';
 import { accountRules, type AccountDeps } from './account-deps.ts';
 import { deliverQuietly, issueCode } from './code-delivery.ts';
 import { requireHumanCheck } from './human-check.ts';
@@ -170,7 +171,7 @@ export async function resend(deps: AccountDeps, body: ResendRequest): Promise<vo
   const user =
     attempt.user_id === null ? null : ((await findUserById(deps.store.db, attempt.user_id)) ?? null);
   await sendSignInCode(deps, { id: attempt.id, purpose: purposeOf(attempt), user }, channel, {
-    background: attempt.purpose === 'reset',
+    background: purposeOf(attempt) === 'reset',
   });
 }
 
@@ -187,7 +188,7 @@ export async function verifyLogin(
   request: FastifyRequest,
   body: VerifyRequest,
   passkey?: PasskeyAuthenticationResponse,
-): Promise<Verification> {
+): Promise<Verification | PreSignIn> {
   const now = deps.now();
   const address = request.ip;
   const attempt = await findOpenAttempt(deps.store.db, sha256Hex(body.key), now.toISOString());
@@ -207,6 +208,10 @@ export async function verifyLogin(
   const open = await releaseCheckSlot(deps, user.id);
   if (!open) await refuseUnchecked(deps, user.id, 'sign-in.refused-locked', address);
   if (!open || outcome === 'used') throw new ApiError(401, m.otpFailed);
+  if (attempt.purpose === 'reset') {
+    const next = await recoverySecondStep(deps, attempt, user, body.key, address);
+    if (next) return next;
+  }
   if (!(await closeAttempt(deps.store.db, attempt.id, now.toISOString())))
     throw new ApiError(401, m.otpFailed);
 
@@ -238,6 +243,51 @@ export async function verifyLogin(
     address,
     refusal: m.otpFailed,
   });
+}
+
+/** The envelope of login/verify: the session, or the next step of a recovery with the sentence that says so. */
+export function verified(answer: Verification | PreSignIn) {
+  return success(answer, 'token' in answer ? null : am.recoveryNextStep);
+}
+
+/**
+ * Forgot password asks what a sign-in asks (docs/decisions/0016-account-recovery.md): the emailed code stands in for
+ * the password, so an account with a second step beyond email (Phone, Totp, Passkey) must still give one of them, or
+ * a recovery code. After the emailed code the attempt moves on to those methods under the same key (a phone code is
+ * sent when Phone is preferred), and its next step is answered; an account whose only second step is email needs
+ * nothing more (null).
+ */
+async function recoverySecondStep(
+  deps: AccountDeps,
+  attempt: SignInAttemptRow,
+  user: UserRow,
+  key: string,
+  address: string,
+): Promise<PreSignIn | null> {
+  const methods = signInMethodsOf(
+    user,
+    await countRecoveryCodes(deps.store.db, user.id),
+    await countPasskeys(deps.store.db, user.id),
+  );
+  const allowed = methods.allowed2fa.filter((method) => method !== 'Email');
+  if (!allowed.some((method) => method !== 'Recovery')) return null;
+  // The account's preferred step when it is one of these (an email preference falls to the first other method).
+  const preferred =
+    allowed.find((method) => method === methods.preferred2fa) ??
+    allowed.find((method) => method !== 'Recovery') ??
+    'Recovery';
+  if (!(await moveAttemptOn(deps.store.db, attempt.id, RECOVERY_SECOND_STEP, allowed)))
+    throw new ApiError(401, m.otpFailed);
+  await writeAudit(deps.store.db, {
+    userId: user.id,
+    action: 'password.reset-email-confirmed',
+    target: `user:${user.id}`,
+    address,
+  });
+  if (preferred === 'Phone') {
+    await sendSignInCode(deps, { id: attempt.id, purpose: 'reset', user }, 'Phone', { background: false });
+  }
+  return { key, allowed2fa: allowed, preferred2fa: preferred, disableSelect2fa: allowed.length === 1 };
 }
 
 /** A second step checked: right (and used up now), wrong (a guess), or a right code already used — sent twice at
@@ -301,6 +351,10 @@ function allowedOf(attempt: SignInAttemptRow): string[] {
   return attempt.allowed.split(',');
 }
 
+/** The stored purpose of a recovery whose emailed code was right and whose second step is still to come. */
+const RECOVERY_SECOND_STEP = 'reset-second-step';
+
 function purposeOf(attempt: SignInAttemptRow): AttemptPurpose {
+  if (attempt.purpose === RECOVERY_SECOND_STEP) return 'reset';
   return attempt.purpose === 'signup' || attempt.purpose === 'reset' ? attempt.purpose : 'sign-in';
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { verification } from '#common/contract/account.ts';
+import { verifyAnswer } from '#common/contract/account.ts';
 import { envelope, failureEnvelope } from '#common/contract/envelope.ts';
 import {
   passkeyLoginOptions,
@@ -16,7 +16,7 @@ import { ApiError, success } from '#server/plugins/error-envelope.ts';
 import { perMinute } from '#server/plugins/rate-limits.ts';
 import { requireRecentAuth, requireSignedIn, type SignedInAccount } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';
-import { verifyLogin } from './login-service.ts';
+import { verified, verifyLogin } from './login-service.ts';
 import {
   listPasskeys,
   passkeySignIn,
@@ -147,14 +147,14 @@ export function passkeyRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
             'answers 401 "Failed to login... Please try again." (or "Failed to validate OTP." as the second step) ' +
             'and counts toward the lockout.',
           body: passkeyLoginVerifyRequest,
-          response: { 200: envelope(verification), ...failures },
+          response: { 200: envelope(verifyAnswer), ...failures },
         },
       },
       async (request) => {
         const { ceremonyId, key, response } = request.body;
         if (ceremonyId !== undefined)
           return success(await passkeySignIn(deps, request, ceremonyId, response));
-        return success(
+        return verified(
           await verifyLogin(deps, request, { key: key ?? '', otp: '', selected2fa: 'Passkey' }, response),
         );
       },

@@ -18,6 +18,7 @@ import {
   user,
   userUpsertRequest,
   verification,
+  verifyAnswer,
   verifyRequest,
 } from '#common/contract/account.ts';
 import { envelope, failureEnvelope } from '#common/contract/envelope.ts';
@@ -26,7 +27,7 @@ import { ApiError, success } from '#server/plugins/error-envelope.ts';
 import { perMinute } from '#server/plugins/rate-limits.ts';
 import { requireRecentAuth, requireSignedIn, type SignedInAccount } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';
-import { login, resend, verifyLogin } from './login-service.ts';
+import { login, resend, verified, verifyLogin } from './login-service.ts';
 import { forgotPassword, updatePassword } from './password-service.ts';
 import { deleteOwnAccount, ownRoles, ownUser, upsertOwnUser } from './profile-service.ts';
 import { reauthenticate } from './reauth-service.ts';
@@ -62,6 +63,7 @@ export function accountRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
       '/api/account/verify',
       {
         preValidation: requireSignedIn,
+        config: { whilePasswordMustChange: true },
         schema: {
           tags,
           summary:
@@ -80,6 +82,7 @@ export function accountRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
       '/api/account',
       {
         preValidation: requireSignedIn,
+        config: { whilePasswordMustChange: true },
         schema: {
           tags,
           summary: 'The signed-in user (details in user_Details[0], image in user_Images[0])',
@@ -181,12 +184,14 @@ export function accountRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
           summary: 'Turn a pre-sign-in key and a code into a session; answers the verification',
           description:
             'selected2fa Email or Phone: the code sent; Totp: the app code; Recovery: a recovery code (once). ' +
-            'A wrong code answers 401 "Failed to validate OTP." and counts toward the lockout.',
+            'A wrong code answers 401 "Failed to validate OTP." and counts toward the lockout. In a forgot-password ' +
+            'recovery of an account with a second step beyond email, the emailed code answers the next step ' +
+            '(the same key with the methods to use now) instead of a session.',
           body: verifyRequest,
-          response: { 200: envelope(verification), ...failures },
+          response: { 200: envelope(verifyAnswer), ...failures },
         },
       },
-      async (request) => success(await verifyLogin(deps, request, request.body)),
+      async (request) => verified(await verifyLogin(deps, request, request.body)),
     );
 
     app.post(
@@ -226,6 +231,7 @@ export function accountRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
       '/api/account/updatePassword',
       {
         preValidation: requireRecentAuth,
+        config: { whilePasswordMustChange: true },
         schema: {
           tags,
           summary: 'Set a new password; every other session of the account ends',

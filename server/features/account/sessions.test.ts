@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreSignIn, User, Verification } from '#common/contract/account.ts';
 import { accountApiMessages as am, accountMessages as m } from '#common/messages.ts';
+import { sha256Hex } from '#server/features/auth/tokens.ts';
 import { AccountClient } from '#server/test/account-client.ts';
 import { TEST_PASSWORD, buildAdmin, buildUser } from '#server/test/factories.ts';
 import { startMailSink, type MailSink } from '#server/test/mail-sink.ts';
@@ -79,6 +80,40 @@ describe('sessions and protections', () => {
     expect(absoluteEnd).toBeLessThan(t.clock.now().getTime() + 30 * MINUTE);
     t.clock.advance(absoluteEnd - t.clock.now().getTime() + 1000);
     expect((await active.get('/api/account/verify')).status).toBe(401);
+  });
+
+  it('writes a session’s use at most once a minute, and answers the expiration it stored', async () => {
+    const user = await buildUser(t);
+    const browser = new AccountClient(t);
+    browser.token = user.token;
+    const stored = () =>
+      t.store.db
+        .selectFrom('sessions')
+        .select(['last_seen_at', 'expires_at'])
+        .where('token_hash', '=', sha256Hex(user.token))
+        .executeTakeFirstOrThrow();
+
+    t.clock.advance(2 * MINUTE);
+    const first = await browser.get<Verification>('/api/account/verify');
+    const written = await stored();
+    const justNow = (at: string) => Math.abs(Date.parse(at) - t.clock.now().getTime()) < 1000;
+    expect(justNow(written.last_seen_at)).toBe(true);
+    expect(first.data.expiration).toBe(written.expires_at);
+
+    // Calls within the minute read the session and write nothing.
+    for (let i = 0; i < 3; i++) {
+      t.clock.advance(15_000);
+      const again = await browser.get<Verification>('/api/account/verify');
+      expect(again.status).toBe(200);
+      expect(again.data.expiration).toBe(written.expires_at);
+    }
+    expect(await stored()).toEqual(written);
+
+    t.clock.advance(16_000);
+    const later = await browser.get<Verification>('/api/account/verify');
+    const rewritten = await stored();
+    expect(justNow(rewritten.last_seen_at)).toBe(true);
+    expect(later.data.expiration).toBe(rewritten.expires_at);
   });
 
   it('refuses a call without the XSRF header, with another session’s, or one that does not match the cookie', async () => {
