@@ -206,3 +206,10 @@ export const passkeyMessages = {
   keyOrCeremony:
     'Send either ceremonyId (a passkey sign-in) or key (a passkey after the password), not both.',
 } as const;
+
+/** When the app's own store cannot be written (a full disk, read-only storage): reading goes on (decision 0013). */
+export const storeMessages = {
+  cannotSave:
+    'DBUI cannot save anything right now: its own storage is full or read-only. Reading still works; try again later.',
+  notWritable: 'The app store cannot be written: sign-in and changes fail until it can, reading still works.',
+} as const;
