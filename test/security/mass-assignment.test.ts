@@ -140,12 +140,6 @@ describe('account, profile, password, role and user bodies', () => {
   it("changes only the caller's own profile, never another account or a right", async () => {
     const mallory = await buildUser(t);
     const victimBefore = await accountState(t, victim.userId);
-    // The administrator forced a password change on mallory: the body cannot undo it.
-    await t.store.db
-      .updateTable('users')
-      .set({ password_expired: 1 })
-      .where('id', '=', mallory.userId)
-      .execute();
     const malloryBefore = await accountState(t, mallory.userId);
     const browser = signedIn(mallory);
     const answer = await browser.post('/api/account', {
@@ -154,7 +148,7 @@ describe('account, profile, password, role and user bodies', () => {
     });
     expectNoLeak(answer.response);
     expect(answer.status, answer.message ?? '').toBe(200);
-    expect(answer.data).toMatchObject({ id: mallory.userId, isAdmin: false, passwordExpired: true });
+    expect(answer.data).toMatchObject({ id: mallory.userId, isAdmin: false });
     expect(await accountState(t, mallory.userId)).toEqual(malloryBefore);
     expect(await accountState(t, victim.userId)).toEqual(victimBefore);
     const victimNames = await t.store.db
@@ -170,6 +164,26 @@ describe('account, profile, password, role and user bodies', () => {
     });
     expect(preferred.status, preferred.message ?? '').toBe(200);
     expect(await accountState(t, victim.userId)).toEqual(victimBefore);
+  });
+
+  it('keeps a password change an administrator forced, whatever a body says', async () => {
+    const forced = await buildUser(t);
+    await t.store.db
+      .updateTable('users')
+      .set({ password_expired: 1 })
+      .where('id', '=', forced.userId)
+      .execute();
+    const before = await accountState(t, forced.userId);
+    const browser = signedIn(forced);
+    // The profile is refused until the password is changed, or takes only names: either way the flag stays.
+    for (const url of ['/api/account', '/api/account/preferred2fa']) {
+      const answer = await browser.post(url, { ...escalation(forced), preferred2fa: 'Email' });
+      expectNoLeak(answer.response);
+      expect([200, 403], answer.message ?? '').toContain(answer.status);
+    }
+    expect(await accountState(t, forced.userId)).toEqual(before);
+    const verify = await browser.get<{ user: { passwordExpired: boolean } }>('/api/account/verify');
+    expect(verify.data.user.passwordExpired).toBe(true);
   });
 
   it("sets only the caller's own password, and re-authenticates only the caller's own session", async () => {

@@ -34,6 +34,10 @@ const STORE_TABLES: Record<StoreTable, true> = {
 
 /** Columns every signed-in call changes by design: a session's last use and its sliding expiry. */
 const VOLATILE: Partial<Record<StoreTable, string[]>> = { sessions: ['last_seen_at', 'expires_at'] };
+/** Rows written by design on calls anyone may make: /api/health's probe that the app store takes writes. */
+const VOLATILE_ROWS: Partial<Record<StoreTable, (row: Record<string, unknown>) => boolean>> = {
+  settings: (row) => String(row.name).startsWith('health.'),
+};
 
 // Drivers answer some integers as bigint, which JSON cannot hold.
 const text = (row: Record<string, unknown>) =>
@@ -50,8 +54,9 @@ export async function storeSnapshot(
     if (options.except?.includes(table)) continue;
     const rows = (await t.store.db.selectFrom(table).selectAll().execute()) as Record<string, unknown>[];
     const volatile = VOLATILE[table] ?? [];
+    const kept = rows.filter((row) => !VOLATILE_ROWS[table]?.(row));
     snapshot[table] = sorted(
-      rows.map((row) => Object.fromEntries(Object.entries(row).filter(([name]) => !volatile.includes(name)))),
+      kept.map((row) => Object.fromEntries(Object.entries(row).filter(([name]) => !volatile.includes(name)))),
     );
   }
   return snapshot;
