@@ -44,6 +44,12 @@ export interface EngineAdapter {
   readonly kind: EngineKind;
   readonly db: Kysely<DynamicSchema>;
 
+  /** How long one call may take on our side, pool wait and statements together (the statement timeout plus a
+   * margin, call-deadline.ts), for an adapter whose pool keeps that deadline; also a stream's quiet period before
+   * the database is asked whether it still answers. None for SQLite, which runs in-process, and SQL Server, whose
+   * driver cancels requests itself (tedious's request and cancel timeouts, tarn's acquire timeout). */
+  readonly callDeadlineMs?: number;
+
   /** Every table and view the connection can see, outside the engine's system schemas. */
   readCatalog(): Promise<CatalogTable[]>;
 

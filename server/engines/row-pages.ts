@@ -4,7 +4,7 @@ import type { EngineAdapter, SqlFragment } from './adapter.ts';
 import type { PageQuery } from './engine.ts';
 import { badInput } from './engine-error.ts';
 import { searchPredicates } from './search-terms.ts';
-import { countUpTo } from './table-catalog.ts';
+import { countUpTo, rowFigureOf } from './table-catalog.ts';
 
 /*
  * Paged reading. A page is read by seeking from its neighbour's sort key when the server has just served the
@@ -16,6 +16,9 @@ import { countUpTo } from './table-catalog.ts';
 /** A filtered count stops here and is reported as "at least". */
 export const FILTERED_COUNT_CAP = 100_000;
 const BOUNDARY_TTL_MS = 10 * 60 * 1000;
+
+/** Numbers in a message as people read them: 1,000,000. */
+const digits = (n: number) => n.toLocaleString('en-US');
 const BOUNDARY_CACHE_SIZE = 2000;
 
 interface SortPart {
@@ -43,15 +46,20 @@ export class RowPages {
     const sort = sortOrder(table, query.orderBy ?? null);
     const where = predicates.length ? sql.join(predicates, sql` and `) : sql`1 = 1`;
     const key = boundaryKey(table, query.filter, query.orderBy ?? null, query.pageSize);
+    refuseFarPastEnd(table, query);
 
-    const [count, rows] = await Promise.all([
-      this.count(table, predicates.length > 0, where),
-      this.rows(table, sort, where, query, key),
-    ]);
-    if (count.exact) {
+    const counting = this.count(table, predicates.length > 0, where);
+    const refusePastLast = (count: { count: number; exact: boolean }) => {
+      if (!count.exact) return;
       const lastPage = Math.max(1, Math.ceil(count.count / query.pageSize));
       if (query.page > lastPage) throw badInput(`Page ${query.page} is past the last page (${lastPage}).`);
-    }
+    };
+    // Past the catalog's exact count (which may be minutes old), count before reading: a page past the end is
+    // refused without its statement. Otherwise both at once.
+    if (rowFigureOf(table) === 'exact' && (query.page - 1) * query.pageSize >= table.numberOfRows)
+      refusePastLast(await counting);
+    const [count, rows] = await Promise.all([counting, this.rows(table, sort, where, query, key)]);
+    refusePastLast(count);
     return {
       results: rows.map((raw) => decodeRow(this.adapter, table, raw)),
       count: count.count,
@@ -156,6 +164,26 @@ export class RowPages {
     const prefix = JSON.stringify([table.schema, table.name]).slice(0, -1);
     for (const key of this.boundaries.keys()) if (key.startsWith(prefix)) this.boundaries.delete(key);
   }
+}
+
+/**
+ * Refuses, before any statement, a page whose first row lies beyond what the table can hold (issue 10 finding 8):
+ * past twice the engine's estimate plus a page, when the figure is an estimate. A page past the estimate but within
+ * that reach is read: estimates lag behind a table that grew (PostgreSQL until its next analyse). A capped count
+ * gives no upper bound, and an exact one is checked against a fresh count (`page`). A filter only narrows the table.
+ */
+function refuseFarPastEnd(table: Table, query: PageQuery): void {
+  const firstRow = (query.page - 1) * query.pageSize;
+  const rows = table.numberOfRows;
+  if (rowFigureOf(table) === 'estimate' && firstRow >= 2 * rows + query.pageSize) {
+    const pages = Math.max(1, Math.ceil(rows / query.pageSize));
+    throw badInput(
+      `Page ${digits(query.page)} is past the end: ${table.name} has about ${digits(rows)} rows (${digits(pages)} pages).`,
+    );
+  }
+  // No table holds this many rows; no engine takes such an offset.
+  if (!Number.isSafeInteger(firstRow))
+    throw badInput(`Page ${digits(query.page)} is past the end of ${table.name}.`);
 }
 
 /** Every column of a table, each as the adapter wants it selected. */

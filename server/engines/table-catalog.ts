@@ -8,6 +8,21 @@ export const EXACT_COUNT_THRESHOLD = 50_000;
 /** Counting stops here: a table without an estimate is never counted past this in one catalog read. */
 export const COUNT_CAP = 1_000_000;
 
+/**
+ * What a table's row figure (numberOfRows) is worth as a bound: an exact count, the engine's estimate (the table may
+ * hold somewhat more or fewer rows), or a capped count with no estimate (at least that many; no upper bound known).
+ * Paging refuses a page past the end from it (row-pages.ts).
+ */
+export type RowFigure = 'exact' | 'estimate' | 'at least';
+
+/** The figure of each table this module built; the wire's Table has only numberOfRowsIsEstimate. */
+const rowFigures = new WeakMap<Table, RowFigure>();
+
+/** What the row figure of a catalog table is worth; a table not built here (a test's) counts as 'at least' when it
+ * is not exact, which refuses nothing. */
+export const rowFigureOf = (table: Table): RowFigure =>
+  rowFigures.get(table) ?? (table.numberOfRowsIsEstimate ? 'at least' : 'exact');
+
 /** Completes what an adapter read: ids, the key and index flags of every column, and row counts. */
 export async function buildCatalog(
   database: string,
@@ -46,7 +61,7 @@ export async function buildCatalog(
     const identity = columns.find((c) => c.isIdentity)?.name ?? null;
     const guid = columns.find((c) => c.isGuid)?.name ?? null;
     const rows = await rowCount(adapter, table);
-    built.push({
+    const entry: Table = {
       // Stable while the table exists (0004); each name one percent-encoded segment (0015).
       id: tableId(database, table.schema, table.name),
       schema: table.schema,
@@ -63,28 +78,31 @@ export async function buildCatalog(
       columns,
       indexes: table.indexes,
       foreignKeys: table.foreignKeys,
-    });
+    };
+    rowFigures.set(entry, rows.figure);
+    built.push(entry);
   }
   return built;
 }
 
 /** Exact for small tables and tables the engine has no estimate for (counting at most COUNT_CAP rows), else
- * the engine's estimate. */
+ * the engine's estimate. A count that reaches the cap says "at least COUNT_CAP" (a small estimate beside it is
+ * stale: the table has grown past it). */
 async function rowCount(
   adapter: EngineAdapter,
   table: CatalogTable,
-): Promise<{ count: number; exact: boolean }> {
+): Promise<{ count: number; exact: boolean; figure: RowFigure }> {
   if (table.estimatedRows !== null && table.estimatedRows > EXACT_COUNT_THRESHOLD) {
-    return { count: table.estimatedRows, exact: false };
+    return { count: table.estimatedRows, exact: false, figure: 'estimate' };
   }
   try {
     const count = await countUpTo(adapter, table, COUNT_CAP);
     return count > COUNT_CAP
-      ? { count: table.estimatedRows ?? COUNT_CAP, exact: false }
-      : { count, exact: true };
+      ? { count: COUNT_CAP, exact: false, figure: 'at least' }
+      : { count, exact: true, figure: 'exact' };
   } catch {
     // A view that fails to evaluate (a broken definition, a permission) still belongs in the catalog.
-    return { count: table.estimatedRows ?? 0, exact: false };
+    return { count: table.estimatedRows ?? 0, exact: false, figure: 'at least' };
   }
 }
 

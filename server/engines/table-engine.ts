@@ -1,11 +1,13 @@
 import type { Table } from '#common/contract/sql.ts';
 import type { EngineAdapter } from './adapter.ts';
-import { withTimeout, type DatabaseEngine } from './engine.ts';
-import { EngineError, notFound } from './engine-error.ts';
+import { withCallDeadline, withoutCallDeadline } from './call-deadline.ts';
+import { withTimeout, type DatabaseEngine, type RowStreamOptions } from './engine.ts';
+import { databaseBusy, EngineError, notFound } from './engine-error.ts';
 import { foreignKeyOptions } from './foreign-key-options.ts';
 import { RowPages } from './row-pages.ts';
 import { deleteRow, restoreRow, upsertRow } from './row-writes.ts';
 import { countStreamRows, streamTableCsv, streamTableRows } from './row-stream.ts';
+import { streamWatch } from './stream-watch.ts';
 import { buildCatalog } from './table-catalog.ts';
 import { sql } from 'kysely';
 
@@ -17,16 +19,32 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
   let cached: { at: number; tables: Promise<Table[]> } | null = null;
   const pages = new RowPages(adapter);
 
-  /** Runs a database call; a driver error becomes a message a person can act on. */
-  async function explained<T>(work: () => Promise<T>): Promise<T> {
+  /** A driver error as a message a person can act on (unknown errors as they are). */
+  const explain = (error: unknown): unknown =>
+    error instanceof EngineError ? error : (adapter.explainError(error) ?? error);
+
+  /**
+   * Runs a database call under one deadline, its pool wait and statements together (call-deadline.ts); a driver
+   * error becomes a message a person can act on. A write is one row found by its key: when it runs out of time, it
+   * was waiting for other sessions (a row lock), not working, so it says the database is busy.
+   */
+  async function explained<T>(work: () => Promise<T>, kind: 'read' | 'write' = 'read'): Promise<T> {
     try {
-      return await work();
+      return await (adapter.callDeadlineMs ? withCallDeadline(adapter.callDeadlineMs, work) : work());
     } catch (error) {
-      if (error instanceof EngineError) throw error;
-      const explanation = adapter.explainError(error);
-      if (explanation) throw explanation;
-      throw error;
+      const explanation = explain(error);
+      if (kind === 'write' && explanation instanceof EngineError && explanation.statusCode === 504)
+        throw databaseBusy(name, { cause: error });
+      throw explanation;
     }
+  }
+
+  /** A stream's options with the watch on its inactivity (stream-watch.ts), when the adapter keeps deadlines. */
+  function watched(options: RowStreamOptions = {}) {
+    const quietMs = adapter.callDeadlineMs;
+    if (!quietMs) return { options, watch: <T>(source: AsyncIterable<T>) => source };
+    const watch = streamWatch({ quietMs, alive: () => engine.ping(quietMs), signal: options.signal });
+    return { options: { ...options, signal: watch.signal }, watch: watch.watch };
   }
 
   /** The same for a stream: an error while reading becomes a message a person can act on. */
@@ -44,16 +62,26 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
     kind: adapter.kind,
     db: adapter.db,
     async ping(timeoutMs = 3000) {
+      const probe = () => sql`select 1 as one`.execute(adapter.db);
+      // The call's deadline ends the probe and discards its connection, so a frozen server cannot keep pooled
+      // connections waiting; the timer is for engines without one (and a little later, so the deadline's 503
+      // reports first where there is one).
       await withTimeout(
-        sql`select 1 as one`.execute(adapter.db),
-        timeoutMs,
+        adapter.callDeadlineMs ? withCallDeadline(timeoutMs, probe) : probe(),
+        timeoutMs + (adapter.callDeadlineMs ? 250 : 0),
         `${name} did not answer within ${timeoutMs} ms`,
       );
     },
     close: () => adapter.db.destroy(),
     catalog(options = {}) {
       if (!cached || options.refresh || Date.now() - cached.at > CATALOG_TTL_MS) {
-        const tables = explained(async () => buildCatalog(name, adapter, await adapter.readCatalog()));
+        // Shared by every caller, and one statement per small table: each statement gets a deadline of its own
+        // rather than the first caller's.
+        const tables = withoutCallDeadline(async () =>
+          buildCatalog(name, adapter, await adapter.readCatalog()),
+        ).catch((error: unknown) => {
+          throw explain(error);
+        });
         cached = { at: Date.now(), tables };
         // A failed read is not cached: the next call tries again.
         tables.catch(() => {
@@ -69,27 +97,31 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
     },
     page: (table, query) => explained(() => pages.page(table, query)),
     async upsert(table, row, options) {
-      const saved = await explained(() => upsertRow(adapter, table, row, options));
+      const saved = await explained(() => upsertRow(adapter, table, row, options), 'write');
       pages.forget(table);
       return saved;
     },
     async deleteRow(table, row, options) {
-      const deleted = await explained(() => deleteRow(adapter, table, row, options));
+      const deleted = await explained(() => deleteRow(adapter, table, row, options), 'write');
       pages.forget(table);
       return deleted;
     },
     async restoreRow(table, row) {
-      const restored = await explained(() => restoreRow(adapter, table, row));
+      const restored = await explained(() => restoreRow(adapter, table, row), 'write');
       pages.forget(table);
       return restored;
     },
     foreignKeyOptions: async (table, column, query) =>
       explained(async () => foreignKeyOptions(adapter, await engine.catalog(), table, column, query)),
     countRows: (table, query) => explained(() => countStreamRows(adapter, table, query)),
-    streamRows: (table, query, options) => explainedStream(streamTableRows(adapter, table, query, options)),
+    streamRows(table, query, options) {
+      const stream = watched(options);
+      return explainedStream(stream.watch(streamTableRows(adapter, table, query, stream.options)));
+    },
     streamCsv(table, query, options) {
-      const csv = streamTableCsv(adapter, table, query, options);
-      return csv && explainedStream(csv);
+      const stream = watched(options);
+      const csv = streamTableCsv(adapter, table, query, stream.options);
+      return csv && explainedStream(stream.watch(csv));
     },
   };
   return engine;

@@ -33,9 +33,7 @@ async function timed(call: () => Promise<{ statusCode: number; body: string }>):
 
 /** GET …/page/{page}. */
 export const readPage = (t: TestApp, user: TestUser, table: string, page = 1, query = '') =>
-  timed(() =>
-    t.app.inject({ method: 'GET', url: `${table}/page/${page}${query}`, headers: user.headers }),
-  );
+  timed(() => t.app.inject({ method: 'GET', url: `${table}/page/${page}${query}`, headers: user.headers }));
 
 /** POST … with an encoded row: an insert, or an update when the row's key exists. */
 export const writeRow = (t: TestApp, user: TestUser, table: string, row: Row) =>

@@ -235,7 +235,9 @@ class OwnServerProcess implements OwnServer {
   async createDatabase(name = `faults_${randomBytes(4).toString('hex')}`): Promise<string> {
     if (!/^\w+$/.test(name)) throw new Error(`database names here are letters, digits and _: ${name}`);
     await this.query(
-      this.kind === 'postgres' ? `create database "${name}"` : `create database \`${name}\` character set utf8mb4`,
+      this.kind === 'postgres'
+        ? `create database "${name}"`
+        : `create database \`${name}\` character set utf8mb4`,
     );
     return this.url(name);
   }
@@ -250,7 +252,11 @@ class OwnServerProcess implements OwnServer {
         await client.end();
       }
     }
-    const connection = await mysql.createConnection({ uri: url, connectTimeout: 5000, multipleStatements: false });
+    const connection = await mysql.createConnection({
+      uri: url,
+      connectTimeout: 5000,
+      multipleStatements: false,
+    });
     try {
       const [rows] = await connection.query(sqlText);
       return Array.isArray(rows) ? (rows as unknown[]) : [rows];
@@ -319,13 +325,17 @@ class OwnServerProcess implements OwnServer {
     this.writeOwner(child.pid ?? null);
     const until = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
-      if (this.child !== child) throw new Error(`the ${this.kind} server exited at start:\n${this.logTail()}`);
+      if (this.child !== child)
+        throw new Error(`the ${this.kind} server exited at start:\n${this.logTail()}`);
       try {
         await this.query('select 1');
         return;
       } catch (error) {
         if (Date.now() > until) {
-          throw new Error(`the ${this.kind} server did not answer within ${READY_TIMEOUT_MS} ms (${String(error)}):\n${this.logTail()}`);
+          throw new Error(
+            `the ${this.kind} server did not answer within ${READY_TIMEOUT_MS} ms (${String(error)}):\n${this.logTail()}`,
+            { cause: error },
+          );
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
@@ -452,7 +462,8 @@ function postgresBin(): string {
         .filter((v) => fs.existsSync(path.join(root, v, 'bin', 'postgres')))
         .sort((a, b) => Number(b) - Number(a))
     : [];
-  if (!versions[0]) throw new Error('no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (set PG_BIN)');
+  if (!versions[0])
+    throw new Error('no PostgreSQL server binaries in /usr/lib/postgresql/*/bin (set PG_BIN)');
   return path.join(root, versions[0], 'bin');
 }
 
@@ -477,7 +488,9 @@ function runToEnd(file: string, args: string[], owner: OsUser | null, logFile: s
   });
   fs.appendFileSync(logFile, `${result.stdout ?? ''}${result.stderr ?? ''}`);
   if (result.status !== 0) {
-    throw new Error(`${path.basename(file)} failed (${result.status ?? result.error?.message}):\n${result.stderr ?? ''}`);
+    throw new Error(
+      `${path.basename(file)} failed (${result.status ?? result.error?.message}):\n${result.stderr ?? ''}`,
+    );
   }
 }
 

@@ -74,7 +74,7 @@ describe('mssqlPoolOptions', () => {
       max: 3,
       propagateCreateError: true,
       createTimeoutMillis: 6000,
-      acquireTimeoutMillis: 7500,
+      acquireTimeoutMillis: 3500,
     });
   });
 });

@@ -1,6 +1,7 @@
 import * as tedious from 'tedious';
 import * as tarn from 'tarn';
 import { Kysely, MssqlDialect } from 'kysely';
+import { callBudgetOf } from '#server/engines/call-deadline.ts';
 import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { createTableEngine } from '#server/engines/table-engine.ts';
 import { mssqlAdapter } from './adapter.ts';
@@ -53,7 +54,8 @@ export function mssqlConnectionConfig(url: string, options: EngineOptions): tedi
 /**
  * tarn's pool settings. tarn retries a failed connection until the acquire timeout (30 s by default) unless told to
  * propagate the error: with it, a refused connection or a failed login fails the call at once (a 503). A call
- * that waits for a busy pool's connection waits at most one statement and one connect.
+ * that waits for a busy pool's connection waits at most a call's budget (the statement timeout and the margin of
+ * call-deadline.ts), then is told the database is busy.
  */
 export function mssqlPoolOptions(options: EngineOptions) {
   return {
@@ -61,7 +63,7 @@ export function mssqlPoolOptions(options: EngineOptions) {
     max: options.poolSize,
     propagateCreateError: true,
     createTimeoutMillis: CONNECT_TIMEOUT_MS + 1000,
-    acquireTimeoutMillis: options.statementTimeoutMs + CONNECT_TIMEOUT_MS,
+    acquireTimeoutMillis: callBudgetOf(options.statementTimeoutMs),
   };
 }
 

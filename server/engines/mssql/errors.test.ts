@@ -244,9 +244,11 @@ describe('explainError', () => {
     expect(
       explained(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' })),
     ).toEqual(unreachable);
-    expect(explained(new tarn.TimeoutError('operation timed out for an unknown reason'))).toEqual(
-      unreachable,
-    );
+    // Every pooled connection stayed taken for the call's whole budget: busy, not unreachable.
+    expect(explained(new tarn.TimeoutError('operation timed out for an unknown reason'))).toEqual({
+      status: 503,
+      message: 'The database erp is busy right now; try again in a moment.',
+    });
     expect(
       explained(serverError(4060, 'Cannot open database "erp" requested by the login. The login failed.')),
     ).toEqual(unreachable);

@@ -1,7 +1,7 @@
 import * as tarn from 'tarn';
 import * as tedious from 'tedious';
 import { formMessages } from '#common/messages.ts';
-import { EngineError } from '#server/engines/engine-error.ts';
+import { databaseBusy, databaseUnreachable, EngineError } from '#server/engines/engine-error.ts';
 
 /*
  * tedious errors: a RequestError carries the server's error `number` and message (in English: connect.ts sets the
@@ -71,11 +71,12 @@ function explainOne(error: unknown, original: unknown, context: ErrorContext): E
       504,
       `The database did not answer within ${secondsText(context.statementTimeoutMs)}; narrow the search or try again.`,
     );
-  const unreachable = () => explain(503, `The database ${context.name} is not reachable right now.`);
+  const unreachable = () => databaseUnreachable(context.name, { cause: original });
 
   if (error instanceof tedious.ConnectionError) return unreachable();
-  // tarn's pool timeout: no connection could be had in time.
-  if (error instanceof tarn.TimeoutError) return unreachable();
+  // tarn's acquire timeout: every connection stayed taken until the call's budget ran out (a connection that
+  // cannot be made fails at once instead: connect.ts propagates create errors).
+  if (error instanceof tarn.TimeoutError) return databaseBusy(context.name, { cause: original });
   if (code === 'ETIMEOUT' || code === 'ECANCEL') return timedOut();
   if (
     (code !== null && UNREACHABLE_CODES.has(code)) ||

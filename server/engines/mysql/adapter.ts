@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { EngineAdapter } from '#server/engines/adapter.ts';
+import { callBudgetOf } from '#server/engines/call-deadline.ts';
 import type { DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { readCatalog } from './catalog.ts';
 import { explainError } from './errors.ts';
@@ -28,6 +29,7 @@ export function mysqlAdapter(db: Kysely<DynamicSchema>, options: MysqlAdapterOpt
   return {
     kind: 'mysql',
     db,
+    callDeadlineMs: callBudgetOf(options.statementTimeoutMs),
     readCatalog: () => readCatalog(db),
     limitOffset,
     textStartsWith,

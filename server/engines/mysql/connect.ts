@@ -1,21 +1,25 @@
 import { createPool } from 'mysql2';
 import { CompiledQuery, Kysely, MysqlDialect, type DatabaseConnection } from 'kysely';
+import { callBudgetOf, DeadlineGuard } from '#server/engines/call-deadline.ts';
 import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { createTableEngine } from '#server/engines/table-engine.ts';
 import { mysqlAdapter } from './adapter.ts';
+import { guardedPool } from './guarded-pool.ts';
 import { registerPool } from './stream.ts';
 
 /** Opens a pooled MySQL or MariaDB connection with a per-session statement timeout. */
 export function connectMysql(name: string, url: string, options: EngineOptions): DatabaseEngine {
-  const db = openMysql(url, options);
+  const db = openMysql(url, options, name);
   return createTableEngine(name, mysqlAdapter(db, { name, statementTimeoutMs: options.statementTimeoutMs }));
 }
 
 /**
  * The Kysely instance over a mysql2 pool. Values come back without loss: BIGINT and DECIMAL as strings, dates and
- * times as the server's text (fractional seconds kept), BIT and binary as Buffers, JSON as its text.
+ * times as the server's text (fractional seconds kept), BIT and binary as Buffers, JSON as its text. Every call's
+ * pool wait and statements also end by DBUI's own deadline (guarded-pool.ts), which a frozen server cannot stop;
+ * `name` is the registered database's, for the messages.
  */
-export function openMysql(url: string, options: EngineOptions): Kysely<DynamicSchema> {
+export function openMysql(url: string, options: EngineOptions, name = 'database'): Kysely<DynamicSchema> {
   const pool = createPool({
     uri: url,
     connectionLimit: options.poolSize,
@@ -27,15 +31,16 @@ export function openMysql(url: string, options: EngineOptions): Kysely<DynamicSc
     jsonStrings: true,
     timezone: 'Z',
   });
+  const guarded = guardedPool(pool, new DeadlineGuard(name, callBudgetOf(options.statementTimeoutMs)));
   const db = new Kysely<DynamicSchema>({
     dialect: new MysqlDialect({
-      pool,
+      pool: guarded,
       // Kysely awaits this before a new connection runs its first query (the pool's 'connection' event cannot be
       // awaited, so a fallback set there could run after the first query).
       onCreateConnection: (connection) => prepareSession(connection, options.statementTimeoutMs),
     }),
   });
-  registerPool(db, pool);
+  registerPool(db, guarded);
   return db;
 }
 

@@ -1,4 +1,4 @@
-import { EngineError } from '#server/engines/engine-error.ts';
+import { databaseUnreachable, EngineError } from '#server/engines/engine-error.ts';
 
 /*
  * mysql2 errors carry the server's errno and message (or a Node socket code). Messages quote names and values, never
@@ -55,7 +55,7 @@ export function explainError(error: unknown, context: ErrorContext): EngineError
     (code !== null && UNREACHABLE_CODES.has(code)) ||
     isUnreachable(driver)
   ) {
-    return explain(503, `The database ${context.name} is not reachable right now.`);
+    return databaseUnreachable(context.name, { cause: error });
   }
   switch (errno) {
     case 1062: {

@@ -1,10 +1,10 @@
-import type { Pool, PoolConnection } from 'mysql2';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { CsvCopy, SqlFragment } from '#server/engines/adapter.ts';
 import type { CsvChunk, DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
 import { FORMULA_START_CODES } from '#server/engines/formula-cells.ts';
 import { batchesOf } from '#server/engines/stream-batches.ts';
+import type { GuardedConnection, GuardedPool } from './guarded-pool.ts';
 
 /*
  * Streaming from MySQL and MariaDB (exports): the driver's streaming query on a connection of its own, read as the
@@ -18,10 +18,10 @@ import { batchesOf } from '#server/engines/stream-batches.ts';
  * values nor formats them (about three times as fast as rows through csv-stringify).
  */
 
-const pools = new WeakMap<Kysely<DynamicSchema>, Pool>();
+const pools = new WeakMap<Kysely<DynamicSchema>, GuardedPool>();
 
 /** Remembers the pool under a Kysely instance (connect.ts): streams need a connection of their own. */
-export function registerPool(db: Kysely<DynamicSchema>, pool: Pool): void {
+export function registerPool(db: Kysely<DynamicSchema>, pool: GuardedPool): void {
   pools.set(db, pool);
 }
 
@@ -47,7 +47,9 @@ async function* streamed<T>(
   const pool = pools.get(db);
   if (!pool) throw new Error('This MySQL connection was not opened by openMysql, so it cannot stream.');
   options.signal?.throwIfAborted();
-  const connection = await new Promise<PoolConnection>((resolve, reject) =>
+  // Getting the connection and each setting keep a deadline (guarded-pool.ts); the streaming query then has none as
+  // a whole (the engine watches its silences, stream-watch.ts).
+  const connection = await new Promise<GuardedConnection>((resolve, reject) =>
     pool.getConnection((error, got) => (error ? reject(error) : resolve(got))),
   );
   try {
@@ -55,7 +57,7 @@ async function* streamed<T>(
     // MariaDB spells the timeout max_statement_time, MySQL max_execution_time (connect.ts); 0 is no limit.
     if (!(await setIfKnown(connection, 'SET SESSION max_statement_time = 0')))
       await setIfKnown(connection, 'SET SESSION max_execution_time = 0');
-    const stream = connection
+    const stream = connection.raw
       .query({ sql: query.sql, values: [...query.parameters], rowsAsArray })
       .stream({ objectMode: true, highWaterMark: options.chunkSize });
     const stop = () =>
@@ -153,13 +155,13 @@ function quotedText(ref: SqlFragment, onlyColumn: boolean, formulaSafe: boolean)
   return sql`case when ${ref} is null then '' when length(${ref}) = 0 or ${text} regexp ${pattern} then concat('"', if(${formula}, '''', ''), replace(${text}, '"', '""'), '"') when ${formula} then concat('''', ${text}) else ${text} end`;
 }
 
-function run(connection: PoolConnection, statement: string): Promise<void> {
+function run(connection: GuardedConnection, statement: string): Promise<void> {
   return new Promise((resolve, reject) =>
-    connection.query(statement, (error) => (error ? reject(error) : resolve())),
+    connection.query(statement, [], (error) => (error ? reject(error) : resolve())),
   );
 }
 
-async function setIfKnown(connection: PoolConnection, statement: string): Promise<boolean> {
+async function setIfKnown(connection: GuardedConnection, statement: string): Promise<boolean> {
   try {
     await run(connection, statement);
     return true;

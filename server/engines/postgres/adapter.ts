@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { EngineAdapter, SqlFragment } from '#server/engines/adapter.ts';
+import { callBudgetOf } from '#server/engines/call-deadline.ts';
 import type { DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { readCatalog } from './catalog.ts';
 import { explainError } from './errors.ts';
@@ -26,6 +27,7 @@ export function postgresAdapter(
   return {
     kind: 'postgres',
     db,
+    callDeadlineMs: callBudgetOf(options.statementTimeoutMs),
     async readCatalog() {
       const [tables, readStrategy] = await Promise.all([readCatalog(db), readPrefixStrategy(db)]);
       strategy = readStrategy;

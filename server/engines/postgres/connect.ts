@@ -1,18 +1,26 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
+import { callBudgetOf, DeadlineGuard } from '#server/engines/call-deadline.ts';
 import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { createTableEngine } from '#server/engines/table-engine.ts';
 import { postgresAdapter } from './adapter.ts';
+import { ConnectingClient, guardedPool } from './guarded-pool.ts';
 import { registerPool } from './stream.ts';
 import { getTypeParser, sessionOptions } from './types.ts';
 
 /** A Kysely over a PostgreSQL pool: values arrive as exact text (see types.ts), the session runs in UTC, and the
- * server cancels any statement over the timeout. The parsers belong to this pool only, not to pg globally. */
-export function openPostgres(url: string, options: EngineOptions): Kysely<DynamicSchema> {
+ * server cancels any statement over the timeout. The parsers belong to this pool only, not to pg globally. Every
+ * call's pool wait and statements also end by DBUI's own deadline (guarded-pool.ts), which a frozen server cannot
+ * stop; `name` is the registered database's, for the messages. */
+export function openPostgres(url: string, options: EngineOptions, name = 'database'): Kysely<DynamicSchema> {
+  const budgetMs = callBudgetOf(options.statementTimeoutMs);
   const pool = new pg.Pool({
     connectionString: url,
+    Client: ConnectingClient,
     max: options.poolSize,
-    connectionTimeoutMillis: 5000,
+    // The wait in the pool's queue: our deadline ends it (guarded-pool.ts), and this, a second later, only takes the
+    // abandoned wait out of the queue (were it first, its error would read as "not reachable").
+    connectionTimeoutMillis: budgetMs + 1000,
     idleTimeoutMillis: 30_000,
     statement_timeout: options.statementTimeoutMs,
     application_name: 'dbui',
@@ -21,12 +29,13 @@ export function openPostgres(url: string, options: EngineOptions): Kysely<Dynami
   });
   // An idle client losing its connection emits 'error' on the pool; without a listener that would end the process.
   pool.on('error', () => undefined);
-  const db = new Kysely<DynamicSchema>({ dialect: new PostgresDialect({ pool }) });
-  registerPool(db, pool);
+  const guarded = guardedPool(pool, new DeadlineGuard(name, budgetMs));
+  const db = new Kysely<DynamicSchema>({ dialect: new PostgresDialect({ pool: guarded }) });
+  registerPool(db, guarded);
   return db;
 }
 
 /** Opens a pooled PostgreSQL connection. */
 export function connectPostgres(name: string, url: string, options: EngineOptions): DatabaseEngine {
-  return createTableEngine(name, postgresAdapter(openPostgres(url, options), options, name));
+  return createTableEngine(name, postgresAdapter(openPostgres(url, options, name), options, name));
 }

@@ -1,4 +1,4 @@
-import { EngineError } from '#server/engines/engine-error.ts';
+import { databaseUnreachable, EngineError } from '#server/engines/engine-error.ts';
 
 /*
  * PostgreSQL errors as messages a person can act on. The server's fields (code = SQLSTATE, detail, column,
@@ -49,8 +49,7 @@ export function explainError(error: unknown, context: ErrorContext): EngineError
   const code = text(fields.code);
   const options = { cause: error };
 
-  if (isUnreachable(error))
-    return new EngineError(503, `The database ${context.name} is not reachable right now.`, options);
+  if (isUnreachable(error)) return databaseUnreachable(context.name, options);
   switch (code) {
     case '23505':
       return new EngineError(409, uniqueMessage(fields), options);

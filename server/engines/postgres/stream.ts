@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import type pg from 'pg';
 import QueryStream from 'pg-query-stream';
 import { to as copyTo } from 'pg-copy-streams';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
@@ -7,6 +6,7 @@ import type { Column } from '#common/contract/sql.ts';
 import type { CsvCopy, SqlFragment } from '#server/engines/adapter.ts';
 import { batchesOf } from '#server/engines/stream-batches.ts';
 import type { CsvChunk, DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
+import type { GuardedClient, GuardedPool } from './guarded-pool.ts';
 import { FORMULA_START_CODES, holdsText } from '#server/engines/formula-cells.ts';
 
 /*
@@ -17,14 +17,16 @@ import { FORMULA_START_CODES, holdsText } from '#server/engines/formula-cells.ts
  * connection, which ends the statement on the server.
  */
 
-const pools = new WeakMap<Kysely<DynamicSchema>, pg.Pool>();
+const pools = new WeakMap<Kysely<DynamicSchema>, GuardedPool>();
 
 /** Remembers the pool under a Kysely instance (connect.ts): streams need a client of their own. */
-export function registerPool(db: Kysely<DynamicSchema>, pool: pg.Pool): void {
+export function registerPool(db: Kysely<DynamicSchema>, pool: GuardedPool): void {
   pools.set(db, pool);
 }
 
-async function streamingClient(db: Kysely<DynamicSchema>): Promise<pg.PoolClient> {
+/** A client of the stream's own. Getting it and starting its transaction keep a deadline each (guarded-pool.ts);
+ * the cursor or COPY then has none as a whole (the engine watches its silences, stream-watch.ts). */
+async function streamingClient(db: Kysely<DynamicSchema>): Promise<GuardedClient> {
   const pool = pools.get(db);
   if (!pool)
     throw new Error('This PostgreSQL connection was not opened by openPostgres, so it cannot stream.');
@@ -43,7 +45,7 @@ async function streamingClient(db: Kysely<DynamicSchema>): Promise<pg.PoolClient
 async function* onStreamingClient<T>(
   db: Kysely<DynamicSchema>,
   signal: AbortSignal | undefined,
-  open: (client: pg.PoolClient) => Readable,
+  open: (client: GuardedClient) => Readable,
   collect: (source: Readable) => AsyncIterable<T>,
 ): AsyncGenerator<T> {
   signal?.throwIfAborted();
@@ -51,10 +53,14 @@ async function* onStreamingClient<T>(
   let completed = false;
   try {
     const stream = open(client);
-    const stop = () => stream.destroy(signal?.reason instanceof Error ? signal.reason : new Error('stopped'));
+    const stop = () => {
+      stream.destroy(signal?.reason instanceof Error ? signal.reason : new Error('stopped'));
+      // A cursor's close would wait for the server (a frozen one never answers); the stream ends with the socket.
+      client.discard();
+    };
     signal?.addEventListener('abort', stop, { once: true });
     try {
-      yield* collect(stream);
+      yield* untilStopped(collect(stream), signal);
     } finally {
       signal?.removeEventListener('abort', stop);
     }
@@ -63,6 +69,35 @@ async function* onStreamingClient<T>(
   } finally {
     // A client released with an error is closed, not pooled: a cursor or COPY left half-read dies with it.
     client.release(completed ? undefined : true);
+  }
+}
+
+/** The items of `source` until the signal. A stopped cursor's stream ends only once the server confirms the cursor
+ * closed, which a frozen server never does: the stop does not wait for it (the connection is gone already). */
+async function* untilStopped<T>(
+  source: AsyncIterable<T>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<T> {
+  if (!signal) return yield* source;
+  const iterator = source[Symbol.asyncIterator]();
+  const stopped = new Promise<never>((_, reject) => {
+    const stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error('stopped'));
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+  stopped.catch(() => undefined);
+  let reading = false;
+  try {
+    for (;;) {
+      reading = true;
+      const result = await Promise.race([iterator.next(), stopped]);
+      reading = false;
+      if (result.done) return;
+      yield result.value;
+    }
+  } finally {
+    // A reader that stops between items ends the source too; one left mid-read is abandoned with its connection.
+    if (!reading) await iterator.return?.();
   }
 }
 

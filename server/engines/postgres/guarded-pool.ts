@@ -1,0 +1,90 @@
+import pg from 'pg';
+import type { DeadlineGuard } from '#server/engines/call-deadline.ts';
+import type { EngineError } from '#server/engines/engine-error.ts';
+
+/*
+ * The pg pool behind DBUI's deadlines (call-deadline.ts): the wait for a client and every statement end by the
+ * call's deadline, and a client whose statement outlived it is closed rather than pooled again. Kysely's dialect
+ * and the streams (stream.ts) both take their clients here.
+ */
+
+/** A pooled client whose statements keep the call's deadline. */
+export interface GuardedClient {
+  /** A statement, ended (with its connection) by the call's deadline. */
+  query<R extends pg.QueryResultRow>(text: string, values?: readonly unknown[]): Promise<pg.QueryResult<R>>;
+  /** A cursor or COPY, run as pg runs it: a stream has no deadline as a whole (stream-watch.ts watches it). */
+  query<T extends pg.Submittable>(submittable: T): T;
+  /** Closes the connection now, whatever runs on it (a cursor's or COPY's own close would wait for the server);
+   * release() then takes it out of the pool. */
+  discard(): void;
+  /** Back to the pool; closed instead when given an error or true, or when a deadline discarded it. */
+  release(destroy?: boolean | Error): void;
+}
+
+export interface GuardedPool {
+  connect(): Promise<GuardedClient>;
+  end(): Promise<void>;
+}
+
+/** How long opening one connection may take: a host that does not answer is "not reachable" after this. */
+export const CONNECT_TIMEOUT_MS = 5000;
+
+/** A pg client that gives up connecting after CONNECT_TIMEOUT_MS. The pool's own connectionTimeoutMillis also
+ * bounds the wait in its queue, which our deadline does (a wait there is "busy", not "not reachable"). */
+export class ConnectingClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
+
+/** Wraps a pool: `connect()` waits until the call's deadline, and its clients' statements end by it. */
+export function guardedPool(pool: pg.Pool, guard: DeadlineGuard): GuardedPool {
+  // A new connection is the server answering.
+  pool.on('connect', () => guard.answered());
+  const clients = new WeakMap<pg.PoolClient, GuardedClient>();
+  const wrap = (client: pg.PoolClient): GuardedClient => {
+    let discarded: EngineError | null = null;
+    const discard = (reason: EngineError) => {
+      discarded = reason;
+      // With a statement in flight, pg's end() destroys the socket at once (a graceful goodbye would wait for the
+      // frozen server); release() then removes the client from the pool.
+      client.end().catch(() => undefined);
+    };
+    function query<R extends pg.QueryResultRow>(
+      text: string,
+      values?: readonly unknown[],
+    ): Promise<pg.QueryResult<R>>;
+    function query<T extends pg.Submittable>(submittable: T): T;
+    function query(statement: string | pg.Submittable, values?: readonly unknown[]) {
+      if (typeof statement !== 'string') return client.query(statement);
+      if (discarded) return Promise.reject(discarded);
+      return guard.run(
+        () => client.query(statement, values ? [...values] : undefined),
+        discard,
+        (error) => error instanceof pg.DatabaseError,
+      );
+    }
+    return {
+      query,
+      discard: () => {
+        client.end().catch(() => undefined);
+      },
+      release: (destroy) => client.release(discarded ?? destroy),
+    };
+  };
+  return {
+    async connect() {
+      const client = await guard.acquire(
+        () => pool.connect(),
+        (late) => late.release(),
+      );
+      let guarded = clients.get(client);
+      if (!guarded) {
+        guarded = wrap(client);
+        clients.set(client, guarded);
+      }
+      return guarded;
+    },
+    end: () => pool.end(),
+  };
+}
