@@ -207,6 +207,25 @@ export const passkeyMessages = {
     'Send either ceremonyId (a passkey sign-in) or key (a passkey after the password), not both.',
 } as const;
 
+/** The HTTP edge's own sentences: bodies and addresses the server cannot take (issue 10, findings 3, 4, 7). */
+export const requestMessages = {
+  bodyEmpty: 'The request body is empty. Send a JSON object.',
+  bodyNotJson: (problem: string | null) =>
+    `The request body is not valid JSON${problem ? ` (${problem})` : ''}. Check its quotes, commas and brackets.`,
+  bodyTooDeep: (levels: number) =>
+    `The request body nests objects or arrays more than ${levels} levels deep. Send a flatter JSON value.`,
+  bodyForbiddenKey: 'The request body may not use "__proto__" or "constructor" with "prototype" as a key.',
+  bodyTooLarge: (size: string) => `The request body is larger than the ${size} this call accepts.`,
+  bodyLengthWrong: 'The request body is not as long as its Content-Length header says. Send it again.',
+  unsupportedMediaType: 'This call takes a JSON body. Send it with Content-Type: application/json.',
+  addressBroken:
+    'The address has a % that is not followed by two hexadecimal digits. Encode each part with encodeURIComponent.',
+  refused: (status: number, requestId: string) =>
+    `The server could not take this request (HTTP ${status}). It was logged with request id ${requestId}.`,
+  serverFailed: (requestId: string) =>
+    `Something went wrong on the server. It was logged with request id ${requestId}.`,
+} as const;
+
 /** When the app's own store cannot be written (a full disk, read-only storage): reading goes on (decision 0013). */
 export const storeMessages = {
   cannotSave:

@@ -181,7 +181,12 @@ async function virtualAuthenticator(page: Page): Promise<{ client: CDPSession; a
 test('a passkey in Chromium: registered, then signing in alone and as the second step', async ({ page }) => {
   await page.goto(`${origin}/`);
   expect(await page.evaluate(() => window.isSecureContext)).toBe(true);
-  await page.addScriptTag({ path: BROWSER_BUNDLE });
+  // The page runs under the server's Content-Security-Policy (scripts from its own origin only), so the bundle is
+  // served as a script file of that origin rather than injected inline.
+  await page.route(`${origin}/e2e/simplewebauthn-browser.js`, (route) =>
+    route.fulfill({ path: BROWSER_BUNDLE, contentType: 'text/javascript' }),
+  );
+  await page.addScriptTag({ url: '/e2e/simplewebauthn-browser.js' });
   const { client, authenticatorId } = await virtualAuthenticator(page);
 
   // Password and emailed code, as the web app signs in; the sign-in is a recent proof, and reauth renews it.

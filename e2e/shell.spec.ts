@@ -5,6 +5,33 @@ import { saveScreenshot, screenshotAtBothSizes, updateReadmeScreenshot, viewport
 
 const heroHeading = (page: Page) => page.getByRole('heading', { level: 1 });
 
+// Every journey here runs under the server's Content-Security-Policy: any script, style, image or worker it blocks
+// is reported by the page (securitypolicyviolation) and fails the journey, so the shell and every piece of it
+// (Mantine's inserted styles, the start-up loader) are proven to work inside the policy.
+const violations = new WeakMap<Page, string[]>();
+
+test.beforeEach(async ({ page }) => {
+  const seen: string[] = [];
+  violations.set(page, seen);
+  await page.exposeFunction('dbuiReportViolation', (text: string) => seen.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (window as unknown as { dbuiReportViolation: (text: string) => void })
+        .dbuiReportViolation;
+      report(
+        `${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`,
+      );
+    });
+  });
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) seen.push(message.text());
+  });
+});
+
+test.afterEach(({ page }) => {
+  expect(violations.get(page), 'Content-Security-Policy violations').toEqual([]);
+});
+
 test('the empty path lands on the home page inside the shell', async ({ page }) => {
   // Errors in the console (a blocked style or script, a failed request) fail the journey.
   const errors: string[] = [];
@@ -13,7 +40,11 @@ test('the empty path lands on the home page inside the shell', async ({ page }) 
   });
   page.on('pageerror', (error) => errors.push(error.message));
   await page.setViewportSize(viewports.desktop);
-  await page.goto('/');
+  const answer = await page.goto('/');
+  // The shell comes with its policy: scripts of the origin only, styles with this page's nonce.
+  expect(answer?.headers()['content-security-policy']).toMatch(
+    /script-src 'self';.*style-src 'self' 'nonce-/,
+  );
   await expect(page).toHaveURL(/\/home$/);
 
   const header = page.getByRole('banner');

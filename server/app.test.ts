@@ -107,15 +107,51 @@ describe('the API server', () => {
   });
 
   it('serves the web app for page paths and caches hashed assets', async () => {
-    for (const url of ['/', '/home', '/db/demo/main/orders', '/account/login?r=/x']) {
+    for (const url of [
+      '/',
+      '/home',
+      '/HOME/',
+      '/db/demo',
+      '/db/demo/main/orders',
+      '/account/login?r=/x',
+      '/news/The%20Future%20of%20Software',
+      '/services/cloud',
+      '/privacy-policy',
+      '/admin/roles',
+      '/error/unauthorized',
+      '/setup?token=abc',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type']).toMatch(/text\/html/);
       expect(res.body).toContain('<div id="root">');
     }
+    expect((await t.app.inject({ method: 'HEAD', url: '/home' })).statusCode).toBe(200);
     const asset = await t.app.inject({ method: 'GET', url: '/assets/app-1234.js' });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
+  });
+
+  it('answers unknown page paths 404, still with the app shell that shows its 404 page', async () => {
+    for (const url of [
+      '/no/such/page',
+      '/homes',
+      '/db',
+      '/db/demo/main',
+      '/db/demo/main/orders/more',
+      '/account/login/x',
+      '/index.html',
+      '/assets/',
+      '/assets/missing-1234.js',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type']).toMatch(/text\/html/);
+      expect(res.body).toContain('<div id="root">');
+    }
+    const posted = await t.app.inject({ method: 'POST', url: '/home', headers: await withXsrf(t) });
+    expect(posted.statusCode).toBe(404);
+    expect(posted.json().isSuccess).toBe(false);
   });
 
   it('answers malformed input with 400 and a message naming the field, never a stack trace', async () => {

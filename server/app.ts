@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import { isPageRoute } from '#common/page-routes.ts';
 import type { Config } from './config.ts';
 import type { DatabaseRegistry } from './engines/database-registry.ts';
 import type { AppStore } from './store/app-store.ts';
@@ -13,8 +15,11 @@ import { claimCaptcha } from './store/captcha-claims.ts';
 import { sharedSecret } from './store/settings.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createSmsSender, type SmsSender } from './sms/sms-sender.ts';
-import { errorEnvelope, failure } from './plugins/error-envelope.ts';
+import { answerFrameworkError, errorEnvelope, failure } from './plugins/error-envelope.ts';
+import { jsonBodies } from './plugins/json-bodies.ts';
 import { requestLogging } from './plugins/request-logging.ts';
+import { securityHeaders, setSecurityHeaders, styleNonceOf } from './plugins/security-headers.ts';
+import { serverTimeouts } from './plugins/server-timeouts.ts';
 import { sessionHooks } from './plugins/session.ts';
 import { xsrfProtection } from './plugins/csrf.ts';
 import { defaultRateLimits, rateLimiting, type RateLimits } from './plugins/rate-limits.ts';
@@ -55,6 +60,8 @@ export interface AppContext {
   clock?: () => Date;
   /** Calls a minute from one address per account route; tests raise or lower them. */
   rateLimits?: Partial<RateLimits>;
+  /** Where log lines go instead of stdout (tests read them). */
+  logStream?: DestinationStream;
 }
 
 /** TRUST_PROXY as Fastify takes it: a number of proxies as the hop test proxy-addr applies to one. */
@@ -66,8 +73,18 @@ function trustedProxies(setting: Config['trustProxy']) {
 export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   // First: a wrong key stops the start before anything is set up.
   const secrets = await openSecretBox(context.store, context.config);
+  const https = context.config.publicUrl.startsWith('https:');
   const app = Fastify({
-    ...requestLogging(context.config),
+    ...requestLogging(context.config, context.logStream),
+    // Slow clients are disconnected; answers still flowing are not cut (issue 10 finding 4).
+    ...serverTimeouts(context.config.httpTimeouts),
+    // An address Fastify cannot decode is answered with the envelope and the headers of every other answer (no hook
+    // runs for it).
+    frameworkErrors: (error, request, reply) => {
+      setSecurityHeaders(request, reply, { https });
+      reply.header('x-request-id', request.id);
+      answerFrameworkError(error, request, reply);
+    },
     // Answer 503 to new requests while closing; requests in flight finish (graceful shutdown).
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -77,10 +94,13 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // First: every plugin and route registered below inherits these hooks and the JSON parser.
+  securityHeaders(app, { https });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   errorEnvelope(app);
+  jsonBodies(app);
   // Every route as registered: the route matrix (test/security/route-matrix.test.ts) is generated from this table.
   const routeTable: { method: string; url: string }[] = [];
   app.decorate('routeTable', routeTable);
@@ -100,7 +120,12 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    // Without the top bar: its logo is an SVG with an inline <style>, which the Content-Security-Policy blocks (the
+    // page itself has no inline script or style and runs under the same policy as every answer).
+    uiConfig: { layout: 'BaseLayout' },
+  });
 
   const { config, store } = context;
   const now = context.clock ?? (() => new Date());
@@ -131,7 +156,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   });
   await xsrfProtection(app, {
     key: await sharedSecret(store.db, 'xsrf-hmac-key', newSecret),
-    secureCookie: config.publicUrl.startsWith('https:'),
+    secureCookie: https,
   });
   await rateLimiting(app, { redisUrl: config.redisUrl });
 
@@ -173,15 +198,29 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   return app;
 }
 
-/** Serves the built single-page app: hashed assets cached for good, every other page path gets index.html. */
+/** index.html for one answer: its <style> elements carry this answer's style nonce, and a meta tag passes the nonce
+ * to the web app (Mantine's and the ALTCHA widget's <style> elements). Scripts get none: they are files. */
+function shellWithNonce(shell: string, nonce: string): string {
+  return shell
+    .replace(/<head>/i, `<head>\n    <meta name="csp-nonce" content="${nonce}">`)
+    .replace(/<style(?=[\s>])/gi, `<style nonce="${nonce}"`);
+}
+
+/**
+ * Serves the built single-page app: hashed assets cached for good; the web app's pages (common/page-routes.ts) get
+ * index.html with 200, any other page path index.html with 404 (the app then shows its 404 page). index.html is
+ * rendered for each answer with its own style nonce, so it is never served as a static file.
+ */
 function serveWebApp(app: FastifyInstance, webRoot: string | null): void {
   const index = webRoot ? path.join(webRoot, 'index.html') : null;
-  const hasWeb = index !== null && fs.existsSync(index);
-  if (hasWeb && webRoot) {
+  const shell = index !== null && fs.existsSync(index) ? fs.readFileSync(index, 'utf8') : null;
+  if (shell !== null && webRoot) {
     void app.register(fastifyStatic, {
       root: webRoot,
       wildcard: true,
-      index: 'index.html',
+      index: false,
+      // Folders ('/', '/assets/') and index.html itself fall through to the handler below.
+      allowedPath: (pathname) => !pathname.endsWith('/') && pathname !== '/index.html',
       cacheControl: false,
       setHeaders: (res, file) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
@@ -189,13 +228,21 @@ function serveWebApp(app: FastifyInstance, webRoot: string | null): void {
       },
     });
   }
+  const sendShell = (reply: FastifyReply, status: number) =>
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      // The nonce is for this answer only: a stored copy would reuse it.
+      .header('cache-control', 'no-store')
+      .send(shellWithNonce(shell ?? '', styleNonceOf(reply)));
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
-    if (pathname === '/api' || pathname.startsWith('/api/') || !hasWeb || request.method !== 'GET') {
+    const page = request.method === 'GET' || request.method === 'HEAD';
+    if (pathname === '/api' || pathname.startsWith('/api/') || shell === null || !page) {
       return reply
         .code(404)
         .send(failure(`There is no ${request.method} ${pathname}. The API is described at /api/docs.`));
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return sendShell(reply, isPageRoute(pathname) ? 200 : 404);
   });
 }

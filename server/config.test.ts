@@ -109,6 +109,34 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(/SECRET_KEY.*at least 32 characters/);
   });
 
+  it('limits slow clients by default, and checks the limits against each other', () => {
+    expect(loadConfig({}).httpTimeouts).toEqual({
+      headersMs: 10_000,
+      requestMs: 30_000,
+      keepAliveMs: 5_000,
+      idleMs: 120_000,
+    });
+    // A connection waiting for a slow statement sends nothing: the idle limit follows the statement timeout.
+    expect(loadConfig({ STATEMENT_TIMEOUT_MS: '300000' }).httpTimeouts.idleMs).toBe(360_000);
+    expect(
+      loadConfig({
+        HEADERS_TIMEOUT_MS: '2000',
+        REQUEST_TIMEOUT_MS: '4000',
+        KEEP_ALIVE_TIMEOUT_MS: '65000',
+        IDLE_TIMEOUT_MS: '90000',
+      }).httpTimeouts,
+    ).toEqual({ headersMs: 2000, requestMs: 4000, keepAliveMs: 65_000, idleMs: 90_000 });
+    expect(problem({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '4000' })).toMatch(
+      /^HEADERS_TIMEOUT_MS: .*REQUEST_TIMEOUT_MS \(4000\)/,
+    );
+    expect(problem({ STATEMENT_TIMEOUT_MS: '60000', IDLE_TIMEOUT_MS: '30000' })).toMatch(
+      /^IDLE_TIMEOUT_MS: .*STATEMENT_TIMEOUT_MS \(60000\)/,
+    );
+    expect(problem({ REQUEST_TIMEOUT_MS: 'soon' })).toMatch(
+      /^REQUEST_TIMEOUT_MS: "soon" must be a whole number/,
+    );
+  });
+
   it('never prints a password from a URL', () => {
     expect(problem({ DATABASES: 'x=oracle://user:secret@db/x' })).not.toContain('secret');
   });

@@ -35,6 +35,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Longest a statement against a browsed database may run (ms). */
   statementTimeoutMs: number;
+  /** How long a client may take over its side of the conversation (ms): see httpTimeoutsOf. */
+  httpTimeouts: HttpTimeouts;
   /** The address people reach DBUI at: links in mail, OAuth redirect URIs, the WebAuthn origin. */
   publicUrl: string;
   /** Sender of DBUI's mail. */
@@ -58,6 +60,22 @@ export interface Config {
   trustProxy: false | string[] | number;
   /** Seals stored secrets (authenticator keys); null: a key file in DATA_DIR. */
   secretKey: string | null;
+}
+
+/**
+ * Limits on slow clients (issue 10 finding 4), each in milliseconds. A client that sends its request slowly, or
+ * not at all, is disconnected; an answer being sent is never cut while it moves (a long export download).
+ */
+export interface HttpTimeouts {
+  /** HEADERS_TIMEOUT_MS: from the connection (or the previous answer) to the request's last header line. */
+  headersMs: number;
+  /** REQUEST_TIMEOUT_MS: to the request's last body byte; at least HEADERS_TIMEOUT_MS. */
+  requestMs: number;
+  /** KEEP_ALIVE_TIMEOUT_MS: how long a connection may wait, idle, for its next request. */
+  keepAliveMs: number;
+  /** IDLE_TIMEOUT_MS: a connection on which nothing moves either way (a client that stops reading an answer);
+   * longer than STATEMENT_TIMEOUT_MS, since a request waiting for its database sends nothing meanwhile. */
+  idleMs: number;
 }
 
 export const oauthProviderNames = ['google', 'microsoft', 'facebook'] as const;
@@ -200,6 +218,31 @@ function trustProxyOf(raw: string | undefined): Config['trustProxy'] {
   return entries;
 }
 
+/** HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS and IDLE_TIMEOUT_MS, checked against each other. */
+function httpTimeoutsOf(
+  value: (name: string) => string | undefined,
+  statementTimeoutMs: number,
+): HttpTimeouts {
+  const headersMs = intIn('HEADERS_TIMEOUT_MS', value('HEADERS_TIMEOUT_MS'), 10_000, 100, 600_000);
+  const requestMs = intIn('REQUEST_TIMEOUT_MS', value('REQUEST_TIMEOUT_MS'), 30_000, 100, 3_600_000);
+  if (headersMs > requestMs) {
+    throw new ConfigError(
+      'HEADERS_TIMEOUT_MS',
+      `${headersMs} must not be longer than REQUEST_TIMEOUT_MS (${requestMs}), which includes the headers.`,
+    );
+  }
+  const keepAliveMs = intIn('KEEP_ALIVE_TIMEOUT_MS', value('KEEP_ALIVE_TIMEOUT_MS'), 5_000, 100, 3_600_000);
+  const idleDefault = Math.max(120_000, statementTimeoutMs + 60_000);
+  const idleMs = intIn('IDLE_TIMEOUT_MS', value('IDLE_TIMEOUT_MS'), idleDefault, 1_000, 7_200_000);
+  if (idleMs <= statementTimeoutMs) {
+    throw new ConfigError(
+      'IDLE_TIMEOUT_MS',
+      `${idleMs} must be longer than STATEMENT_TIMEOUT_MS (${statementTimeoutMs}): a request waiting for its database sends nothing meanwhile.`,
+    );
+  }
+  return { headersMs, requestMs, keepAliveMs, idleMs };
+}
+
 /** SECRET_KEY: long random text (hashed to the AES key), or unset for the key file. */
 function secretKeyOf(raw: string | undefined): string | null {
   if (raw === undefined) return null;
@@ -262,6 +305,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 
   const port = intIn('PORT', value('PORT'), 8080, 0, 65535);
+  const statementTimeoutMs = intIn(
+    'STATEMENT_TIMEOUT_MS',
+    value('STATEMENT_TIMEOUT_MS'),
+    15_000,
+    100,
+    3_600_000,
+  );
   const host = value('HOST') ?? '127.0.0.1';
   return {
     port,
@@ -277,7 +327,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl,
     redisUrl,
     logLevel: logLevel.data,
-    statementTimeoutMs: intIn('STATEMENT_TIMEOUT_MS', value('STATEMENT_TIMEOUT_MS'), 15_000, 100, 3_600_000),
+    statementTimeoutMs,
+    httpTimeouts: httpTimeoutsOf(value, statementTimeoutMs),
     publicUrl:
       httpUrl('PUBLIC_URL', value('PUBLIC_URL')) ??
       `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

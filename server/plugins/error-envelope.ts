@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { storeMessages as sm } from '#common/messages.ts';
+import { requestMessages as rm, storeMessages as sm } from '#common/messages.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
 import { isUnwritable } from '#server/store/unwritable.ts';
 
@@ -24,9 +24,37 @@ export function success<T>(data: T, message: string | null = null) {
   return { isSuccess: true as const, data, message };
 }
 
+/** A body limit in words: "32 MB", "1 MB", "512 KB". */
+function sizeInWords(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** Fastify's own refusals of a request, in our words (its texts name its internals, such as content-type parsers). */
+function frameworkMessage(error: FastifyError, request: FastifyRequest): string | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return rm.bodyTooLarge(sizeInWords(request.routeOptions.bodyLimit));
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return rm.unsupportedMediaType;
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return rm.bodyLengthWrong;
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return rm.bodyEmpty;
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return rm.bodyNotJson(null);
+    case 'FST_ERR_BAD_URL':
+      return rm.addressBroken;
+    default:
+      return null;
+  }
+}
+
 /**
  * Every error leaves as the envelope with a message a person can act on: validation problems name the field,
- * our own ApiErrors say what to fix, anything unexpected is logged with its stack and answered without one.
+ * our own ApiErrors and EngineErrors say what to fix, Fastify's refusals of a body or an address get our sentences.
+ * Anything else is logged with its stack and answered with a plain sentence and the request id, never its own text
+ * (a RangeError, a TypeError, a driver's message): whatever status it carries, the text was not written for people.
  */
 export function errorEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -46,15 +74,32 @@ export function errorEnvelope(app: FastifyInstance): void {
       return reply.code(error.statusCode).send(failure(error.message));
     }
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(status).send(failure(error.message));
+    if (status >= 400 && status < 500) {
+      const known = frameworkMessage(error, request);
+      if (known) return reply.code(status).send(failure(known));
+      request.log.warn({ err: error }, 'request refused');
+      return reply.code(status).send(failure(rm.refused(status, request.id)));
+    }
     // The app store cannot take a write (a full disk): the call needed one, and nothing a person sends will fix it.
     if (isUnwritable(error)) {
       request.log.error({ err: error }, 'the app store cannot be written');
       return reply.code(503).send(failure(sm.cannotSave));
     }
     request.log.error({ err: error }, 'request failed');
-    return reply
-      .code(500)
-      .send(failure(`Something went wrong on the server. It was logged with request id ${request.id}.`));
+    return reply.code(500).send(failure(rm.serverFailed(request.id)));
   });
+}
+
+/** The answer to Fastify's frameworkErrors (an address it cannot decode: a broken %-escape): the envelope, as for
+ * every other refusal. Fastify runs no hook for these; the caller sets the headers every answer carries. */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode ?? 400;
+  const known = status < 500 ? frameworkMessage(error, request) : null;
+  if (!known) request.log[status < 500 ? 'warn' : 'error']({ err: error }, 'request refused');
+  const message = known ?? (status < 500 ? rm.refused(status, request.id) : rm.serverFailed(request.id));
+  void reply.code(status).send(failure(message));
 }

@@ -32,6 +32,8 @@ export interface TestAppOptions {
   mailer?: AppContext['mailer'];
   sms?: AppContext['sms'];
   captcha?: AppContext['captcha'];
+  /** Where log lines go (with env LOG_LEVEL, which is silent unless given); tests that read the log pass one. */
+  logStream?: AppContext['logStream'];
 }
 
 /** A test clock starting at the real time. */
@@ -64,6 +66,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.mailer ? { mailer: options.mailer } : {}),
     ...(options.sms ? { sms: options.sms } : {}),
     ...(options.captcha ? { captcha: options.captcha } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   await app.ready();
   return {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '#server/plugins/error-envelope.ts';
+import { jsonSyntaxProblem, refuseDeepJson } from '#server/plugins/json-bodies.ts';
 
 /*
  * Filter and row bodies (spec 000 §7): JSON, then encodeURIComponent, then base64, sent as the body with
@@ -76,8 +77,10 @@ export function decodeEncodedString(text: string, kind: EncodedBodyKind): unknow
   return parseJson(json, kind, `The ${kind} (after base64 and URL decoding)`);
 }
 
-/** JSON.parse that refuses a `__proto__` key at any depth (as Fastify's own parser does). */
+/** JSON.parse that refuses a `__proto__` key at any depth (as Fastify's own parser does), after refusing text that
+ * nests too deeply for the reviver's recursion. */
 function parse(text: string): unknown {
+  refuseDeepJson(text);
   return JSON.parse(text, (key, value: unknown) => {
     if (key === '__proto__') throw refuse('__proto__ is not a column name.');
     return value;
@@ -89,8 +92,9 @@ function parseJson(text: string, kind: EncodedBodyKind, what: string): unknown {
     return parse(text);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '').slice(0, 200) : '';
-    throw refuse(`${what} is not valid JSON${reason ? ` (${reason})` : ''}. ${how(kind)}`);
+    // Where it went wrong, in our words: the engine's own message is not passed on.
+    const problem = jsonSyntaxProblem(error);
+    throw refuse(`${what} is not valid JSON${problem ? ` (${problem})` : ''}. ${how(kind)}`);
   }
 }
 
