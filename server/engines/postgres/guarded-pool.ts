@@ -43,6 +43,10 @@ export function guardedPool(pool: pg.Pool, guard: DeadlineGuard): GuardedPool {
   pool.on('connect', () => guard.answered());
   const clients = new WeakMap<pg.PoolClient, GuardedClient>();
   const wrap = (client: pg.PoolClient): GuardedClient => {
+    // A client whose connection dies while it is checked out and between statements (a server stopped mid-
+    // transaction, a socket reset after a discard) emits 'error'; the pool listens only while it is idle, and an
+    // 'error' nobody hears ends the process. Its next statement fails instead, and release() drops it.
+    client.on('error', () => undefined);
     let discarded: EngineError | null = null;
     const discard = (reason: EngineError) => {
       discarded = reason;

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { DeadlineGuard, withCallDeadline } from './call-deadline.ts';
+import { DatabaseUnavailable } from './engine-error.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const never = <T>() => new Promise<T>(() => undefined);
+
+describe('DeadlineGuard', () => {
+  it('waits for a connection until the deadline, and gives back one that comes later', async () => {
+    const guard = new DeadlineGuard('crm', 100);
+    const givenBack: string[] = [];
+    await expect(
+      guard.acquire(
+        async () => 'quick',
+        (c) => givenBack.push(c),
+      ),
+    ).resolves.toBe('quick');
+    const late = guard.acquire(
+      () => sleep(200).then(() => 'late'),
+      (c) => givenBack.push(c),
+    );
+    await expect(late).rejects.toThrow('The database crm is not answering right now; try again in a moment.');
+    await sleep(150);
+    expect(givenBack).toEqual(['late']);
+  });
+
+  it('says busy when the database answered others during the wait, not answering when nothing came back', async () => {
+    const guard = new DeadlineGuard('crm', 80);
+    const silent = guard.acquire(never, () => undefined).catch((error: unknown) => error);
+    const busy = withCallDeadline(80, async () => {
+      const waiting = guard.acquire(never, () => undefined).catch((error: unknown) => error);
+      await sleep(20);
+      guard.answered();
+      return waiting;
+    });
+    const [first, second] = await Promise.all([silent, busy]);
+    // The first call began before the answer too: an answer during its wait makes it busy as well.
+    expect(first).toBeInstanceOf(DatabaseUnavailable);
+    expect(second).toMatchObject({ why: 'busy', statusCode: 503 });
+    const later = await guard.acquire(never, () => undefined).catch((error: unknown) => error);
+    expect(later).toMatchObject({
+      why: 'not answering',
+      message: 'The database crm is not answering right now; try again in a moment.',
+    });
+  });
+
+  it('discards the connection of a statement that outlives the deadline, and fails the call with the 503', async () => {
+    const guard = new DeadlineGuard('crm', 60);
+    const discarded: string[] = [];
+    const error = await guard
+      .run(
+        never,
+        (reason) => discarded.push(reason.why),
+        () => false,
+      )
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ statusCode: 503, why: 'not answering' });
+    expect(discarded).toEqual(['not answering']);
+  });
+
+  it('notes a result and an error the server sent as answers, a network error not', async () => {
+    const guard = new DeadlineGuard('crm', 50);
+    const fromServer = (e: unknown) => e === 'server';
+    await guard.run(
+      async () => 1,
+      () => undefined,
+      fromServer,
+    );
+    await sleep(10);
+    await withCallDeadline(50, async () => {
+      await expect(
+        guard.run(
+          () => Promise.reject(new Error('reset')),
+          () => undefined,
+          fromServer,
+        ),
+      ).rejects.toThrow('reset');
+      await expect(guard.acquire(never, () => undefined)).rejects.toMatchObject({ why: 'not answering' });
+    });
+    await withCallDeadline(50, async () => {
+      await expect(
+        guard.run(
+          () => Promise.reject('server'),
+          () => undefined,
+          fromServer,
+        ),
+      ).rejects.toBe('server');
+      await expect(guard.acquire(never, () => undefined)).rejects.toMatchObject({ why: 'busy' });
+    });
+  });
+
+  it('gives one call one deadline: the wait for a connection leaves the statement only the rest', async () => {
+    const guard = new DeadlineGuard('crm', 10_000);
+    const started = Date.now();
+    const error = await withCallDeadline(120, async () => {
+      await guard.acquire(
+        () => sleep(80).then(() => 'connection'),
+        () => undefined,
+      );
+      return guard.run(
+        never,
+        () => undefined,
+        () => false,
+      );
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseUnavailable);
+    expect(Date.now() - started).toBeLessThan(400);
+  });
+
+  it('refuses a statement at once when the call has no time left, discarding the connection', async () => {
+    const guard = new DeadlineGuard('crm', 10_000);
+    const discarded: string[] = [];
+    await withCallDeadline(10, async () => {
+      await sleep(30);
+      await expect(
+        guard.run(
+          async () => 'ran',
+          (reason) => discarded.push(reason.why),
+          () => false,
+        ),
+      ).rejects.toBeInstanceOf(DatabaseUnavailable);
+    });
+    expect(discarded).toHaveLength(1);
+  });
+});
