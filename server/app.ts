@@ -35,6 +35,7 @@ import { exportRoutes } from './features/exports/routes.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { openSecretBox } from './features/account/sealed-secrets.ts';
 import { auditRetention } from './features/admin/audit-retention.ts';
+import { auditIntentResolver } from './features/sql/audit-intents.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -193,6 +194,11 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   const retention = auditRetention({ store, days: config.auditRetentionDays, now, log: app.log });
   app.addHook('onReady', () => retention.start());
   app.addHook('onClose', () => retention.stop());
+  // Audit intents a crash left open are resolved in the background once the app is ready (the start does not wait
+  // for the databases), then retried every minute, until it closes.
+  const intents = auditIntentResolver({ store, databases: context.databases, log: app.log });
+  app.addHook('onReady', async () => intents.start());
+  app.addHook('onClose', () => intents.stop());
 
   serveWebApp(app, context.webRoot ?? null);
   return app;

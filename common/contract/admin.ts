@@ -205,6 +205,12 @@ export const auditEntry = z.object({
   detail: z.unknown().describe('The entry’s detail as JSON (data changes: {key, before, after})'),
   address: z.string().nullable(),
   undoneBy: z.number().int().nullable().describe('The data.undo entry that undid this change, if any'),
+  state: z
+    .enum(['done', 'pending', 'uncertain'])
+    .describe(
+      'done: the change happened. pending: a data change still being made, or not yet checked against its row after ' +
+        'a crash (it is not known to have happened). uncertain: the check could not tell; `detail.unresolved` says why',
+    ),
 });
 export type AuditEntryView = z.infer<typeof auditEntry>;
 export const pagedAudit = z.object({ results: z.array(auditEntry), count: z.number().int() });

@@ -53,12 +53,23 @@ export interface RowChange {
  * given the row as the database holds it now (null for an insert), so a caller can also refuse a row that changed. */
 export interface UpsertOptions {
   beforeWrite?: (change: 'insert' | 'update', current: Row | null) => Promise<void> | void;
+  /** Run in the write's transaction once the row is written, before it commits, with the change as it will commit.
+   * A caller that must record every change (the audit's intent) records it here: if recording fails, the write is
+   * rolled back, so no change commits unrecorded. */
+  beforeCommit?: (change: RowChange) => Promise<void> | void;
 }
 
 /** What the caller of a delete may add: a check of the row as it is now, in the delete's transaction, before the
  * delete (undo refuses a row that changed since it was audited). */
 export interface DeleteOptions {
   beforeDelete?: (current: Row) => Promise<void> | void;
+  /** As UpsertOptions.beforeCommit: run once the row is deleted, before the delete commits, with the row as it was. */
+  beforeCommit?: (deleted: Row) => Promise<void> | void;
+}
+
+/** What the caller of a restore may add: as UpsertOptions.beforeCommit, with the row as it is put back. */
+export interface RestoreOptions {
+  beforeCommit?: (restored: RestoredRow) => Promise<void> | void;
 }
 
 /** A deleted row put back: as the database holds it now, and whether it kept its old key (an engine that numbers
@@ -115,7 +126,10 @@ export interface DatabaseEngine {
   deleteRow(table: Table, row: Row, options?: DeleteOptions): Promise<Row>;
   /** Inserts a deleted row again as it was (undo of a delete), identity and guid values included where the engine
    * takes them, else with a new identity; a 409 when a row with its key exists. */
-  restoreRow(table: Table, row: Row): Promise<RestoredRow>;
+  restoreRow(table: Table, row: Row, options?: RestoreOptions): Promise<RestoredRow>;
+  /** The row with this key (identity, guid or primary key) as the database holds it now, or null when there is
+   * none. Read under the row lock writes take, so a write of that row still in flight ends first. */
+  readRow(table: Table, key: Row): Promise<Row | null>;
   /** The referenced keys a foreign-key column may take, 25 a page, searchable by label or key. */
   foreignKeyOptions(
     table: Table,

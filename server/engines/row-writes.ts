@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Column, Row, Table } from '#common/contract/sql.ts';
-import type { DeleteOptions, RestoredRow, RowChange, UpsertOptions } from './engine.ts';
+import type { DeleteOptions, RestoredRow, RestoreOptions, RowChange, UpsertOptions } from './engine.ts';
 import { formMessages } from '#common/messages.ts';
 import type { EngineAdapter, Executor } from './adapter.ts';
 import { badInput, EngineError } from './engine-error.ts';
@@ -51,16 +51,20 @@ export async function upsertRow(
   const keyGiven = key.length > 0 && key.every((name) => row[name] !== undefined && row[name] !== null);
   return adapter.db.transaction().execute(async (trx) => {
     const existing = keyGiven ? await selectByKey(adapter, trx, table, key, row, 'lock') : undefined;
+    let change: RowChange;
     if (existing) {
       const before = decodeRow(adapter, table, existing);
       await options.beforeWrite?.('update', before);
-      return { before, after: await updateRow(adapter, trx, table, values, key, row, existing) };
+      change = { before, after: await updateRow(adapter, trx, table, values, key, row, existing) };
+    } else {
+      if (keyGiven && (table.identityColumn || table.guidColumn)) {
+        throw new EngineError(404, 'This row no longer exists: it may have been deleted. Reload the page.');
+      }
+      await options.beforeWrite?.('insert', null);
+      change = { before: null, after: await insertRow(adapter, trx, table, values) };
     }
-    if (keyGiven && (table.identityColumn || table.guidColumn)) {
-      throw new EngineError(404, 'This row no longer exists: it may have been deleted. Reload the page.');
-    }
-    await options.beforeWrite?.('insert', null);
-    return { before: null, after: await insertRow(adapter, trx, table, values) };
+    await options.beforeCommit?.(change);
+    return change;
   });
 }
 
@@ -187,7 +191,22 @@ export async function deleteRow(
     if (Number(result.numAffectedRows ?? 0n) === 0) {
       throw new EngineError(404, 'This row no longer exists: it may have been deleted. Reload the page.');
     }
-    return decodeRow(adapter, table, existing ?? {});
+    const deleted = decodeRow(adapter, table, existing ?? {});
+    await options.beforeCommit?.(deleted);
+    return deleted;
+  });
+}
+
+/** The row with this key as the database holds it now (null when there is none), read under the row lock. */
+export async function readRow(adapter: EngineAdapter, table: Table, key: Row): Promise<Row | null> {
+  const names = rowKey(table);
+  if (names.length === 0 || names.some((name) => key[name] === undefined || key[name] === null)) {
+    throw badInput(`To read a row of ${table.name}, give its key: ${names.join(', ') || 'it has none'}.`);
+  }
+  // A locking read waits for a transaction that holds the row (a write not yet committed) to end.
+  return adapter.db.transaction().execute(async (trx) => {
+    const found = await selectByKey(adapter, trx, table, names, key, table.isView ? 'read' : 'lock');
+    return found ? decodeRow(adapter, table, found) : null;
   });
 }
 
@@ -198,11 +217,17 @@ export async function deleteRow(
  * once more without it and gets a new identity, and `keptKey` says so. Computed and hidden columns are left to the
  * database. A row with the same key already there is a 409.
  */
-export async function restoreRow(adapter: EngineAdapter, table: Table, row: Row): Promise<RestoredRow> {
+export async function restoreRow(
+  adapter: EngineAdapter,
+  table: Table,
+  row: Row,
+  options: RestoreOptions = {},
+): Promise<RestoredRow> {
   refuseView(table);
   const key = rowKey(table);
   const keyGiven = key.length > 0 && key.every((name) => row[name] !== undefined && row[name] !== null);
   const identity = table.identityColumn;
+  let inserted = false;
   const insertAgain = (withIdentity: boolean) =>
     adapter.db.transaction().execute(async (trx) => {
       if (keyGiven && (await selectByKey(adapter, trx, table, key, row))) {
@@ -221,18 +246,23 @@ export async function restoreRow(adapter: EngineAdapter, table: Table, row: Row)
       await checkReferences(trx, table, insert);
       const keyValues = await adapter.insertRow(trx, table, insert, key);
       const saved = key.length ? await selectByKey(adapter, trx, table, key, keyValues) : undefined;
-      return decodeRow(adapter, table, saved ?? insert);
+      const restored = { row: decodeRow(adapter, table, saved ?? insert), keptKey: withIdentity };
+      inserted = true;
+      await options.beforeCommit?.(restored);
+      return restored;
     });
   if (!identity || row[identity] === undefined || row[identity] === null) {
-    return { row: await insertAgain(true), keptKey: true };
+    return insertAgain(true);
   }
   try {
-    return { row: await insertAgain(true), keptKey: true };
+    return await insertAgain(true);
   } catch (error) {
-    // Our own refusals (the key exists, a value or reference does not fit) would refuse the second try too.
-    if (error instanceof EngineError) throw error;
+    // Our own refusals (the key exists, a value or reference does not fit) would refuse the second try too; and once
+    // the row was in, the failure is not the database refusing the identity value (the caller's beforeCommit, or the
+    // commit).
+    if (error instanceof EngineError || inserted) throw error;
     // The database refused the statement: the explicit identity value is the one thing the second try leaves out.
-    return { row: await insertAgain(false), keptKey: false };
+    return insertAgain(false);
   }
 }
 

@@ -5,7 +5,7 @@ import { withTimeout, type DatabaseEngine, type RowStreamOptions } from './engin
 import { databaseBusy, EngineError, notFound } from './engine-error.ts';
 import { foreignKeyOptions } from './foreign-key-options.ts';
 import { RowPages } from './row-pages.ts';
-import { deleteRow, restoreRow, upsertRow } from './row-writes.ts';
+import { deleteRow, readRow, restoreRow, upsertRow } from './row-writes.ts';
 import { countStreamRows, streamTableCsv, streamTableRows } from './row-stream.ts';
 import { streamWatch } from './stream-watch.ts';
 import { buildCatalog } from './table-catalog.ts';
@@ -106,11 +106,12 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
       pages.forget(table);
       return deleted;
     },
-    async restoreRow(table, row) {
-      const restored = await explained(() => restoreRow(adapter, table, row), 'write');
+    async restoreRow(table, row, options) {
+      const restored = await explained(() => restoreRow(adapter, table, row, options), 'write');
       pages.forget(table);
       return restored;
     },
+    readRow: (table, key) => explained(() => readRow(adapter, table, key)),
     foreignKeyOptions: async (table, column, query) =>
       explained(async () => foreignKeyOptions(adapter, await engine.catalog(), table, column, query)),
     countRows: (table, query) => explained(() => countStreamRows(adapter, table, query)),

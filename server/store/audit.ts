@@ -1,5 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { AppDatabase } from './schema.ts';
+import type { AppDatabase, AuditState } from './schema.ts';
+
+export type { AuditState } from './schema.ts';
 
 /** One entry of the audit trail. */
 export interface AuditEntry {
@@ -8,6 +10,30 @@ export interface AuditEntry {
   target?: string | null;
   detail?: Record<string, unknown> | null;
   address?: string | null;
+  /** On a `data.undo` entry: the entry it undid. */
+  undoOf?: number | null;
+}
+
+function insertAudit(
+  db: Kysely<AppDatabase> | Transaction<AppDatabase>,
+  entry: AuditEntry,
+  state: AuditState,
+  at: string,
+) {
+  return db
+    .insertInto('audit_log')
+    .values({
+      at,
+      user_id: entry.userId,
+      action: entry.action,
+      target: entry.target ?? null,
+      detail: entry.detail ? JSON.stringify(entry.detail) : null,
+      address: entry.address ?? null,
+      undo_of: entry.undoOf ?? null,
+      state,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
 }
 
 /** Appends an entry to the audit trail. */
@@ -15,16 +41,107 @@ export async function writeAudit(
   db: Kysely<AppDatabase> | Transaction<AppDatabase>,
   entry: AuditEntry,
 ): Promise<void> {
+  await insertAudit(db, entry, 'done', new Date().toISOString());
+}
+
+/**
+ * Appends an entry as an intent ('pending'): written before the change it describes commits, confirmed after
+ * (confirmAudit), dropped when the change did not happen (dropAuditIntent). Answers its id.
+ */
+export async function writeAuditIntent(db: Db, entry: AuditEntry): Promise<number> {
+  return (await insertAudit(db, entry, 'pending', new Date().toISOString())).id;
+}
+
+/** Replaces an entry's detail (an intent's, once the change is known; an undo's, once it is made). */
+export async function setAuditDetail(db: Db, id: number, detail: Record<string, unknown>): Promise<void> {
   await db
-    .insertInto('audit_log')
-    .values({
-      at: new Date().toISOString(),
-      user_id: entry.userId,
-      action: entry.action,
-      target: entry.target ?? null,
-      detail: entry.detail ? JSON.stringify(entry.detail) : null,
-      address: entry.address ?? null,
-    })
+    .updateTable('audit_log')
+    .set({ detail: JSON.stringify(detail) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Marks an intent done (the change happened); false when the entry is gone (a resolution dropped it meanwhile). */
+export async function confirmAudit(db: Db, id: number): Promise<boolean> {
+  const result = await db
+    .updateTable('audit_log')
+    .set({ state: 'done' })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Marks an intent whose change could not be told to have happened or not; its detail says why. */
+export async function markAuditUncertain(db: Db, id: number, detail: Record<string, unknown>): Promise<void> {
+  await db
+    .updateTable('audit_log')
+    .set({ state: 'uncertain', detail: JSON.stringify(detail) })
+    .where('id', '=', id)
+    .where('state', '=', 'pending')
+    .execute();
+}
+
+/** Deletes an intent whose change did not happen (only while it is still pending). */
+export async function dropAuditIntent(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('audit_log').where('id', '=', id).where('state', '=', 'pending').execute();
+}
+
+/** An open intent, as resolution reads it. */
+export interface AuditIntent {
+  id: number;
+  at: string;
+  action: string;
+  target: string | null;
+  detail: string | null;
+  undo_of: number | null;
+}
+
+const intentColumns = ['id', 'at', 'action', 'target', 'detail', 'undo_of'] as const;
+
+/** The intents still open that were written before `before` (ISO-8601 UTC), after entry `afterId`, oldest first. */
+export async function openAuditIntents(
+  db: Db,
+  before: string,
+  afterId = 0,
+  limit = 500,
+): Promise<AuditIntent[]> {
+  return db
+    .selectFrom('audit_log')
+    .select(intentColumns)
+    .where('state', '=', 'pending')
+    .where('at', '<', before)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** One intent, if it is still open. */
+export async function findAuditIntent(db: Db, id: number): Promise<AuditIntent | undefined> {
+  return db
+    .selectFrom('audit_log')
+    .select(intentColumns)
+    .where('id', '=', id)
+    .where('state', '=', 'pending')
+    .executeTakeFirst();
+}
+
+/** The done data changes of a target written after entry `afterId`, oldest first (what happened to its rows next). */
+export async function laterDataChanges(
+  db: Db,
+  target: string,
+  afterId: number,
+  limit = 200,
+): Promise<{ id: number; action: string; detail: string | null }[]> {
+  return db
+    .selectFrom('audit_log')
+    .select(['id', 'action', 'detail'])
+    .where('target', '=', target)
+    .where('id', '>', afterId)
+    .where('state', '=', 'done')
+    .where('action', 'in', ['data.insert', 'data.update', 'data.delete', 'data.undo'])
+    .orderBy('id')
+    .limit(limit)
     .execute();
 }
 
@@ -39,6 +156,7 @@ export interface StoredAuditEntry {
   detail: string | null;
   address: string | null;
   undo_of: number | null;
+  state: AuditState;
 }
 
 /** What the audit list can be narrowed to; every filter is answered from an index (0001, 0006). */
@@ -77,6 +195,7 @@ const entryColumns = [
   'audit_log.detail',
   'audit_log.address',
   'audit_log.undo_of',
+  'audit_log.state',
 ] as const;
 
 /** A page of entries, newest first, and how many match. */
@@ -117,8 +236,9 @@ export async function findUndoOf(db: Db, id: number): Promise<{ id: number; at: 
 }
 
 /**
- * Claims the undo of an entry by writing its `data.undo` entry first: answers the new entry's id, or null when the
- * entry was undone (or is being undone) already. `undo_of` is unique, so of two racing undos one gets null.
+ * Claims the undo of an entry by writing its `data.undo` entry first, as an intent ('pending' until the undo is made
+ * and confirmed): answers the new entry's id, or null when the entry was undone (or is being undone) already.
+ * `undo_of` is unique, so of two racing undos one gets null.
  */
 export async function claimUndo(
   db: Db,
@@ -135,6 +255,7 @@ export async function claimUndo(
         detail: JSON.stringify({ of: entry.of }),
         address: entry.address,
         undo_of: entry.of,
+        state: 'pending',
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -143,20 +264,6 @@ export async function claimUndo(
     if (await findUndoOf(db, entry.of)) return null;
     throw error;
   }
-}
-
-/** Records what an undo did, on its claimed entry. */
-export async function completeUndo(db: Db, id: number, detail: Record<string, unknown>): Promise<void> {
-  await db
-    .updateTable('audit_log')
-    .set({ detail: JSON.stringify(detail) })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** Drops the claim of an undo that changed nothing (it was refused or failed), so it can be tried again. */
-export async function releaseUndo(db: Db, id: number): Promise<void> {
-  await db.deleteFrom('audit_log').where('id', '=', id).where('action', '=', 'data.undo').execute();
 }
 
 /** Deletes the entries older than `before` (ISO-8601 UTC) in batches, so a big backlog does not hold one long

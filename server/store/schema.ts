@@ -186,7 +186,13 @@ export interface AuditLogTable {
   address: string | null;
   /** On a `data.undo` entry: the entry it undid (unique: a change is undone once). */
   undo_of: ColumnType<number | null, number | null | undefined, number | null>;
+  /** 'done'; 'pending' while a data change's entry is an intent (written before the change commits); 'uncertain'
+   * when its resolution could not tell whether the change happened (migration 0009). */
+  state: ColumnType<AuditState, AuditState | undefined, AuditState>;
 }
+
+/** Where an audit entry stands (see AuditLogTable.state). */
+export type AuditState = 'done' | 'pending' | 'uncertain';
 
 /** A provider identity linked to an account (social sign-in): found by provider and subject, never by email. */
 export interface UserIdentitiesTable {

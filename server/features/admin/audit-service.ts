@@ -25,6 +25,7 @@ export function auditEntryView(entry: StoredAuditEntry, undoneBy: number | null)
     detail: parsedDetail(entry.detail),
     address: entry.address,
     undoneBy,
+    state: entry.state,
   };
 }
 
@@ -65,6 +66,8 @@ export async function pageOfAudit(
           'in',
           rows.map((r) => r.id),
         )
+        // An undo still pending may yet turn out not to have happened.
+        .where('state', '<>', 'pending')
         .execute()
     : [];
   const undoneBy = new Map(undos.map((u) => [u.undo_of, u.id]));

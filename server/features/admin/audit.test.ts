@@ -29,6 +29,7 @@ interface Entry {
   detail: unknown;
   address: string | null;
   undoneBy: number | null;
+  state: 'done' | 'pending' | 'uncertain';
 }
 
 describe('the audit API', () => {
@@ -114,6 +115,7 @@ describe('the audit API', () => {
       detail: { n: '2026-01-01T10:00:00.000Z' },
       address: '10.0.0.1',
       undoneBy: null,
+      state: 'done',
     });
     expect(all.results[0]).toMatchObject({ userId: null, username: null, target: null });
 

@@ -68,7 +68,7 @@ export function adminRoutes(context: AdminContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { result, message } = await undoChange(
-          { store, databases },
+          { store, databases, log: request.log },
           callerOf(request),
           request.params.id,
         );

@@ -5,15 +5,21 @@ import { row as rowSchema, type CellValue, type Row, type Table } from '#common/
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
 import { requireTableAccess, type TableAction, type TableRef } from '#server/features/access/policy.ts';
-import { auditedRow, isShortenedBinary, keyOf, type DataChange } from '#server/features/sql/row-audit.ts';
+import { auditedWrite } from '#server/features/sql/audit-intents.ts';
+import {
+  auditedRow,
+  changedColumns,
+  isShortenedBinary,
+  keyOf,
+  type DataChange,
+} from '#server/features/sql/row-audit.ts';
 import { databaseNamed, type Caller, type SqlContext } from '#server/features/sql/table-access.ts';
 import {
   claimUndo,
-  completeUndo,
   findAudit,
   findUndoOf,
-  releaseUndo,
   writeAudit,
+  type AuditEntry,
   type StoredAuditEntry,
 } from '#server/store/audit.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
@@ -24,7 +30,9 @@ import { parsedDetail } from './audit-service.ts';
  * opposite change: an update by writing back the values it replaced, an insert by deleting the row, a delete by
  * inserting the row again. Administrators may undo any change; its author only while they still hold the right the
  * opposite change needs. Nothing is overwritten that changed after the audited change, and every undo is itself an
- * audited data change (`data.undo`, detail {of, change, key, before, after}); a change is undone at most once.
+ * audited data change (`data.undo`, detail {of, change, key, before, after}); a change is undone at most once. The
+ * undo's entry is its claim, an intent recorded before the change commits and confirmed after, like every data
+ * change's (#server/features/sql/audit-intents.ts); a change whose own entry is still an intent is not undone.
  */
 
 export const undoMessages = {
@@ -35,6 +43,8 @@ export const undoMessages = {
   noRow: 'This entry does not record the row, so it cannot be undone.',
   noKey: 'The table has no key, so the added row cannot be told from the others.',
   alreadyUndone: (undoId: number) => `This change was undone already (audit entry ${undoId}).`,
+  notConfirmed:
+    'This change is not confirmed yet: the server is still checking it against the row. Try again in a minute.',
   changedSince: (columns: string[]) =>
     `The row has changed since (${columns.join(', ')}), so undoing would overwrite newer values. Change it in the table instead.`,
   deletedSince: 'The row was deleted since, so its change cannot be undone.',
@@ -77,8 +87,7 @@ const same = (a: CellValue | undefined, b: CellValue | undefined) =>
 
 /** Refuses (409) when the row as it is now differs from the row as the audited change left it. */
 function refuseIfChanged(table: Table, current: Row, after: Row): void {
-  const now = auditedRow(table, current) ?? {};
-  const changed = Object.keys(after).filter((name) => name in now && !same(now[name], after[name]));
+  const changed = changedColumns(table, current, after);
   if (changed.length) throw new ApiError(409, undoMessages.changedSince(changed));
 }
 
@@ -99,14 +108,21 @@ const describeKey = (key: Row) =>
     .map(([name, value]) => `${name} ${String(value)}`)
     .join(', ');
 
-interface Outcome {
+/** The change an undo made, as its entry records it. */
+interface UndoneChange {
   change: DataChange;
   key: Row;
   before: Row | null;
   after: Row | null;
   keptKey: boolean;
+}
+
+interface Outcome extends UndoneChange {
   message: string;
 }
+
+/** Hands the change over to be recorded, in its transaction before it commits (the engine's beforeCommit). */
+type RecordUndo = (done: UndoneChange) => Promise<void>;
 
 /** Writes back the values an update replaced, only the columns it changed, if the row is as the update left it. */
 async function undoUpdate(
@@ -115,6 +131,7 @@ async function undoUpdate(
   key: Row,
   before: Row,
   after: Row,
+  record: RecordUndo,
 ): Promise<Outcome> {
   const writable = (name: string) =>
     table.columns.some(
@@ -132,6 +149,8 @@ async function undoUpdate(
         if (kind === 'insert' || !current) throw new ApiError(409, undoMessages.deletedSince);
         refuseIfChanged(table, current, after);
       },
+      beforeCommit: (done) =>
+        record({ change: 'update', key, before: done.before, after: done.after, keptKey: true }),
     },
   );
   return {
@@ -145,11 +164,18 @@ async function undoUpdate(
 }
 
 /** Deletes the row an insert added, if it is still as the insert left it. */
-async function undoInsert(engine: DatabaseEngine, table: Table, key: Row, after: Row): Promise<Outcome> {
+async function undoInsert(
+  engine: DatabaseEngine,
+  table: Table,
+  key: Row,
+  after: Row,
+  record: RecordUndo,
+): Promise<Outcome> {
   if (Object.keys(key).length === 0 || Object.values(key).some((v) => v === null))
     throw new ApiError(409, undoMessages.noKey);
   const deleted = await engine.deleteRow(table, key, {
     beforeDelete: (current) => refuseIfChanged(table, current, after),
+    beforeCommit: (gone) => record({ change: 'delete', key, before: gone, after: null, keptKey: true }),
   });
   return {
     change: 'delete',
@@ -162,9 +188,24 @@ async function undoInsert(engine: DatabaseEngine, table: Table, key: Row, after:
 }
 
 /** Inserts a deleted row again; with a new identity when the engine will not take the old one. */
-async function restoreDeleted(engine: DatabaseEngine, table: Table, key: Row, before: Row): Promise<Outcome> {
+async function restoreDeleted(
+  engine: DatabaseEngine,
+  table: Table,
+  key: Row,
+  before: Row,
+  record: RecordUndo,
+): Promise<Outcome> {
   refuseShortenedBinary(table, before);
-  const restored = await engine.restoreRow(table, before);
+  const restored = await engine.restoreRow(table, before, {
+    beforeCommit: (back) =>
+      record({
+        change: 'insert',
+        key: keyOf(table, back.row),
+        before: null,
+        after: back.row,
+        keptKey: back.keptKey,
+      }),
+  });
   const newKey = keyOf(table, restored.row);
   return {
     change: 'insert',
@@ -187,10 +228,11 @@ async function undoneBy(
   key: Row,
   before: Row | null,
   after: Row | null,
+  record: RecordUndo,
 ): Promise<Outcome> {
-  if (change === 'update' && before && after) return undoUpdate(engine, table, key, before, after);
-  if (change === 'insert' && after) return undoInsert(engine, table, key, after);
-  if (change === 'delete' && before) return restoreDeleted(engine, table, key, before);
+  if (change === 'update' && before && after) return undoUpdate(engine, table, key, before, after, record);
+  if (change === 'insert' && after) return undoInsert(engine, table, key, after, record);
+  if (change === 'delete' && before) return restoreDeleted(engine, table, key, before, record);
   throw new ApiError(409, undoMessages.noRow);
 }
 
@@ -219,6 +261,7 @@ export async function undoChange(
   await refuseOthers(context, caller, entry);
   const change = changeOf(entry.action);
   if (!change) throw new ApiError(409, undoMessages.notDataChange);
+  if (entry.state === 'pending') throw new ApiError(409, undoMessages.notConfirmed);
   const ref = tableOf(entry.target);
   if (!ref) throw new ApiError(409, undoMessages.noTable);
   // The author's rights now, not when they made the change: a right taken away cannot be used through undo.
@@ -246,26 +289,37 @@ export async function undoChange(
     const winner = await findUndoOf(store.db, id);
     throw new ApiError(409, undoMessages.alreadyUndone(winner?.id ?? id));
   }
+  /** The undo's entry: its claim, completed with the change it made. */
+  const undoEntry = (done: UndoneChange): AuditEntry => ({
+    userId: caller.account.userId,
+    action: 'data.undo',
+    target: entry.target,
+    address: caller.address,
+    undoOf: id,
+    detail: {
+      of: id,
+      change: done.change,
+      key: auditedRow(table, done.key),
+      before: auditedRow(table, done.before),
+      after: auditedRow(table, done.after),
+      ...(done.keptKey ? {} : { keptKey: false, oldKey: key }),
+    },
+  });
   let outcome: Outcome;
   try {
-    outcome = await undoneBy(change, engine, table, key, before, after);
+    // The claim is the intent: completed with the change before it commits, confirmed after. When the undo changed
+    // nothing (refused or failed), resolving the claim drops it, so the undo can be tried again.
+    outcome = await auditedWrite(
+      context,
+      (record) => undoneBy(change, engine, table, key, before, after, (done) => record(undoEntry(done))),
+      { intentId: claim },
+    );
   } catch (error) {
-    // Nothing was changed: the claim goes, so the undo can be tried again once the reason is gone.
-    await releaseUndo(store.db, claim);
     // The engine's "no longer exists" is about the row the undo would change: deleted after the audited change.
     if (error instanceof EngineError && error.statusCode === 404)
       throw new ApiError(409, undoMessages.deletedSince);
     throw error;
   }
-  // The change is made: from here the claim stays, even if recording the details fails, so it is not made twice.
-  await completeUndo(store.db, claim, {
-    of: id,
-    change: outcome.change,
-    key: auditedRow(table, outcome.key),
-    before: auditedRow(table, outcome.before),
-    after: auditedRow(table, outcome.after),
-    ...(outcome.keptKey ? {} : { keptKey: false, oldKey: key }),
-  });
   return {
     message: outcome.message,
     result: {

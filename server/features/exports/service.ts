@@ -56,8 +56,13 @@ import { sharedSecret } from '#server/store/settings.ts';
 export const DOWNLOAD_TOKEN_TTL_MS = 5 * 60 * 1000;
 /** How long export files and their jobs are kept after the job ended. */
 export const EXPORT_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A running job whose heartbeat (written every second) is older than this has lost its worker. */
-export const EXPORT_STALE_MS = 2 * 60 * 1000;
+/** A running job whose heartbeat (written every second) is older than this has lost its worker (a crashed or killed
+ * instance): fifteen beats missed, which a live worker under load does not come near (decision 0023). */
+export const EXPORT_STALE_MS = 15 * 1000;
+/** With jobs on a shared queue (REDIS_URL), how often running jobs are checked for a lost worker: a restarted
+ * instance cannot tell a dead worker from another live instance's, so their jobs end by the heartbeat, within
+ * EXPORT_STALE_MS + this of the crash, rather than when BullMQ's lock expires or the hourly sweep comes. */
+export const EXPORT_STALE_CHECK_MS = 5 * 1000;
 /** How often retention and stale jobs are swept. */
 export const EXPORT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 /** Jobs one instance writes at once (each holds one database connection and one core while it formats). */
@@ -154,13 +159,15 @@ export async function createExportService(context: ExportContext): Promise<Expor
     runner = inProcessRunner(definition, { concurrency: CONCURRENCY, log });
   }
 
-  const sweep = async () => {
-    await failAndRemove(
+  const failStale = async () =>
+    failAndRemove(
       await failUnfinishedExports(store.db, em.restarted, iso(), {
         staleBefore: iso(Date.now() - EXPORT_STALE_MS),
         states: ['running'],
       }),
     );
+  const sweep = async () => {
+    await failStale();
     for (const job of await endedExportsBefore(store.db, iso(Date.now() - EXPORT_RETENTION_MS))) {
       await removeExportFile(dataDir, job.id, job.format);
       await deleteExportJob(store.db, job.id);
@@ -174,6 +181,13 @@ export async function createExportService(context: ExportContext): Promise<Expor
     sweep().catch((error: unknown) => log.error({ err: error }, 'export sweep failed'));
   }, EXPORT_SWEEP_INTERVAL_MS);
   sweeper.unref();
+  const staleChecker =
+    runner.mode === 'bullmq'
+      ? setInterval(() => {
+          failStale().catch((error: unknown) => log.error({ err: error }, 'export stale check failed'));
+        }, EXPORT_STALE_CHECK_MS)
+      : null;
+  staleChecker?.unref();
 
   /** The caller's own job of this table, or a 404 that says nothing about other people's jobs. */
   async function ownJob(caller: Caller, ref: TableRef, id: string): Promise<ExportJobRow> {
@@ -325,6 +339,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
 
     async close() {
       clearInterval(sweeper);
+      if (staleChecker) clearInterval(staleChecker);
       await runner.close();
       // In-process: anything still queued was never started and never will be.
       if (runner.mode === 'in-process')

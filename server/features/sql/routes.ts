@@ -40,8 +40,8 @@ const ROW_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /** The spec's "Database data" calls (000 §7), except export, for signed-in accounts. */
 export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): FastifyPluginAsyncZod {
-  const context: SqlContext = { store, databases };
   return async (app) => {
+    const context: SqlContext = { store, databases, log: app.log };
     // Signed in first, before a body is read or a query checked: anonymous callers learn nothing else.
     app.addHook('onRequest', requireSignedIn);
     acceptEncodedBodies(app);

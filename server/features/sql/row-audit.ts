@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import type { Row, Table } from '#common/contract/sql.ts';
+import type { CellValue, Row, Table } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { rowKey } from '#server/engines/row-writes.ts';
 import type { TableRef } from '#server/features/access/policy.ts';
-import type { AppStore } from '#server/store/app-store.ts';
-import { writeAudit } from '#server/store/audit.ts';
+import type { AuditEntry } from '#server/store/audit.ts';
 
 /*
- * Every data change leaves an audit entry: who, when (writeAudit), which table, which key, the row before and after.
- * Binary and image values are kept as a note of their length and SHA-256 instead of the bytes, so a photo does not
- * put megabytes into the log while a change of it still shows.
+ * Every data change leaves an audit entry: who, when, which table, which key, the row before and after (written as
+ * an intent and confirmed: audit-intents.ts). Binary and image values are kept as a note of their length and
+ * SHA-256 instead of the bytes, so a photo does not put megabytes into the log while a change of it still shows.
  */
 
 export type DataChange = 'insert' | 'update' | 'delete';
@@ -42,30 +41,40 @@ export function keyOf(table: Table, row: Row): Row {
   return Object.fromEntries(rowKey(table).map((name) => [name, row[name] ?? null]));
 }
 
-/** Writes `data.insert`, `data.update` or `data.delete` for one row of a table. */
-export async function auditRowChange(
-  store: AppStore,
-  entry: {
-    userId: number;
-    address: string | null;
-    ref: TableRef;
-    table: Table;
-    change: DataChange;
-    before: Row | null;
-    after: Row | null;
-  },
-): Promise<void> {
-  const { ref, table } = entry;
-  const keySource = entry.after ?? entry.before ?? {};
-  await writeAudit(store.db, {
-    userId: entry.userId,
-    action: `data.${entry.change}`,
+/** Who changed which table: what every data change's entry names besides the rows. */
+export interface ChangeAuthor {
+  userId: number;
+  address: string | null;
+  ref: TableRef;
+  table: Table;
+}
+
+/** The entry `data.insert`, `data.update` or `data.delete` of one row of a table. */
+export function dataChangeEntry(
+  author: ChangeAuthor,
+  change: { change: DataChange; before: Row | null; after: Row | null },
+): AuditEntry {
+  const { ref, table } = author;
+  const keySource = change.after ?? change.before ?? {};
+  return {
+    userId: author.userId,
+    action: `data.${change.change}`,
     target: tablePath(ref.database, ref.schema, ref.table),
     detail: {
       key: auditedRow(table, keyOf(table, keySource)),
-      before: auditedRow(table, entry.before),
-      after: auditedRow(table, entry.after),
+      before: auditedRow(table, change.before),
+      after: auditedRow(table, change.after),
     },
-    address: entry.address,
-  });
+    address: author.address,
+  };
+}
+
+const sameValue = (a: CellValue | undefined, b: CellValue | undefined) =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The columns of an audited row whose values differ in `current` (a row as the database holds it now); columns
+ * the table no longer has are left out. */
+export function changedColumns(table: Table, current: Row, audited: Row): string[] {
+  const now = auditedRow(table, current) ?? {};
+  return Object.keys(audited).filter((name) => name in now && !sameValue(now[name], audited[name]));
 }

@@ -22,7 +22,8 @@ import {
   type TableRef,
 } from '#server/features/access/policy.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
-import { auditRowChange } from './row-audit.ts';
+import { auditedWrite } from './audit-intents.ts';
+import { dataChangeEntry } from './row-audit.ts';
 import { databaseNamed, openDatabase, openTable, type Caller, type SqlContext } from './table-access.ts';
 
 /*
@@ -199,33 +200,25 @@ export async function upsertRow(context: SqlContext, caller: Caller, ref: TableR
   }
   const engine = databaseNamed(context, ref.database);
   const table = await engine.table(ref.schema, ref.table);
-  const change = await engine.upsert(table, row, {
-    beforeWrite: (kind) => requireTableAccess(store, caller.account, ref, kind, caller.address),
-  });
-  await auditRowChange(store, {
-    userId: caller.account.userId,
-    address: caller.address,
-    ref,
-    table,
-    change: change.before ? 'update' : 'insert',
-    before: change.before,
-    after: change.after,
-  });
+  const author = { userId: caller.account.userId, address: caller.address, ref, table };
+  const change = await auditedWrite(context, (record) =>
+    engine.upsert(table, row, {
+      beforeWrite: (kind) => requireTableAccess(store, caller.account, ref, kind, caller.address),
+      beforeCommit: ({ before, after }) =>
+        record(dataChangeEntry(author, { change: before ? 'update' : 'insert', before, after })),
+    }),
+  );
   return change.after;
 }
 
 /** POST …/{table}/delete: deletes one row by its key (CanDelete) and answers it as it was. */
 export async function deleteRow(context: SqlContext, caller: Caller, ref: TableRef, row: Row): Promise<Row> {
   const { engine, table } = await openTable(context, caller, ref, 'delete');
-  const deleted = await engine.deleteRow(table, row);
-  await auditRowChange(context.store, {
-    userId: caller.account.userId,
-    address: caller.address,
-    ref,
-    table,
-    change: 'delete',
-    before: deleted,
-    after: null,
-  });
-  return deleted;
+  const author = { userId: caller.account.userId, address: caller.address, ref, table };
+  return auditedWrite(context, (record) =>
+    engine.deleteRow(table, row, {
+      beforeCommit: (deleted) =>
+        record(dataChangeEntry(author, { change: 'delete', before: deleted, after: null })),
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Table, TableParams } from '#common/contract/sql.ts';
 import { accountApiMessages } from '#common/messages.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
@@ -19,10 +19,12 @@ import type { SignedInAccount } from '#server/plugins/session.ts';
  * callers allowed to see the table) → the work.
  */
 
-/** What a data call needs: the app store for rights and audit, the registered databases. */
+/** What a data call needs: the app store for rights and audit, the registered databases, and where to log what
+ * the caller is not told (an audit intent left for later). */
 export interface SqlContext {
   store: AppStore;
   databases: DatabaseRegistry;
+  log?: FastifyBaseLogger;
 }
 
 /** Who is asking and from where (for the audit trail). */

@@ -7,6 +7,7 @@ import * as identities from './0005-identities.ts';
 import * as audit from './0006-audit.ts';
 import * as checksUnderWay from './0007-checks-under-way.ts';
 import * as linkSegments from './0008-link-segments.ts';
+import * as auditIntents from './0009-audit-intents.ts';
 
 /** Every migration in order. Forward-only: add a new numbered file, never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-audit': audit,
   '0007-checks-under-way': checksUnderWay,
   '0008-link-segments': linkSegments,
+  '0009-audit-intents': auditIntents,
 };
