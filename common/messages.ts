@@ -232,3 +232,10 @@ export const storeMessages = {
     'DBUI cannot save anything right now: its own storage is full or read-only. Reading still works; try again later.',
   notWritable: 'The app store cannot be written: sign-in and changes fail until it can, reading still works.',
 } as const;
+
+/** What /api/health says of a part that is down: plain words for a public answer; the driver's text is logged. */
+export const healthMessages = {
+  storeDown: 'The app store does not answer.',
+  storeNotWritable: 'The app store answers but cannot be written.',
+  databaseDown: 'The database does not answer.',
+} as const;

@@ -17,14 +17,14 @@ export const healthResponse = z.object({
     writable: z
       .boolean()
       .describe('false when a write to the app store fails (a full disk, read-only storage)'),
-    error: z.string().optional(),
+    error: z.string().optional().describe('What is wrong, in plain words (the details are in the log)'),
   }),
   databases: z.array(
     z.object({
       name: z.string(),
       engine: z.string(),
       status: componentStatus,
-      error: z.string().optional(),
+      error: z.string().optional().describe('What is wrong, in plain words (the details are in the log)'),
     }),
   ),
 });

@@ -19,8 +19,8 @@ export function healthRoutes(store: AppStore, databases: DatabaseRegistry): Fast
           response: { 200: envelope(healthResponse), 503: envelope(healthResponse) },
         },
       },
-      async (_request, reply) => {
-        const report = await checkHealth(store, databases);
+      async (request, reply) => {
+        const report = await checkHealth(store, databases, request.log);
         const down = report.status === 'down';
         const message = down ? 'Something is down.' : report.status === 'degraded' ? sm.notWritable : null;
         return reply.code(down ? 503 : 200).send({ isSuccess: !down, data: report, message });
