@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBody, type Row } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
+import { storeMessages } from '#common/messages.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
 import { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
@@ -159,6 +160,16 @@ describe.each(kinds)('audit intents on $kind', ({ kind, create, identity, sessio
       expect(await readN(29)).toBe(0);
     } finally {
       await sql`alter table audit_log_away rename to audit_log`.execute(t.store.db);
+    }
+    // The app store cannot be written at all (read-only, as a full disk answers): said as such.
+    await sql`pragma query_only = on`.execute(t.store.db);
+    try {
+      const refused = await write(row(29, 'unaudited', 29));
+      expect(refused.statusCode, refused.body).toBe(503);
+      expect(refused.json<{ message: string }>().message).toBe(storeMessages.cannotSave);
+      expect(await readN(29)).toBe(0);
+    } finally {
+      await sql`pragma query_only = off`.execute(t.store.db);
     }
   });
 

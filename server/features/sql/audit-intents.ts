@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { row as rowSchema, type Row, type Table } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
+import { storeMessages } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
@@ -19,6 +20,7 @@ import {
   type AuditEntry,
   type AuditIntent,
 } from '#server/store/audit.ts';
+import { isUnwritable } from '#server/store/unwritable.ts';
 import { changedColumns, isShortenedBinary, type DataChange } from './row-audit.ts';
 
 /*
@@ -80,7 +82,7 @@ export async function auditedWrite<T>(
     } catch (error) {
       // The write is rolled back. Said as what it is: the engine would read a store error as its own database's.
       context.log?.error({ err: error }, 'audit entry not written: the change is not made');
-      throw new ApiError(503, AUDIT_UNWRITABLE);
+      throw new ApiError(503, isUnwritable(error) ? storeMessages.cannotSave : AUDIT_UNWRITABLE);
     }
     recorded = entry;
   };
