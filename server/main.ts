@@ -8,6 +8,8 @@ import { DatabaseRegistry } from './engines/database-registry.ts';
 import { redactUrl } from './engines/engine-url.ts';
 import { migrateAppStore, openAppStore, type AppStore } from './store/app-store.ts';
 import { prepareFirstAdministrator } from './features/setup/service.ts';
+import { SHUTDOWN_GRACE_MS, startForcedExit } from './forced-exit.ts';
+import { stdoutLog } from './stdout-log.ts';
 
 /** The name the embedded demo database is registered under when DATABASES is not set. */
 export const DEMO_DATABASE_NAME = 'demo';
@@ -43,17 +45,38 @@ async function registeredDatabases(config: Config): Promise<DatabaseSetting[]> {
   return [{ name: DEMO_DATABASE_NAME, kind: 'sqlite', url: `sqlite:${file}` }];
 }
 
-/** Stops cleanly on SIGTERM or SIGINT: stop accepting, let requests in flight finish, close pools, exit 0. */
+/** The log lines on stdout (JSON, one a line), and the setup link between them. */
+const logs = stdoutLog();
+/** How long the last lines may take to reach stdout before the process exits anyway. */
+const LAST_LINES_MS = 1_000;
+
+/** Flushes the log lines (within LAST_LINES_MS), then exits with `code`. */
+async function exitAfterLogs(code: number): Promise<never> {
+  await logs.flush(LAST_LINES_MS);
+  process.exit(code);
+}
+
+/**
+ * Stops cleanly on SIGTERM or SIGINT: stop accepting, let requests in flight finish, close pools, exit 0. Whatever
+ * holds it, the process is gone within SHUTDOWN_GRACE_MS: this thread's timer says so in the log and kills it, and
+ * when this thread cannot run, the watchdog thread kills it a second later (forced-exit.ts).
+ */
 function closeOnSignals(app: FastifyInstance, store: AppStore, databases: DatabaseRegistry): void {
+  const watchdog = startForcedExit((error) =>
+    app.log.warn({ err: error }, 'the shutdown watchdog did not start; the stop relies on its timer alone'),
+  );
   let closing = false;
   const close = (signal: string) => {
     if (closing) return;
     closing = true;
+    watchdog.shutdownStarted();
     app.log.info({ signal }, 'shutting down: finishing requests in flight');
     const force = setTimeout(() => {
-      app.log.error('shutdown took over 10 s; exiting anyway');
-      process.exit(1);
-    }, 10_000);
+      app.log.error(`shutdown is taking too long; killing the process within ${SHUTDOWN_GRACE_MS / 1000} s`);
+      // SIGKILL, not process.exit: exit waits for the libuv thread pool, and whatever held the stop may hold a
+      // thread of it (a file write on a hung network mount).
+      void logs.flush(LAST_LINES_MS).then(() => process.kill(process.pid, 'SIGKILL'));
+    }, SHUTDOWN_GRACE_MS - LAST_LINES_MS);
     force.unref();
     // Fastify closes the connections idle at this moment; a keep-alive connection whose request finishes later
     // would hold the close open for the keep-alive timeout, so idle ones are closed again until the end.
@@ -63,8 +86,11 @@ function closeOnSignals(app: FastifyInstance, store: AppStore, databases: Databa
       .then(() => clearInterval(sweep))
       .then(() => Promise.allSettled([databases.closeAll(), store.close()]))
       .then(() => {
+        if (logs.dropped > 0) {
+          app.log.warn({ dropped: logs.dropped }, 'log lines were dropped: stdout was not being read');
+        }
         app.log.info('shut down');
-        process.exit(0);
+        return exitAfterLogs(0);
       });
   };
   process.on('SIGTERM', () => close('SIGTERM'));
@@ -85,9 +111,11 @@ async function main(): Promise<void> {
     ),
   );
   // Builds mail and SMS delivery from SMTP_URL and SMS_URL too: a URL they cannot use stops the start here.
-  const app = await buildApp({ config, store, databases, webRoot: webRoot() }).catch((error: unknown) => {
-    throw new StartError(error instanceof Error ? error.message : String(error));
-  });
+  const app = await buildApp({ config, store, databases, webRoot: webRoot(), logStream: logs }).catch(
+    (error: unknown) => {
+      throw new StartError(error instanceof Error ? error.message : String(error));
+    },
+  );
   closeOnSignals(app, store, databases);
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -109,8 +137,9 @@ async function main(): Promise<void> {
     'DBUI is ready',
   );
   if (setupLink) {
-    // Printed plainly as well as logged, so an operator reading the terminal sees it at once.
-    process.stdout.write(`\nNo administrator yet. Create one within 24 hours at:\n  ${setupLink}\n\n`);
+    // Printed plainly as well as logged, so an operator reading the terminal sees it at once; through the log's
+    // writer, so it stays between the lines it belongs with.
+    logs.write(`\nNo administrator yet. Create one within 24 hours at:\n  ${setupLink}\n\n`);
   }
 }
 
@@ -120,5 +149,5 @@ main().catch((error: unknown) => {
       ? error.message
       : `unexpected start-up failure: ${error instanceof Error ? error.message : String(error)}`;
   process.stderr.write(`DBUI cannot start: ${message}\n`);
-  process.exit(1);
+  void exitAfterLogs(1);
 });
