@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { healthMessages } from '#common/messages.ts';
 import { repoRoot } from './test/test-app.ts';
 import { tempDir } from './test/temp-dir.ts';
 
@@ -120,7 +121,7 @@ describe('the server process', () => {
       const body = (await health.json()) as { data: { databases: { status: string; error: string }[] } };
       expect(body.data.databases[0]).toMatchObject({
         status: 'down',
-        error: 'silent did not answer within 3000 ms',
+        error: healthMessages.databaseDown,
       });
       expect(await run.exited).toBe(0);
     } finally {
