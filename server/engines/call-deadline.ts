@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { databaseBusy, databaseNotAnswering, type EngineError } from './engine-error.ts';
+import { databaseBusy, databaseNotAnswering, type DatabaseUnavailable } from './engine-error.ts';
 
 /*
  * DBUI's own deadline on every database call (docs/decisions/0019-call-deadlines.md). A statement timeout runs inside
@@ -89,7 +89,7 @@ export class DeadlineGuard {
   }
 
   /** What a call whose deadline passed answers (503): busy or not answering, see above. */
-  expired(deadline: CallDeadline): EngineError {
+  expired(deadline: CallDeadline): DatabaseUnavailable {
     return this.lastAnswerAt >= deadline.startedAt
       ? databaseBusy(this.name)
       : databaseNotAnswering(this.name);
@@ -117,7 +117,7 @@ export class DeadlineGuard {
    */
   async run<R>(
     statement: () => Promise<R>,
-    discard: (reason: EngineError) => void,
+    discard: (reason: DatabaseUnavailable) => void,
     fromServer: (error: unknown) => boolean,
   ): Promise<R> {
     const deadline = this.deadline();
