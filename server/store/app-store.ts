@@ -33,16 +33,7 @@ export function openAppStore(target: AppStoreTarget): AppStore {
   const db =
     target.kind === 'sqlite'
       ? new Kysely<AppDatabase>({ dialect: new StoreSqliteDialect(openSqliteFile(target.file)) })
-      : new Kysely<AppDatabase>({
-          dialect: new PostgresDialect({
-            pool: new pg.Pool({
-              connectionString: target.url,
-              max: 10,
-              connectionTimeoutMillis: 5000,
-              idleTimeoutMillis: 30_000,
-            }),
-          }),
-        });
+      : new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool: postgresPool(target.url) }) });
   return {
     db,
     kind: target.kind,
@@ -53,6 +44,20 @@ export function openAppStore(target: AppStoreTarget): AppStore {
       await db.destroy();
     },
   };
+}
+
+/** The PostgreSQL app store's pool. An idle connection that the server ends (a restart, an administrator's
+ * pg_terminate_backend) emits 'error' on the pool, which would end the process without a listener; the next query
+ * simply opens a new connection. */
+function postgresPool(url: string): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 /**
