@@ -1,7 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { transportMessages } from '#common/messages.ts';
-import { apiGet, apiPost, readCookie, setTokenSource } from '#web/api/client.ts';
+import {
+  apiDelete,
+  apiDownload,
+  apiGet,
+  apiPost,
+  apiPostEncoded,
+  apiPut,
+  fileNameOf,
+  readCookie,
+  saveDownload,
+  setTokenSource,
+} from '#web/api/client.ts';
 
 type FetchArgs = [input: string, init: RequestInit];
 const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
@@ -139,5 +150,88 @@ describe('readCookie', () => {
     document.cookie = 'XSRF-TOKEN=two; path=/';
     expect(readCookie('XSRF-TOKEN')).toBe('two');
     expect(readCookie('missing')).toBeNull();
+  });
+});
+
+describe('PUT, DELETE and the encoded bodies', () => {
+  it('sends PUT and DELETE with the anti-forgery header and their own fallbacks', async () => {
+    document.cookie = 'XSRF-TOKEN=x1; path=/';
+    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: true, data: 1, message: null }));
+    await apiPut('/api/x', { a: 1 });
+    expect(fetchMock.mock.calls[0]?.[1].method).toBe('PUT');
+    expect(sentHeaders().get('X-XSRF-TOKEN')).toBe('x1');
+    fetchMock.mockClear();
+    await apiDelete('/api/account/delete');
+    expect(fetchMock.mock.calls[0]?.[1].method).toBe('DELETE');
+    expect(fetchMock.mock.calls[0]?.[1].body).toBeUndefined();
+    expect(sentHeaders().get('X-XSRF-TOKEN')).toBe('x1');
+
+    fetchMock.mockResolvedValue(new Response('', { status: 500 }));
+    expect((await apiPut('/api/x', {})).message).toBe('PUT request failed.');
+    expect((await apiDelete('/api/x')).message).toBe('DELETE request failed.');
+  });
+
+  it("sends a data API filter in the spec's encoding as text/plain", async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: true, data: [], message: null }));
+    const filter = { Name: 'Zoë %&/', Id: 3 };
+    await apiPostEncoded('/api/sql/db/main/t/search', filter);
+    const init = fetchMock.mock.calls[0]?.[1];
+    expect(sentHeaders().get('Content-Type')).toBe('text/plain');
+    expect(typeof init?.body).toBe('string');
+    expect(init?.body).toBe(btoa(encodeURIComponent(JSON.stringify(filter))));
+    expect(JSON.parse(decodeURIComponent(atob(String(init?.body))))).toEqual(filter);
+  });
+});
+
+describe('downloads', () => {
+  it('returns the file with the name the server gave it, sending the bearer token', async () => {
+    setTokenSource(() => 'tok');
+    fetchMock.mockResolvedValue(
+      new Response('a,b\n1,2\n', {
+        status: 200,
+        headers: { 'Content-Disposition': 'attachment; filename="rows.csv"' },
+      }),
+    );
+    const result = await apiDownload('/api/sql/db/main/t/export/1/file', 'export.csv');
+    expect(sentHeaders().get('Authorization')).toBe('Bearer tok');
+    if (!result.isSuccess) throw new Error(result.message);
+    expect(result.fileName).toBe('rows.csv');
+    expect(await result.blob.text()).toBe('a,b\n1,2\n');
+  });
+
+  it("fails with the server's message, else the GET fallback", async () => {
+    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: false, data: null, message: 'Gone.' }, 404));
+    expect(await apiDownload('/api/f', 'f')).toEqual({ isSuccess: false, message: 'Gone.' });
+    fetchMock.mockResolvedValue(new Response('', { status: 500 }));
+    expect(await apiDownload('/api/f', 'f')).toEqual({ isSuccess: false, message: 'GET request failed.' });
+  });
+
+  it('reads file names safely from Content-Disposition', () => {
+    expect(fileNameOf('attachment; filename*=UTF-8\'\'caf%C3%A9.csv; filename="cafe.csv"')).toBe('café.csv');
+    expect(fileNameOf('attachment; filename=plain.txt')).toBe('plain.txt');
+    expect(fileNameOf('attachment; filename="../../etc/passwd"')).toBe('passwd');
+    expect(fileNameOf('attachment; filename=".."')).toBeNull();
+    expect(fileNameOf('attachment')).toBeNull();
+    expect(fileNameOf(null)).toBeNull();
+  });
+
+  it('hands the file to the browser through a temporary link', () => {
+    vi.useFakeTimers();
+    const create = vi.fn(() => 'blob:x');
+    const revoke = vi.fn();
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: create, revokeObjectURL: revoke }));
+    const clicked: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      clicked.push(this.download);
+    });
+    saveDownload(new Blob(['x']), 'x.csv');
+    expect(clicked).toEqual(['x.csv']);
+    expect(document.querySelector('a[download]')).toBeNull();
+    vi.runAllTimers();
+    expect(revoke).toHaveBeenCalledWith('blob:x');
+    click.mockRestore();
+    vi.useRealTimers();
   });
 });

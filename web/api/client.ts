@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import { encodeBody } from '#common/contract/sql.ts';
 import { transportMessages } from '#common/messages.ts';
 
 /** The spec's generic API result. A failure always carries a message the UI can show as it is. */
@@ -38,29 +39,62 @@ export function apiPost<T>(
   return apiRequest('POST', path, body, options);
 }
 
+/** PUT a JSON body to a path of the API and return its envelope; never throws except on abort. */
+export function apiPut<T>(
+  path: string,
+  body: unknown,
+  options: RequestOptions<T> = {},
+): Promise<ApiResult<T>> {
+  return apiRequest('PUT', path, body, options);
+}
+
+/** DELETE a path of the API (with a JSON body when given) and return its envelope; never throws except on abort. */
+export function apiDelete<T>(
+  path: string,
+  body?: unknown,
+  options: RequestOptions<T> = {},
+): Promise<ApiResult<T>> {
+  return apiRequest('DELETE', path, body, options);
+}
+
+/** POST a filter or row of the data API in the spec's encoding (spec 000 §7: JSON, then URL-encoded, then base64),
+ * sent as text/plain as common/contract/sql.ts describes. */
+export function apiPostEncoded<T>(
+  path: string,
+  value: Record<string, unknown>,
+  options: RequestOptions<T> = {},
+): Promise<ApiResult<T>> {
+  return send('POST', path, { type: 'text/plain', text: encodeBody(value) }, options);
+}
+
 /** Sends one request and applies the spec's failure rules (spec 000 §8): the server's message, else the
  * transport error's message, else the method's generic text. A successful status whose body does not parse
  * as an envelope is a failure too. */
-export async function apiRequest<T>(
+export function apiRequest<T>(
   method: HttpMethod,
   path: string,
   body: unknown,
   options: RequestOptions<T> = {},
 ): Promise<ApiResult<T>> {
+  const payload = body === undefined ? undefined : { type: 'application/json', text: JSON.stringify(body) };
+  return send(method, path, payload, options);
+}
+
+interface Payload {
+  type: string;
+  text: string;
+}
+
+async function send<T>(
+  method: HttpMethod,
+  path: string,
+  payload: Payload | undefined,
+  options: RequestOptions<T>,
+): Promise<ApiResult<T>> {
   const fallback = transportMessages[method];
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: requestHeaders(method, path, body !== undefined),
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
-      signal: options.signal,
-    });
-  } catch (error) {
-    if (options.signal?.aborted) throw error;
-    return failure(error instanceof Error && error.message ? error.message : fallback);
-  }
+  const answer = await transport(method, path, payload, 'application/json', options.signal);
+  if (!answer.ok) return failure(answer.message ?? fallback);
+  const response = answer.response;
 
   const parsed = await readJson(response);
   if (!response.ok) {
@@ -77,9 +111,93 @@ export async function apiRequest<T>(
   return { isSuccess: true, data: checked.data, message: nullableString(parsed.message) };
 }
 
-function requestHeaders(method: HttpMethod, path: string, hasBody: boolean): Headers {
-  const headers = new Headers({ Accept: 'application/json' });
-  if (hasBody) headers.set('Content-Type', 'application/json');
+/** The fetch itself: a response, or the transport error's own message (null when it has none). */
+async function transport(
+  method: HttpMethod,
+  path: string,
+  payload: Payload | undefined,
+  accept: string,
+  signal: AbortSignal | undefined,
+): Promise<{ ok: true; response: Response } | { ok: false; message: string | null }> {
+  try {
+    const response = await fetch(path, {
+      method,
+      headers: requestHeaders(method, path, payload?.type ?? null, accept),
+      body: payload?.text,
+      credentials: 'same-origin',
+      signal,
+    });
+    return { ok: true, response };
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return { ok: false, message: error instanceof Error && error.message ? error.message : null };
+  }
+}
+
+/** A file the API answered: its bytes and the name the server gave it (Content-Disposition), else the fallback. */
+export type DownloadResult =
+  { isSuccess: true; blob: Blob; fileName: string } | { isSuccess: false; message: string };
+
+/** GET a file of the API with the session's token (a plain link could not send it); errors follow the spec's rules,
+ * read from the JSON error body the server sends instead of the file. */
+export async function apiDownload(
+  path: string,
+  fallbackName: string,
+  signal?: AbortSignal,
+): Promise<DownloadResult> {
+  const answer = await transport('GET', path, undefined, '*/*', signal);
+  if (!answer.ok) return { isSuccess: false, message: answer.message ?? transportMessages.GET };
+  const response = answer.response;
+  if (!response.ok) {
+    return { isSuccess: false, message: serverMessage(await readJson(response)) ?? transportMessages.GET };
+  }
+  const fileName = fileNameOf(response.headers.get('Content-Disposition')) ?? fallbackName;
+  return { isSuccess: true, blob: await response.blob(), fileName };
+}
+
+/** Hands a downloaded file to the browser as a download (an object URL on a temporary link, released after). */
+export function saveDownload(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The click starts the download synchronously; revoking on the next task leaves it time to take the URL.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** The file name of a Content-Disposition header (filename* in UTF-8 first, then filename), without any folder. */
+export function fileNameOf(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
+  let name: string | null = null;
+  if (extended?.[1]) {
+    try {
+      name = decodeURIComponent(extended[1].trim());
+    } catch {
+      name = null;
+    }
+  }
+  if (name === null) {
+    const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/i.exec(header);
+    name = (plain?.[1] ?? plain?.[2] ?? '').trim() || null;
+  }
+  if (name === null) return null;
+  const base = name.split(/[\\/]/).pop() ?? '';
+  return base && base !== '.' && base !== '..' ? base : null;
+}
+
+function requestHeaders(
+  method: HttpMethod,
+  path: string,
+  contentType: string | null,
+  accept: string,
+): Headers {
+  const headers = new Headers({ Accept: accept });
+  if (contentType) headers.set('Content-Type', contentType);
   const token = tokenSource();
   if (token) headers.set('Authorization', `Bearer ${token}`);
   // Only our own origin gets the anti-forgery token: absolute addresses could be anyone's.
