@@ -1,0 +1,211 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ReactNode } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { renderHook, waitFor } from '@testing-library/react';
+import type { Verification } from '#common/contract/account.ts';
+import {
+  accountQueryOptions,
+  fetchAccount,
+  postAccount,
+  useUpdateAccount,
+} from '#web/api/account/account.ts';
+import { CAPTCHA_CHALLENGE_PATH, fetchCaptchaChallenge } from '#web/api/account/captcha.ts';
+import { postForgotPassword } from '#web/api/account/forgot-password.ts';
+import { postLogin, useLogin } from '#web/api/account/login.ts';
+import { postLoginResend } from '#web/api/account/login-resend.ts';
+import { isVerification, nextStepOf, postLoginVerify } from '#web/api/account/login-verify.ts';
+import { fetchLogout } from '#web/api/account/logout.ts';
+import { postSignup } from '#web/api/account/signup.ts';
+import { postUpdatePassword } from '#web/api/account/update-password.ts';
+import { fetchVerification } from '#web/api/account/verify.ts';
+import { ApiFailure } from '#web/api/query.ts';
+import { queryKeys } from '#web/api/query-keys.ts';
+import { createQueryClient } from '#web/app-providers.tsx';
+
+type FetchArgs = [input: string, init: RequestInit];
+const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+
+function answer(data: unknown, message: string | null = null, status = 200): Response {
+  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), { status });
+}
+
+const sampleUser = {
+  id: 2,
+  username: 'ada',
+  key: null,
+  user_Details: [],
+  user_Images: [],
+  isAdmin: false,
+  allowed2fa: ['Email'],
+  preferred2fa: 'Email',
+  disableSelect2fa: true,
+  passwordExpired: false,
+  recoveryCodesLeft: 0,
+  passkeys: 0,
+} as const;
+
+const sampleVerification: Verification = {
+  token: 'tok',
+  user: { ...sampleUser, allowed2fa: ['Email'], user_Details: [], user_Images: [] },
+  links: ['/account'],
+  expiration: '2030-01-01T00:00:00.000Z',
+};
+const preSignIn = { key: 'k', allowed2fa: ['Email'], preferred2fa: 'Email', disableSelect2fa: true };
+
+function call(index = 0): { url: string; method: string; body: unknown } {
+  const [url, init] = fetchMock.mock.calls[index] ?? ['', {}];
+  return { url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined };
+}
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe('the account calls', () => {
+  it('each call goes to its path with its method and body, and parses its answer', async () => {
+    const cases: [() => Promise<unknown>, unknown, string, string, unknown][] = [
+      [() => fetchVerification(), sampleVerification, 'GET', '/api/account/verify', undefined],
+      [() => fetchAccount(), sampleUser, 'GET', '/api/account', undefined],
+      [
+        () => postAccount({ user_Details: [{ firstName: 'Ada' }] }),
+        sampleUser,
+        'POST',
+        '/api/account',
+        {
+          user_Details: [{ firstName: 'Ada' }],
+        },
+      ],
+      [
+        () => postLogin({ username: 'ada', password: 'p', token: 't' }),
+        preSignIn,
+        'POST',
+        '/api/account/login',
+        {
+          username: 'ada',
+          password: 'p',
+          token: 't',
+        },
+      ],
+      [
+        () => postLoginVerify({ key: 'k', otp: '123456', selected2fa: 'Email' }),
+        sampleVerification,
+        'POST',
+        '/api/account/login/verify',
+        { key: 'k', otp: '123456', selected2fa: 'Email' },
+      ],
+      [
+        () => postLoginResend({ key: 'k', selected2fa: 'Email' }),
+        null,
+        'POST',
+        '/api/account/login/resend',
+        {
+          key: 'k',
+          selected2fa: 'Email',
+        },
+      ],
+      [
+        () => postForgotPassword({ username: 'ada', token: 't' }),
+        'pu',
+        'POST',
+        '/api/account/forgotPassword',
+        {
+          username: 'ada',
+          token: 't',
+        },
+      ],
+      [
+        () => postUpdatePassword({ password: 'Secret1!x' }),
+        null,
+        'POST',
+        '/api/account/updatePassword',
+        {
+          password: 'Secret1!x',
+        },
+      ],
+      [
+        () =>
+          postSignup({
+            user: { username: 'ada', user_Details: [{ email: 'a@b.c' }] },
+            password: 'x',
+            token: 't',
+          }),
+        'pu',
+        'POST',
+        '/api/account/signup',
+        { user: { username: 'ada', user_Details: [{ email: 'a@b.c' }] }, password: 'x', token: 't' },
+      ],
+      [() => fetchLogout(), null, 'GET', '/api/account/logout', undefined],
+    ];
+    for (const [run, data, method, url, body] of cases) {
+      fetchMock.mockReset();
+      fetchMock.mockResolvedValue(answer(data, 'Done.'));
+      expect(await run()).toEqual({ isSuccess: true, data, message: 'Done.' });
+      expect(call()).toEqual({ url, method, body });
+    }
+  });
+
+  it('refuses an answer that does not match the contract', async () => {
+    fetchMock.mockResolvedValue(answer({ token: 3 }));
+    expect(await fetchVerification()).toEqual({
+      isSuccess: false,
+      data: null,
+      message: 'GET request failed.',
+    });
+    fetchMock.mockResolvedValue(answer({ key: 'k' }));
+    expect((await postLogin({ username: 'a', password: 'p', token: 't' })).isSuccess).toBe(false);
+  });
+
+  it('tells a session from the next step of a recovery', () => {
+    expect(isVerification(sampleVerification)).toBe(true);
+    expect(nextStepOf(sampleVerification)).toBeNull();
+    const step = {
+      key: 'k',
+      allowed2fa: ['Totp' as const],
+      preferred2fa: 'Totp' as const,
+      disableSelect2fa: true,
+    };
+    expect(isVerification(step)).toBe(false);
+    expect(nextStepOf(step)).toEqual(step);
+  });
+
+  it('reads the ALTCHA challenge outside the envelope', async () => {
+    const challenge = { algorithm: 'SHA-256', challenge: 'c', salt: 's', signature: 'g', maxnumber: 10 };
+    fetchMock.mockResolvedValue(new Response(JSON.stringify(challenge)));
+    expect(await fetchCaptchaChallenge()).toEqual({ isSuccess: true, data: challenge, message: null });
+    expect(call().url).toBe(CAPTCHA_CHALLENGE_PATH);
+    fetchMock.mockResolvedValue(new Response('nope', { status: 503 }));
+    expect((await fetchCaptchaChallenge()).message).toBe('GET request failed.');
+  });
+});
+
+describe('the hooks', () => {
+  function wrapper() {
+    const client = createQueryClient();
+    const Wrapper = ({ children }: { children: ReactNode }) => (
+      <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    );
+    return { client, Wrapper };
+  }
+
+  it("puts a failure's message in the mutation's error", async () => {
+    fetchMock.mockResolvedValue(answer(null, 'Failed to login... Please try again.', 401));
+    const { Wrapper } = wrapper();
+    const { result } = renderHook(() => useLogin(), { wrapper: Wrapper });
+    result.current.mutate({ username: 'a', password: 'p', token: 't' });
+    await waitFor(() => expect(result.current.isError).toBe(true));
+    expect(result.current.error).toBeInstanceOf(ApiFailure);
+    expect(result.current.error?.message).toBe('Failed to login... Please try again.');
+  });
+
+  it('keeps the saved user in the account query after an update', async () => {
+    fetchMock.mockResolvedValue(answer(sampleUser, 'Successfully updated user.'));
+    const { client, Wrapper } = wrapper();
+    const { result } = renderHook(() => useUpdateAccount(), { wrapper: Wrapper });
+    const saved = await result.current.mutateAsync({ user_Details: [{ firstName: 'Ada' }] });
+    expect(saved.message).toBe('Successfully updated user.');
+    expect(client.getQueryData(queryKeys.account.user())).toEqual(sampleUser);
+    expect(accountQueryOptions().queryKey).toEqual(['account', 'user']);
+  });
+});
