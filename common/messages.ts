@@ -239,3 +239,10 @@ export const healthMessages = {
   storeNotWritable: 'The app store answers but cannot be written.',
   databaseDown: 'The database does not answer.',
 } as const;
+
+/** The session's idle alert (spec 000 §4: an 'Idle Alert' modal answered with 'Yes!'). */
+export const sessionMessages = {
+  idleTitle: 'Idle Alert',
+  idleQuestion: 'You have been idle for a while. Are you still there?',
+  idleYes: 'Yes!',
+} as const;

@@ -1,8 +1,12 @@
 import { lazy, type ReactNode } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
+import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { pageRoutes, type PageRoute } from '#common/page-routes.ts';
 import { HOME_PATH } from '#web/content/site.ts';
 import { SiteLayout } from '#web/features/site/site-layout.tsx';
+import { AccessGuard } from '#web/session/access-guard.tsx';
+import { pageAccess, type AccessGroup } from '#web/session/access.ts';
+import type { Clock, IdleTiming } from '#web/session/idle-watch.ts';
+import { SessionProvider } from '#web/session/session-provider.tsx';
 
 // Each page is its own chunk, so a visitor of the public pages never downloads the database browser.
 const HomePage = lazy(() =>
@@ -17,29 +21,60 @@ const UnauthorizedPage = lazy(() =>
 const SetupPage = lazy(() =>
   import('#web/features/setup/setup-page.tsx').then((m) => ({ default: m.SetupPage })),
 );
+const LogoutPage = lazy(() =>
+  import('#web/features/account/logout-page.tsx').then((m) => ({ default: m.LogoutPage })),
+);
 
 /**
  * What each page of common/page-routes.ts renders (the server answers 200 for exactly those paths, 404 for the
  * rest). A page not built yet is absent here and shows the 404 page meanwhile; a new page is added to the list in
- * common/page-routes.ts and its element here.
+ * common/page-routes.ts, to its access group in web/session/access.ts, and its element here.
  */
 const pages: Partial<Record<PageRoute, ReactNode>> = {
   '/': <Navigate to={HOME_PATH} replace />,
   '/home': <HomePage />,
   '/setup': <SetupPage />,
+  '/account/logout': <LogoutPage />,
   '/error': <NotFoundPage />,
   '/error/unauthorized': <UnauthorizedPage />,
 };
 
-/** The route table (spec 001 §2): every known page, and the 404 page for any other path. */
-export function AppRoutes() {
+const groups: readonly AccessGroup[] = ['public', 'signedIn', 'admin'];
+
+/** Session settings for tests and end-to-end runs (shorter idle timings, a clock of their own). */
+export interface SessionOptions {
+  timing?: IdleTiming;
+  clock?: Clock;
+  now?: () => number;
+}
+
+/**
+ * The route table (spec 001 §2): the session around everything (it verifies a stored session before any page shows),
+ * then the site's layout, then one layout route per access group whose guard decides before its pages render, and
+ * the 404 page for any other path.
+ */
+export function AppRoutes({ session = {} }: { session?: SessionOptions }) {
   return (
     <Routes>
-      <Route element={<SiteLayout />}>
-        {pageRoutes.map((path) => (
-          <Route key={path} path={path} element={pages[path] ?? <NotFoundPage />} />
-        ))}
-        <Route path="*" element={<NotFoundPage />} />
+      <Route
+        element={
+          <SessionProvider {...session}>
+            <Outlet />
+          </SessionProvider>
+        }
+      >
+        <Route element={<SiteLayout />}>
+          {groups.map((group) => (
+            <Route key={group} element={<AccessGuard group={group} />}>
+              {pageRoutes
+                .filter((path) => pageAccess[path] === group)
+                .map((path) => (
+                  <Route key={path} path={path} element={pages[path] ?? <NotFoundPage />} />
+                ))}
+            </Route>
+          ))}
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
       </Route>
     </Routes>
   );

@@ -1,0 +1,30 @@
+import { useEffect } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { decideAccess, type AccessGroup } from '#web/session/access.ts';
+import { useSession } from '#web/session/session-context.ts';
+import { closeAllPopups } from '#web/ui/popups.ts';
+
+export const UNAUTHORIZED_PATH = '/error/unauthorized';
+
+/** The decision for the current address in a group, and its consequence (spec 000 §4): nobody signed in → the
+ * session is cleared, every popup closed, and the 401 page shown; signed in without the link → popups closed, 401. */
+export function useAccessGuard(group: AccessGroup): boolean {
+  const { pathname } = useLocation();
+  const { verification, signOut } = useSession();
+  const navigate = useNavigate();
+  const decision = decideAccess(group, pathname, verification);
+
+  useEffect(() => {
+    if (decision === 'allow') return;
+    if (decision === 'signedOut') signOut();
+    else closeAllPopups();
+    void navigate(UNAUTHORIZED_PATH, { replace: true });
+  }, [decision, signOut, navigate]);
+
+  return decision === 'allow';
+}
+
+/** A layout route guarding the pages of its group: they render only when allowed. */
+export function AccessGuard({ group }: { group: AccessGroup }) {
+  return useAccessGuard(group) ? <Outlet /> : null;
+}

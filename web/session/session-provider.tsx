@@ -1,0 +1,166 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { Center, Loader, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Verification } from '#common/contract/account.ts';
+import { shellMessages } from '#common/messages.ts';
+import { fetchVerification } from '#web/api/account/verify.ts';
+import { setTokenSource } from '#web/api/client.ts';
+import { IdleAlert } from '#web/session/idle-alert.tsx';
+import {
+  browserClock,
+  specIdleTiming,
+  startIdleWatch,
+  type Clock,
+  type IdleTiming,
+  type IdleWatch,
+} from '#web/session/idle-watch.ts';
+import { refreshDelay } from '#web/session/refresh.ts';
+import { SessionContext, type Session, type SessionStatus } from '#web/session/session-context.ts';
+import { clearStoredVerification, readStoredVerification, storeVerification } from '#web/session/storage.ts';
+import { closeAllPopups } from '#web/ui/popups.ts';
+
+export const LOGOUT_PATH = '/account/logout';
+
+interface SessionState {
+  status: SessionStatus;
+  verification: Verification | null;
+}
+
+function initialState(): SessionState {
+  const stored = readStoredVerification();
+  return stored ? { status: 'starting', verification: stored } : { status: 'signedOut', verification: null };
+}
+
+/**
+ * The session (spec 000 §4, 001 §4): read from storage at start and verified before the app shows; verified again
+ * within 5 minutes of its expiry; watched for idleness while signed in; any failed verification signs out. Mounted
+ * inside the router (it navigates to /account/logout). `timing`, `clock` and `now` are for tests and end-to-end runs.
+ */
+export function SessionProvider({
+  children,
+  timing = specIdleTiming,
+  clock = browserClock,
+  now = Date.now,
+}: {
+  children: ReactNode;
+  timing?: IdleTiming;
+  clock?: Clock;
+  now?: () => number;
+}) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState(initialState);
+  const [idleAlert, setIdleAlert] = useState(false);
+  // The client reads the token at each call; a ref, so a call made right after signIn already carries it.
+  const token = useRef<string | null>(state.verification?.token ?? null);
+  const watch = useRef<IdleWatch | null>(null);
+
+  useEffect(() => {
+    setTokenSource(() => token.current);
+    return () => setTokenSource(() => null);
+  }, []);
+
+  const accept = useCallback((verification: Verification) => {
+    storeVerification(verification);
+    token.current = verification.token;
+    setState({ status: 'signedIn', verification });
+  }, []);
+
+  const signOut = useCallback(() => {
+    clearStoredVerification();
+    token.current = null;
+    setIdleAlert(false);
+    setState({ status: 'signedOut', verification: null });
+    queryClient.clear();
+    closeAllPopups();
+  }, [queryClient]);
+
+  const reverify = useCallback(async () => {
+    const answer = await fetchVerification();
+    if (answer.isSuccess) {
+      accept(answer.data);
+      return true;
+    }
+    signOut();
+    void navigate(LOGOUT_PATH);
+    return false;
+  }, [accept, signOut, navigate]);
+
+  // Start-up: a stored session is verified before anything shows; a failure signs out (spec 001 §4).
+  const starting = state.status === 'starting';
+  useEffect(() => {
+    if (!starting) return;
+    const controller = new AbortController();
+    fetchVerification(controller.signal).then(
+      (answer) => (answer.isSuccess ? accept(answer.data) : signOut()),
+      () => undefined, // aborted: the effect ran again (StrictMode) and that run decides
+    );
+    return () => controller.abort();
+  }, [starting, accept, signOut]);
+
+  // Refresh: verify again once the expiration is within 5 minutes.
+  const expiration = state.status === 'signedIn' ? (state.verification?.expiration ?? null) : null;
+  useEffect(() => {
+    if (expiration === null) return;
+    const handle = clock.setTimeout(() => void reverify(), refreshDelay(expiration, now()));
+    return () => clock.clearTimeout(handle);
+  }, [expiration, clock, now, reverify]);
+
+  // Idle: ticks while signed in; a mouse move or key press resets; the alert, then logout without an answer.
+  const signedIn = state.status === 'signedIn';
+  useEffect(() => {
+    if (!signedIn) return;
+    const current = startIdleWatch({
+      timing,
+      clock,
+      onAlert: () => setIdleAlert(true),
+      // The logout page ends the server's session with the token still in hand, then signs out here.
+      onTimeout: () => {
+        setIdleAlert(false);
+        closeAllPopups();
+        void navigate(LOGOUT_PATH);
+      },
+    });
+    watch.current = current;
+    const activity = () => current.activity();
+    window.addEventListener('mousemove', activity, { passive: true });
+    window.addEventListener('keydown', activity);
+    return () => {
+      window.removeEventListener('mousemove', activity);
+      window.removeEventListener('keydown', activity);
+      current.stop();
+      watch.current = null;
+    };
+  }, [signedIn, timing, clock, signOut, navigate]);
+
+  const answerIdleAlert = useCallback(() => {
+    watch.current?.answered();
+    setIdleAlert(false);
+    void reverify();
+  }, [reverify]);
+
+  const session = useMemo<Session>(
+    () => ({ ...state, signIn: accept, signOut, reverify }),
+    [state, accept, signOut, reverify],
+  );
+
+  return (
+    <SessionContext.Provider value={session}>
+      {starting ? <StartingApplication /> : children}
+      <IdleAlert opened={idleAlert} onYes={answerIdleAlert} />
+    </SessionContext.Provider>
+  );
+}
+
+/** The start-up screen while a stored session is verified (the same words as index.html's loader). */
+function StartingApplication() {
+  return (
+    <Center mih="100vh" role="status" aria-live="polite">
+      <Stack align="center" gap="md">
+        <Loader />
+        <Text>{shellMessages.starting}</Text>
+      </Stack>
+    </Center>
+  );
+}
