@@ -1,0 +1,249 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { useEffect } from 'react';
+import { MemoryRouter, useLocation } from 'react-router';
+import type { Verification } from '#common/contract/account.ts';
+import { SESSION_STORAGE_KEY } from '#common/limits.ts';
+import { sessionMessages, shellMessages } from '#common/messages.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { AppRoutes, type SessionOptions } from '#web/routes.tsx';
+import { specIdleTiming, type Clock } from '#web/session/idle-watch.ts';
+import { encodeVerification, readStoredVerification } from '#web/session/storage.ts';
+import { adminVerification, sampleVerification } from '#web/session/test-session.ts';
+import { registerPopup } from '#web/ui/popups.ts';
+
+type FetchArgs = [input: string, init: RequestInit];
+const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+/** What GET /api/account/verify answers next: a verification, or null for a 401. */
+let verifyAnswer: Verification | null;
+
+function envelope(data: unknown, status = 200): Response {
+  return new Response(
+    JSON.stringify({ isSuccess: status < 400, data, message: status < 400 ? null : 'No.' }),
+    {
+      status,
+    },
+  );
+}
+
+function calls(path: string): FetchArgs[] {
+  return fetchMock.mock.calls.filter(([url]) => url === path);
+}
+
+/** Timers that run only when the test advances them. */
+function manualClock(): { clock: Clock; advance: (ms: number) => void } {
+  let now = 0;
+  let nextId = 0;
+  const timers = new Map<number, { at: number; every: number | null; run: () => void }>();
+  const add = (run: () => void, ms: number, every: number | null) => {
+    timers.set(++nextId, { at: now + ms, every, run });
+    return nextId;
+  };
+  const remove = (handle: unknown) => void timers.delete(handle as number);
+  return {
+    clock: {
+      setInterval: (run, ms) => add(run, ms, ms),
+      clearInterval: remove,
+      setTimeout: (run, ms) => add(run, ms, null),
+      clearTimeout: remove,
+    },
+    advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        const due = [...timers.entries()].filter(([, t]) => t.at <= end).sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) break;
+        const [id, timer] = due;
+        now = timer.at;
+        if (timer.every === null) timers.delete(id);
+        else timer.at += timer.every;
+        timer.run();
+      }
+      now = end;
+    },
+  };
+}
+
+let where = '';
+function Where() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    where = pathname;
+  }, [pathname]);
+  return null;
+}
+
+function renderAt(path: string, session: SessionOptions = {}) {
+  return render(
+    <AppProviders>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes session={session} />
+        <Where />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+beforeEach(() => {
+  verifyAnswer = sampleVerification;
+  fetchMock.mockReset();
+  fetchMock.mockImplementation((url) => {
+    if (url === '/api/account/verify') {
+      return Promise.resolve(verifyAnswer ? envelope(verifyAnswer) : envelope(null, 401));
+    }
+    if (url === '/api/account/logout') return Promise.resolve(envelope(null));
+    return Promise.resolve(envelope(null, 404));
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  localStorage.clear();
+});
+
+function signedInAs(value: Verification): void {
+  localStorage.setItem(SESSION_STORAGE_KEY, encodeVerification(value));
+}
+
+describe('start-up', () => {
+  it("verifies a stored session behind 'Starting Application...', with its token, then shows the app", async () => {
+    signedInAs({ ...sampleVerification, token: 'stored' });
+    let answer: (response: Response) => void = () => undefined;
+    fetchMock.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    renderAt('/home');
+    expect(screen.getByText(shellMessages.starting)).toBeTruthy();
+    expect(screen.queryByRole('banner')).toBeNull();
+    await waitFor(() => expect(calls('/api/account/verify')).toHaveLength(1));
+    expect(new Headers(calls('/api/account/verify')[0]?.[1].headers).get('Authorization')).toBe(
+      'Bearer stored',
+    );
+
+    answer(envelope({ ...sampleVerification, token: 'renewed' }));
+    expect(await screen.findByRole('banner')).toBeTruthy();
+    expect(screen.queryByText(shellMessages.starting)).toBeNull();
+    expect(readStoredVerification()?.token).toBe('renewed');
+  });
+
+  it('signs out when the stored session does not verify', async () => {
+    signedInAs(sampleVerification);
+    verifyAnswer = null;
+    renderAt('/home');
+    expect(await screen.findByRole('banner')).toBeTruthy();
+    expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+  });
+
+  it('shows the app at once without a stored session, asking nothing', async () => {
+    renderAt('/home');
+    expect(await screen.findByRole('banner')).toBeTruthy();
+    expect(calls('/api/account/verify')).toHaveLength(0);
+  });
+});
+
+describe('the access guard', () => {
+  it('sends nobody signed in from a guarded page to the 401 page, closing every popup', async () => {
+    const closePopup = vi.fn();
+    const remove = registerPopup(closePopup);
+    renderAt('/account');
+    expect(await screen.findByRole('heading', { name: shellMessages.unauthorized })).toBeTruthy();
+    expect(where).toBe('/error/unauthorized');
+    expect(closePopup).toHaveBeenCalled();
+    remove();
+  });
+
+  it('sends a signed-in person without the link to the 401 page and keeps the session', async () => {
+    signedInAs(sampleVerification);
+    renderAt('/admin/home');
+    expect(await screen.findByRole('heading', { name: shellMessages.unauthorized })).toBeTruthy();
+    expect(readStoredVerification()).not.toBeNull();
+  });
+
+  it('lets a person whose links allow the page in (the page itself comes later: 404 meanwhile)', async () => {
+    signedInAs(adminVerification);
+    verifyAnswer = adminVerification;
+    renderAt('/admin/home');
+    expect(await screen.findByRole('heading', { name: shellMessages.notFound })).toBeTruthy();
+    expect(where).toBe('/admin/home');
+  });
+
+  it('leaves public pages open', async () => {
+    renderAt('/error/unauthorized');
+    expect(await screen.findByRole('heading', { name: shellMessages.unauthorized })).toBeTruthy();
+    renderAt('/account/signup');
+    await waitFor(() => expect(where).toBe('/account/signup'));
+  });
+});
+
+describe('refresh', () => {
+  it('verifies again once the expiration is within 5 minutes', async () => {
+    const now = Date.parse('2030-01-01T00:00:00.000Z');
+    const soon = { ...sampleVerification, expiration: new Date(now + 5 * 60_000 + 150).toISOString() };
+    signedInAs(soon);
+    verifyAnswer = soon;
+    renderAt('/home', { now: () => now });
+    expect(await screen.findByRole('banner')).toBeTruthy();
+    expect(calls('/api/account/verify')).toHaveLength(1);
+    verifyAnswer = { ...sampleVerification, token: 'refreshed' };
+    await waitFor(() => expect(calls('/api/account/verify')).toHaveLength(2));
+    await waitFor(() => expect(readStoredVerification()?.token).toBe('refreshed'));
+  });
+
+  it('signs out and goes to /account/logout when the refresh fails', async () => {
+    const now = Date.parse('2030-01-01T00:00:00.000Z');
+    const soon = { ...sampleVerification, expiration: new Date(now + 5 * 60_000 + 100).toISOString() };
+    signedInAs(soon);
+    verifyAnswer = soon;
+    renderAt('/home', { now: () => now });
+    expect(await screen.findByRole('banner')).toBeTruthy();
+    verifyAnswer = null;
+    await waitFor(() => expect(calls('/api/account/logout')).toHaveLength(1));
+    await waitFor(() => expect(where).toBe('/home'));
+    expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
+  });
+});
+
+describe('idle handling (timings shortened as end-to-end runs do)', () => {
+  const timing = { tickMs: 20, alertTicks: 3, logoutAfterMs: 300 };
+
+  it("shows the 'Idle Alert' after the ticks; 'Yes!' verifies again and closes it (on a clock of the test's)", async () => {
+    const { clock, advance } = manualClock();
+    signedInAs(sampleVerification);
+    renderAt('/home', { timing: specIdleTiming, clock });
+    expect(await screen.findByRole('banner')).toBeTruthy();
+    act(() => advance(149 * 10_000));
+    expect(screen.queryByText(sessionMessages.idleQuestion)).toBeNull();
+    act(() => advance(10_000));
+    expect(await screen.findByText(sessionMessages.idleQuestion)).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: sessionMessages.idleTitle })).toBeTruthy();
+    const before = calls('/api/account/verify').length;
+    fireEvent.click(screen.getByRole('button', { name: sessionMessages.idleYes }));
+    await waitFor(() => expect(calls('/api/account/verify').length).toBe(before + 1));
+    await waitFor(() => expect(screen.queryByText(sessionMessages.idleQuestion)).toBeNull());
+    // The answered alert's deadline is gone: 300,000 ms later the session is still there.
+    act(() => advance(299_999));
+    expect(calls('/api/account/logout')).toHaveLength(0);
+    expect(readStoredVerification()).not.toBeNull();
+  });
+
+  it('keeps the alert away while the mouse moves or keys are pressed', async () => {
+    signedInAs(sampleVerification);
+    renderAt('/home', { timing });
+    expect(await screen.findByRole('banner')).toBeTruthy();
+    for (let i = 0; i < 8; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 15));
+      fireEvent(window, new Event(i % 2 ? 'mousemove' : 'keydown'));
+    }
+    expect(screen.queryByText(sessionMessages.idleQuestion)).toBeNull();
+  });
+
+  it('without an answer, ends the session through /account/logout and lands on /home', async () => {
+    signedInAs(sampleVerification);
+    renderAt('/home', { timing });
+    expect(await screen.findByText(sessionMessages.idleQuestion)).toBeTruthy();
+    await waitFor(() => expect(calls('/api/account/logout')).toHaveLength(1));
+    expect(new Headers(calls('/api/account/logout')[0]?.[1].headers).get('Authorization')).toBe(
+      'Bearer token-1',
+    );
+    await waitFor(() => expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull());
+    await waitFor(() => expect(where).toBe('/home'));
+  });
+});
