@@ -145,7 +145,7 @@ describe('the access guard', () => {
     const remove = registerPopup(closePopup);
     renderAt('/account');
     expect(await screen.findByRole('heading', { name: shellMessages.unauthorized })).toBeTruthy();
-    expect(where).toBe('/error/unauthorized');
+    await waitFor(() => expect(where).toBe('/error/unauthorized'));
     expect(closePopup).toHaveBeenCalled();
     remove();
   });
@@ -162,7 +162,7 @@ describe('the access guard', () => {
     verifyAnswer = adminVerification;
     renderAt('/admin/home');
     expect(await screen.findByRole('heading', { name: shellMessages.notFound })).toBeTruthy();
-    expect(where).toBe('/admin/home');
+    await waitFor(() => expect(where).toBe('/admin/home'));
   });
 
   it('leaves public pages open', async () => {
