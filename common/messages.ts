@@ -161,6 +161,8 @@ export const exportMessages = {
   databaseGone: 'The database of this export is no longer registered. Please export again.',
   failed:
     'The export stopped because the database or the export file could not be read or written. Please try again.',
+  folderFull:
+    'The export stopped because the server has no room left for export files. Ask an administrator to free space, or export fewer rows.',
   linkInvalid:
     'This download link has expired or was already used. Read the export status again for a new link.',
   notOwner: 'Only the person who started this export can download it.',

@@ -127,9 +127,20 @@ async function runExport(deps: ExportJobDeps, id: string, runnerSignal: AbortSig
       return;
     }
     if (!(error instanceof EngineError)) deps.log.error({ err: error, job: id }, 'export failed');
-    await endExport(db, id, 'failed', error instanceof EngineError ? error.message : em.failed, now());
+    const reasonOfFailure =
+      error instanceof EngineError ? error.message : folderIsFull(error) ? em.folderFull : em.failed;
+    await endExport(db, id, 'failed', reasonOfFailure, now());
   } finally {
     clearInterval(heartbeat);
     runnerSignal.removeEventListener('abort', stop);
   }
+}
+
+/** Whether a failure is the export folder running out of space (a full disk or a quota), anywhere in its causes. */
+function folderIsFull(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; cause = cause.cause, depth++) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') return true;
+  }
+  return false;
 }
