@@ -36,6 +36,9 @@ export const SESSION_STORAGE_KEY = 'UTOKEN';
 export const OTP_LENGTH = 6;
 export const EMAIL_CODE_LIFETIME_MS = 15 * 60 * 1000;
 export const RESEND_LOCK_MS = 60_000;
+/** Phone entry: +1, then boxes of 3, 3 and 4 digits (spec 000 §5). */
+export const PHONE_COUNTRY_CODE = '+1';
+export const PHONE_GROUPS = [3, 3, 4] as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const EMAIL_MAX_LENGTH = 250;

@@ -248,3 +248,36 @@ export const sessionMessages = {
   idleQuestion: 'You have been idle for a while. Are you still there?',
   idleYes: 'Yes!',
 } as const;
+
+/** The second step of signing in and the phone entry (spec 000 §2, §4, §5). The method names are the spec's card
+ * names (Email, Phone, App); the spec has no words for the rest, so these say plainly what each control does. */
+export const twoFactorMessages = {
+  methodLabels: {
+    Email: 'Email',
+    Phone: 'Phone',
+    Totp: 'App',
+    Passkey: 'Passkey',
+    Recovery: 'Recovery code',
+  },
+  methodDescriptions: {
+    Email: 'A code sent to your email address',
+    Phone: 'A code sent to your phone by text message',
+    Totp: 'A code from your authenticator app',
+    Passkey: 'Your passkey on this device or a security key',
+    Recovery: 'One of the recovery codes you saved',
+  },
+  methodChoice: 'Choose how to confirm it is you',
+  codeLabel: 'One-time code',
+  codeDigit: (position: number, length: number) => `Digit ${position} of ${length}`,
+  recoveryLabel: 'Recovery code',
+  recoveryPlaceholder: 'xxxxx-xxxxx',
+  verify: 'Verify',
+  codeExpiresIn: 'Code expires in',
+  codeExpired: 'The code has expired. Resend it to get a new one.',
+  resend: 'Resend code',
+  resendIn: (time: string) => `Resend in ${time}`,
+  phoneCountryCode: '+1',
+  phoneAreaCode: 'Area code',
+  phonePrefix: 'First three digits',
+  phoneLine: 'Last four digits',
+} as const;
