@@ -46,9 +46,10 @@ describe.skipIf(!isRoot)('a full export folder', () => {
 
   afterAll(async () => {
     try {
-      await t?.close();
-    } finally {
+      // Unmounted first: closing the app removes its data folder, which a mount inside it would keep busy.
       if (mounted) execFileSync('umount', ['-l', exportsFolder]);
+    } finally {
+      await t?.close();
       browsed.remove();
     }
   });
