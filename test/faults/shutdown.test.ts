@@ -252,9 +252,25 @@ describe('stopping DBUI', () => {
       const callers = Array.from({ length: 16 }, caller);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const answeredBefore = statuses.length;
-      const exit = await dbui.stop();
+      // Requests surely in flight when SIGTERM comes: the table is locked, so page reads wait inside DBUI until
+      // the lock goes, half a second into the shutdown.
+      const locker = new pg.Client({ connectionString: database.url });
+      await locker.connect();
+      await locker.query('begin');
+      await locker.query('lock table items in access exclusive mode');
+      const held = fetch(page, { headers }).then(async (response) => {
+        await response.arrayBuffer();
+        return response.status;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const stopping = dbui.stop();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await locker.query('commit');
+      await locker.end();
+      const exit = await stopping;
       running = false;
       await Promise.all(callers);
+      expect(await held).toBe(200);
 
       expect(answeredBefore).toBeGreaterThan(16);
       expect(exit).toMatchObject({ code: 0, signal: null });
