@@ -21,6 +21,7 @@ import { fetchVerification } from '#web/api/account/verify.ts';
 import { ApiFailure } from '#web/api/query.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
 import { createQueryClient } from '#web/app-providers.tsx';
+import { sampleVerification as signedInSample } from '#web/session/test-session.ts';
 
 type FetchArgs = [input: string, init: RequestInit];
 const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
@@ -29,24 +30,11 @@ function answer(data: unknown, message: string | null = null, status = 200): Res
   return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), { status });
 }
 
-const sampleUser = {
-  id: 2,
-  username: 'ada',
-  key: null,
-  user_Details: [],
-  user_Images: [],
-  isAdmin: false,
-  allowed2fa: ['Email'],
-  preferred2fa: 'Email',
-  disableSelect2fa: true,
-  passwordExpired: false,
-  recoveryCodesLeft: 0,
-  passkeys: 0,
-} as const;
+const sampleUser = signedInSample.user;
 
 const sampleVerification: Verification = {
   token: 'tok',
-  user: { ...sampleUser, allowed2fa: ['Email'], user_Details: [], user_Images: [] },
+  user: sampleUser,
   links: ['/account'],
   expiration: '2030-01-01T00:00:00.000Z',
 };
