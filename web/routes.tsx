@@ -24,6 +24,25 @@ const SetupPage = lazy(() =>
 const LogoutPage = lazy(() =>
   import('#web/features/account/logout-page.tsx').then((m) => ({ default: m.LogoutPage })),
 );
+const LoginPage = lazy(() =>
+  import('#web/features/login/login-page.tsx').then((m) => ({ default: m.LoginPage })),
+);
+const SignupPage = lazy(() =>
+  import('#web/features/signup/signup-page.tsx').then((m) => ({ default: m.SignupPage })),
+);
+const ForgotPasswordPage = lazy(() =>
+  import('#web/features/password/forgot-password-page.tsx').then((m) => ({
+    default: m.ForgotPasswordPage,
+  })),
+);
+const UpdatePasswordPage = lazy(() =>
+  import('#web/features/password/update-password-page.tsx').then((m) => ({
+    default: m.UpdatePasswordPage,
+  })),
+);
+const AccountPage = lazy(() =>
+  import('#web/features/account/account-page.tsx').then((m) => ({ default: m.AccountPage })),
+);
 
 /**
  * What each page of common/page-routes.ts renders (the server answers 200 for exactly those paths, 404 for the
@@ -34,7 +53,12 @@ const pages: Partial<Record<PageRoute, ReactNode>> = {
   '/': <Navigate to={HOME_PATH} replace />,
   '/home': <HomePage />,
   '/setup': <SetupPage />,
+  '/account': <AccountPage />,
+  '/account/login': <LoginPage />,
   '/account/logout': <LogoutPage />,
+  '/account/signup': <SignupPage />,
+  '/account/forgotPassword': <ForgotPasswordPage />,
+  '/account/updatePassword': <UpdatePasswordPage />,
   '/error': <NotFoundPage />,
   '/error/unauthorized': <UnauthorizedPage />,
 };
