@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumExecutable } from './e2e/chromium-executable.ts';
-import { freePort } from './e2e/free-port.ts';
+import { freePort } from './e2e/support/free-port.ts';
 
 // Browser tests run against the built app served by the real server (npm run build first), with a fresh data
 // folder each run. Playwright never downloads a browser: e2e/chromium-executable.ts picks the machine's Chromium or
@@ -12,11 +12,15 @@ process.env.CHROMIUM_PATH ??= await chromiumExecutable();
 const PORT = Number(process.env.DBUI_E2E_PORT);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const DATA_DIR = 'test-results/e2e-data';
+// The built app to serve: a private copy of dist/ while several people build at once (see e2e/support/app-server.ts).
+const DIST = process.env.DBUI_DIST ?? 'dist';
 
 export default defineConfig({
   testDir: 'e2e',
+  // Spec files run side by side (each journey file starts a server of its own, e2e/support/app-server.ts); the
+  // tests inside a file run in order, as the steps of one journey. Two workers: this machine and CI have two cores.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: 'list',
   forbidOnly: Boolean(process.env.CI),
@@ -42,7 +46,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { browserName: 'chromium', viewport: { width: 1366, height: 900 } } }],
   webServer: {
     // Playwright empties test-results/ before it starts this, so the data folder is always new.
-    command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node dist/server/main.js`,
+    command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node ${DIST}/server/main.js`,
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -9,7 +9,7 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import type { PreSignIn, Verification } from '#common/contract/account.ts';
 import type { PasskeyLoginOptions, PasskeySummary } from '#common/contract/passkeys.ts';
 import { passkeyMessages } from '#common/messages.ts';
-import { freePort } from './free-port.ts';
+import { freePort } from './support/free-port.ts';
 
 /*
  * Passkeys in a real browser (docs/decisions/0009-passkeys.md): Chromium's virtual WebAuthn authenticator (CDP),

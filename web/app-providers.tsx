@@ -5,7 +5,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { TOAST_TIMEOUT_MS } from '#common/limits.ts';
 import { styleNonce } from '#web/style-nonce.ts';
-import { theme } from '#web/ui/theme.ts';
+import { cssVariablesResolver, theme } from '#web/ui/theme.ts';
 
 /** A query client for the app: the API client reports failures in its envelope, so one try is enough. */
 export function createQueryClient(): QueryClient {
@@ -25,6 +25,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <MantineProvider
       theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
       defaultColorScheme="light"
       {...(nonce ? { getStyleNonce: () => nonce } : {})}
     >

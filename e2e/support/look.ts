@@ -1,0 +1,47 @@
+import { mkdir } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** The sizes every screen is looked at in (architecture habit 17): a phone and a laptop. */
+const sizes = {
+  phone: { width: 375, height: 812 },
+  desktop: { width: 1366, height: 900 },
+} as const;
+const schemes = ['light', 'dark'] as const;
+const DIRECTORY = 'test-results/screenshots';
+
+/**
+ * Looks at the page as it is now, without navigating (a step of a journey keeps its state): an axe scan in light and
+ * in dark that fails on serious or critical violations, then screenshots at phone and desktop width in light and dark
+ * (test-results/screenshots/<name>-<phone|desktop>-<light|dark>.png) for a person to look at. The page is left at
+ * its original size and colour scheme.
+ */
+export async function lookAt(page: Page, name: string): Promise<void> {
+  const original = page.viewportSize();
+  await mkdir(DIRECTORY, { recursive: true });
+  for (const scheme of schemes) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    expect(
+      serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+      `accessibility of ${name} (${scheme})`,
+    ).toEqual([]);
+  }
+  for (const [size, viewport] of Object.entries(sizes)) {
+    await page.setViewportSize(viewport);
+    for (const scheme of schemes) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => document.fonts.ready);
+      // Let layout and colour transitions settle so the picture shows what a person sees.
+      await page.waitForTimeout(250);
+      await page.screenshot({
+        path: `${DIRECTORY}/${name}-${size}-${scheme}.png`,
+        fullPage: true,
+        animations: 'disabled',
+      });
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+  if (original) await page.setViewportSize(original);
+}
