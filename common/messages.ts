@@ -412,3 +412,8 @@ export const securityMessages = {
 export const humanCheckMessages = {
   label: 'Human check',
 } as const;
+
+/** The human check (the ALTCHA widget) of the sign-in, sign-up and forgot-password forms: its group's name. */
+export const humanCheckMessages = {
+  label: 'Human check',
+} as const;

@@ -1,0 +1,64 @@
+import { describe, expect, it, vi } from 'vitest';
+import { act, render, screen } from '@testing-library/react';
+import type { AltchaWidgetElement } from 'altcha';
+import { humanCheckMessages } from '#common/messages.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { HUMAN_CHECK_CHALLENGE_PATH, HumanCheck } from './human-check.tsx';
+
+// jsdom has no Web Workers, so the proof of work itself is left to the browser journeys; here the widget's
+// events are played as it sends them (statechange with {state, payload}).
+const widget = () => screen.getByTestId('human-check');
+const changeState = (state: string, payload: string | null) =>
+  act(() => {
+    widget().dispatchEvent(new CustomEvent('statechange', { detail: { state, payload } }));
+  });
+
+describe('HumanCheck', () => {
+  it('is the ALTCHA widget, in a group named for screen readers, fetching our challenge', () => {
+    render(<HumanCheck onChange={() => undefined} />, { wrapper: AppProviders });
+    const group = screen.getByRole('group', { name: humanCheckMessages.label });
+    expect(group.contains(widget())).toBe(true);
+    expect(widget().tagName.toLowerCase()).toBe('altcha-widget');
+    // React 19 sets a custom element's known properties as properties, not attributes.
+    expect((widget() as AltchaWidgetElement).challenge).toBe(HUMAN_CHECK_CHALLENGE_PATH);
+    expect(customElements.get('altcha-widget')).toBeDefined();
+  });
+
+  it('hands over the payload once verified, and null when it expires or fails', () => {
+    const onChange = vi.fn();
+    render(<HumanCheck onChange={onChange} />, { wrapper: AppProviders });
+    onChange.mockClear();
+    changeState('verifying', null);
+    expect(onChange).toHaveBeenLastCalledWith(null);
+    changeState('verified', 'eyJwYXlsb2FkIjoxfQ==');
+    expect(onChange).toHaveBeenLastCalledWith('eyJwYXlsb2FkIjoxfQ==');
+    changeState('expired', null);
+    expect(onChange).toHaveBeenLastCalledWith(null);
+    changeState('verified', 'c2Vjb25k');
+    changeState('error', null);
+    expect(onChange).toHaveBeenLastCalledWith(null);
+  });
+
+  it('starts over with a new widget when resetKey changes, forgetting the used payload', () => {
+    const onChange = vi.fn();
+    const { rerender } = render(<HumanCheck onChange={onChange} resetKey={0} />, { wrapper: AppProviders });
+    changeState('verified', 'Zmlyc3Q=');
+    expect(onChange).toHaveBeenLastCalledWith('Zmlyc3Q=');
+    const first = widget();
+    rerender(<HumanCheck onChange={onChange} resetKey={1} />);
+    expect(widget()).not.toBe(first);
+    expect(onChange).toHaveBeenLastCalledWith(null);
+    changeState('verified', 'c2Vjb25k');
+    expect(onChange).toHaveBeenLastCalledWith('c2Vjb25k');
+  });
+
+  it('tells the latest onChange, not the one of the first render', () => {
+    const first = vi.fn();
+    const second = vi.fn();
+    const { rerender } = render(<HumanCheck onChange={first} />, { wrapper: AppProviders });
+    rerender(<HumanCheck onChange={second} />);
+    changeState('verified', 'bGF0ZXN0');
+    expect(second).toHaveBeenLastCalledWith('bGF0ZXN0');
+    expect(first).not.toHaveBeenCalledWith('bGF0ZXN0');
+  });
+});
