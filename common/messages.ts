@@ -417,3 +417,78 @@ export const humanCheckMessages = {
 export const humanCheckMessages = {
   label: 'Human check',
 } as const;
+
+/** The account page's Security section (spec 000 §2, §4): the Email, Phone and App cards, passkeys and recovery
+ * codes. The spec names the cards and the preferred-method toasts; these say plainly what each control does. */
+export const securityMessages = {
+  title: 'Security',
+  intro:
+    'Choose how you confirm it is you when you sign in. Set up one or more methods and make one of them preferred.',
+  cardTitles: { Email: 'Email', Phone: 'Phone', Totp: 'App' },
+  cardDescriptions: {
+    Email: 'A code sent to your email address.',
+    Phone: 'A code sent to your phone by text message.',
+    Totp: 'A code from an authenticator app such as Google Authenticator, Authy or 1Password.',
+  },
+  verified: 'Verified',
+  notSetUp: 'Not set up',
+  preferred: 'Preferred',
+  added: (date: string) => `Added ${date}`,
+  setUp: 'Set up',
+  redo: 'Set up again',
+  cancel: 'Cancel',
+  makePreferred: 'Make preferred',
+  cannotPreferUnverified: 'Verify this method first.',
+  emailLabel: 'Email address',
+  phoneLabel: 'Phone number',
+  sendCode: 'Send code',
+  changeEmail: 'Use another address',
+  changePhone: 'Use another number',
+  codeSentTo: (where: string) => `Enter the code sent to ${where}.`,
+  appStart: 'Show QR code',
+  appScan: 'Scan this QR code with your authenticator app, then enter the code it shows.',
+  appQrAlt: 'QR code for your authenticator app',
+  appKeyLabel: 'Or type this key into the app',
+  appOpenLink: 'Open in an authenticator app on this device',
+  copy: 'Copy',
+  copied: 'Copied',
+  copyKey: 'Copy key',
+  passkeysTitle: 'Passkeys',
+  passkeysDescription:
+    'Sign in with your fingerprint, face, screen lock or a security key instead of a password and code.',
+  passkeysNone: 'No passkeys yet.',
+  passkeysUnsupported: 'This browser cannot create passkeys.',
+  passkeyNameLabel: 'Name for the new passkey',
+  passkeyNamePlaceholder: 'e.g. Work laptop',
+  passkeyAdd: 'Add a passkey',
+  passkeyCreated: (date: string) => `Added ${date}`,
+  passkeyLastUsed: (date: string) => `Last used ${date}`,
+  passkeyNeverUsed: 'Never used',
+  passkeyRemove: 'Remove',
+  passkeyRemoveLabel: (name: string) => `Remove passkey ${name}`,
+  passkeyRemoveTitle: 'Remove passkey',
+  passkeyRemoveQuestion: (name: string) =>
+    `Remove the passkey "${name}"? You can no longer sign in with it, and your other sessions end.`,
+  passkeyCancelled: 'The passkey was not created: the request was cancelled or timed out.',
+  passkeyFailed: 'The passkey could not be created. Please try again.',
+  passkeysLoadFailed: 'Your passkeys could not be loaded.',
+  recoveryTitle: 'Recovery codes',
+  recoveryDescription:
+    'If you lose your phone or authenticator app, sign in with one of these codes. Each code works once.',
+  recoveryLeft: (left: number, total: number) => `${left} of ${total} codes left.`,
+  recoveryNone: 'You get recovery codes when you verify your first method.',
+  recoveryRegenerate: 'Get new codes',
+  recoveryRegenerateTitle: 'Get new recovery codes',
+  recoveryRegenerateQuestion:
+    'Your current recovery codes stop working, and your other sessions end. Get ten new codes?',
+  recoveryModalTitle: 'Your recovery codes',
+  recoveryOnlyOnce:
+    'These codes are shown only once. Save them now (copy or download), somewhere safe and away from this device.',
+  recoveryListLabel: 'Recovery codes',
+  recoveryCopy: 'Copy codes',
+  recoveryDownload: 'Download as text',
+  recoveryFileName: 'dbui-recovery-codes.txt',
+  recoveryFileHeader: (username: string) => `DBUI recovery codes for ${username}. Each code signs in once.`,
+  recoverySaved: 'I have saved them',
+  confirm: 'Confirm',
+} as const;

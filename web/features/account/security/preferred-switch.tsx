@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { Switch } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { TwoFactorMethod } from '#common/contract/account.ts';
+import { accountMessages as m, securityMessages as sm } from '#common/messages.ts';
+import { usePreferred2fa } from '#web/api/account/preferred-2fa.ts';
+
+type PreferredSwitchProps = {
+  method: TwoFactorMethod;
+  verified: boolean;
+  preferred: boolean;
+};
+
+/** 'Make preferred' (spec 000 §4): only a verified method can be chosen, the switch is disabled once it is the
+ * preferred one, and a failure rolls the choice back. It turns on at once and the server's answer confirms it. */
+export function PreferredSwitch({ method, verified, preferred }: PreferredSwitchProps) {
+  const save = usePreferred2fa();
+  const [choosing, setChoosing] = useState(false);
+  const checked = preferred || choosing;
+
+  const choose = () => {
+    if (checked || !verified) return;
+    setChoosing(true);
+    save.mutate(method, {
+      onSuccess: () => notifications.show({ color: 'green', message: m.preferred2faUpdated }),
+      onError: () => notifications.show({ color: 'red', message: m.preferred2faFailed }),
+      // Success: the saved user now says preferred. Failure: back to what the server has (the roll-back).
+      onSettled: () => setChoosing(false),
+    });
+  };
+
+  return (
+    <Switch
+      label={sm.makePreferred}
+      description={verified ? undefined : sm.cannotPreferUnverified}
+      checked={checked}
+      disabled={!verified || checked}
+      onChange={(event) => {
+        if (event.currentTarget.checked) choose();
+      }}
+    />
+  );
+}
