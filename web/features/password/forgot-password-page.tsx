@@ -1,6 +1,95 @@
-import { NotFoundPage } from '#web/features/site/not-found-page.tsx';
+import { useCallback, useState } from 'react';
+import type { FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { Anchor, Button, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconKey } from '@tabler/icons-react';
+import { forgotPasswordRequest } from '#common/contract/account.ts';
+import { accountMessages, formMessages } from '#common/messages.ts';
+import { useForgotPassword } from '#web/api/account/forgot-password.ts';
+import { LOGIN_PATH } from '#web/content/site.ts';
+import { validateWith } from '#web/forms/schema-validation.ts';
+import { useSubmit } from '#web/forms/use-submit.ts';
+import { UPDATE_PASSWORD_PATH } from '#web/session/landing.ts';
+import { HumanCheck } from '#web/ui/human-check.tsx';
+import { AccountCard } from '#web/features/password/account-card.tsx';
+import { failureMessage } from '#web/features/password/failure-message.ts';
+import { useSpecForm } from '#web/features/password/use-spec-form.ts';
 
-/** /account/forgotPassword — placeholder until the screen is built (issue 12); shows the 404 page meanwhile. */
+type ForgotPasswordValues = { username: string; token: string };
+
+const initialValues: ForgotPasswordValues = { username: '', token: '' };
+const FIELDS = ['username'] as const;
+const validate = validateWith(forgotPasswordRequest);
+
+/** Where the emailed code leads: the login page's code entry, then the update-password page (spec 001 §4). */
+function forgotPasswordLanding(pu: string): string {
+  return `${LOGIN_PATH}?${new URLSearchParams({ pu, r: UPDATE_PASSWORD_PATH }).toString()}`;
+}
+
+/**
+ * /account/forgotPassword (spec 001 §2, §4, §7, §8): a username and the human check send a code to the account's
+ * email, then the login page's code entry signs in and goes on to choose a new password. The server answers an
+ * unknown username exactly as a known one, so this page says the same either way.
+ */
 export function ForgotPasswordPage() {
-  return <NotFoundPage />;
+  const navigate = useNavigate();
+  const forgotPassword = useForgotPassword();
+  const { submitting, submit } = useSubmit();
+  const [humanCheckKey, setHumanCheckKey] = useState(0);
+  const { form, field, checkAll } = useSpecForm({ initialValues, validate, fields: FIELDS });
+  const { setFieldValue } = form;
+  const onHumanCheck = useCallback(
+    (payload: string | null) => setFieldValue('token', payload ?? ''),
+    [setFieldValue],
+  );
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!checkAll()) {
+      notifications.show({ color: 'red', message: formMessages.invalidForm });
+      return;
+    }
+    const request = forgotPasswordRequest.parse(form.getValues());
+    void submit(async () => {
+      try {
+        const answer = await forgotPassword.mutateAsync(request);
+        if (answer.message) notifications.show({ color: 'green', message: answer.message });
+        await navigate(forgotPasswordLanding(answer.data));
+      } catch (error) {
+        notifications.show({
+          color: 'red',
+          message: failureMessage(error, accountMessages.forgotPasswordFailed),
+        });
+        setFieldValue('token', '');
+        setHumanCheckKey((key) => key + 1);
+      }
+    });
+  };
+
+  return (
+    <AccountCard
+      icon={<IconKey size={26} />}
+      title="Forgot your password?"
+      intro="Enter your username. If the account exists, we email a code to its address; sign in with it and choose a new password."
+      footer={
+        <>
+          Remembered it?{' '}
+          <Anchor component={Link} to={LOGIN_PATH} fw={600}>
+            Back to Login
+          </Anchor>
+        </>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate aria-label="Forgot password">
+        <Stack gap="sm">
+          <TextInput label="Username" autoComplete="username" withAsterisk {...field('username')} />
+          <HumanCheck resetKey={humanCheckKey} onChange={onHumanCheck} />
+          <Button type="submit" loading={submitting} fullWidth mt="xs">
+            Send Code
+          </Button>
+        </Stack>
+      </form>
+    </AccountCard>
+  );
 }

@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { accountApiMessages, accountMessages, formMessages } from '#common/messages.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { ForgotPasswordPage } from '#web/features/password/forgot-password-page.tsx';
+
+// The real widget solves a proof of work in a worker; here a button stands in for it, and shows its reset count.
+vi.mock('#web/ui/human-check.tsx', () => ({
+  HumanCheck: ({ onChange, resetKey }: { onChange: (payload: string | null) => void; resetKey: number }) => (
+    <button type="button" data-reset-key={resetKey} onClick={() => onChange('solved-payload')}>
+      Solve the human check
+    </button>
+  ),
+}));
+
+type FetchArgs = [input: string, init: RequestInit];
+const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+
+function envelope(data: unknown, message: string | null = null, status = 200): Response {
+  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+function LoginStandIn() {
+  const { search } = useLocation();
+  return <p>login page {search}</p>;
+}
+
+function renderPage() {
+  return render(
+    <AppProviders>
+      <MemoryRouter initialEntries={['/account/forgotPassword']}>
+        <Routes>
+          <Route path="/account/forgotPassword" element={<ForgotPasswordPage />} />
+          <Route path="/account/login" element={<LoginStandIn />} />
+        </Routes>
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+const username = () => screen.getByLabelText(/^Username\s*\*?$/, { selector: 'input' });
+const submitButton = () => screen.getByRole('button', { name: 'Send Code' });
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  // Toasts live in a store of their own that outlives a render.
+  notifications.clean();
+  vi.unstubAllGlobals();
+});
+
+describe('the forgot-password page', () => {
+  it('asks for the username and the human check, and links back to login', () => {
+    renderPage();
+    expect(username()).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Solve the human check' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Login' }).getAttribute('href')).toBe('/account/login');
+  });
+
+  it('shows the username messages only once the field is touched or changed', () => {
+    renderPage();
+    expect(screen.queryByText(accountMessages.usernameRequired)).toBeNull();
+    fireEvent.blur(username());
+    expect(screen.getByText(accountMessages.usernameRequired)).toBeTruthy();
+    fireEvent.change(username(), { target: { value: 'ada lovelace' } });
+    expect(screen.getByText(accountMessages.invalidCharacters)).toBeTruthy();
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    expect(screen.queryByText(accountMessages.invalidCharacters)).toBeNull();
+  });
+
+  it('says the form is invalid without a username or without the human check, and sends nothing', async () => {
+    renderPage();
+    fireEvent.click(submitButton());
+    expect(await screen.findByText(formMessages.invalidForm)).toBeTruthy();
+    expect(screen.getByText(accountMessages.usernameRequired)).toBeTruthy();
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    fireEvent.click(submitButton());
+    await waitFor(() => expect(screen.getAllByText(formMessages.invalidForm).length).toBeGreaterThan(0));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('posts {username, token} and goes to the code entry, then on to the update-password page', async () => {
+    fetchMock.mockResolvedValue(envelope('cHU=', accountApiMessages.forgotPasswordSent));
+    renderPage();
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
+    fireEvent.click(submitButton());
+
+    const query = new URLSearchParams({ pu: 'cHU=', r: '/account/updatePassword' }).toString();
+    expect(await screen.findByText(`login page ?${query}`)).toBeTruthy();
+    // The same sentence whether or not the account exists.
+    expect(screen.getByText(accountApiMessages.forgotPasswordSent)).toBeTruthy();
+    const [path, init] = fetchMock.mock.calls[0] ?? [];
+    expect(path).toBe('/api/account/forgotPassword');
+    expect(init?.method).toBe('POST');
+    expect(JSON.parse(String(init?.body))).toEqual({ username: 'ada', token: 'solved-payload' });
+  });
+
+  it("toasts the server's reason on failure and resets the human check", async () => {
+    fetchMock.mockResolvedValue(envelope(null, accountApiMessages.humanCheckFailed, 400));
+    renderPage();
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    const check = screen.getByRole('button', { name: 'Solve the human check' });
+    fireEvent.click(check);
+    fireEvent.click(submitButton());
+    expect(await screen.findByText(accountApiMessages.humanCheckFailed)).toBeTruthy();
+    await waitFor(() => expect(check.getAttribute('data-reset-key')).toBe('1'));
+    expect(screen.queryByText(/login page/)).toBeNull();
+  });
+
+  it("toasts 'Failed to Forgot Password... Please try again.' when the server gives no reason", async () => {
+    fetchMock.mockRejectedValue(new TypeError(''));
+    renderPage();
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
+    fireEvent.click(submitButton());
+    expect(await screen.findByText(accountMessages.forgotPasswordFailed)).toBeTruthy();
+  });
+});

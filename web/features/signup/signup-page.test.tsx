@@ -1,0 +1,264 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { accountApiMessages, accountMessages, formMessages } from '#common/messages.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { SignupPage } from '#web/features/signup/signup-page.tsx';
+
+// The real widget solves a proof of work in a worker; here a button stands in for it, and shows its reset count.
+vi.mock('#web/ui/human-check.tsx', () => ({
+  HumanCheck: ({ onChange, resetKey }: { onChange: (payload: string | null) => void; resetKey: number }) => (
+    <button type="button" data-reset-key={resetKey} onClick={() => onChange('solved-payload')}>
+      Solve the human check
+    </button>
+  ),
+}));
+
+type FetchArgs = [input: string, init: RequestInit];
+const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+
+function envelope(data: unknown, message: string | null = null, status = 200): Response {
+  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+function LoginStandIn() {
+  const { search } = useLocation();
+  return <p>login page {search}</p>;
+}
+
+function renderSignup() {
+  return render(
+    <AppProviders>
+      <MemoryRouter initialEntries={['/account/signup']}>
+        <Routes>
+          <Route path="/account/signup" element={<SignupPage />} />
+          <Route path="/account/login" element={<LoginStandIn />} />
+        </Routes>
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+/** A field by its label; the required marker after the label's text is left out. */
+function field(label: string): HTMLElement {
+  return screen.getByLabelText(new RegExp(`^${label}\\s*\\*?$`), { selector: 'input' });
+}
+
+function type(label: string, value: string) {
+  fireEvent.change(field(label), { target: { value } });
+}
+
+/** The message shown under a field (Mantine links it with aria-describedby), or null. */
+function errorOf(label: string): string | null {
+  const input = field(label);
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+  for (const id of ids) {
+    const node = document.getElementById(id);
+    if (node?.className.includes('error')) return node.textContent;
+  }
+  return null;
+}
+
+function fillValidForm() {
+  type('Username', 'newcomer');
+  type('Email', 'newcomer@example.com');
+  type('First Name', 'Ada');
+  type('Last Name', 'Lovelace');
+  type('Password', 'Newcomer#2026');
+  type('Password Confirm', 'Newcomer#2026');
+}
+
+const submitButton = () => screen.getByRole('button', { name: 'Sign Up' });
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  // Toasts live in a store of their own that outlives a render.
+  notifications.clean();
+  vi.unstubAllGlobals();
+});
+
+describe('the sign-up page', () => {
+  it('shows every field, the password rules, the human check and a link to login', () => {
+    renderSignup();
+    for (const label of ['Username', 'Email', 'First Name', 'Last Name', 'Password', 'Password Confirm']) {
+      expect(field(label)).toBeTruthy();
+    }
+    expect(screen.getByText('Your password needs:')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Solve the human check' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Login' }).getAttribute('href')).toBe('/account/login');
+    expect(screen.getByRole('button', { name: 'Show password' })).toBeTruthy();
+    // A screen reader reads the rules with the password field.
+    const described = (field('Password').getAttribute('aria-describedby') ?? '').split(/\s+/);
+    expect(described.map((id) => document.getElementById(id)?.textContent).join(' ')).toContain(
+      'Your password needs:',
+    );
+  });
+
+  it('shows no message before a field is touched or changed', () => {
+    renderSignup();
+    fireEvent.focus(field('Username'));
+    expect(errorOf('Username')).toBeNull();
+    expect(screen.queryByText(accountMessages.usernameRequired)).toBeNull();
+  });
+
+  it('shows a message once a field is left (touched)', () => {
+    renderSignup();
+    fireEvent.blur(field('Username'));
+    expect(errorOf('Username')).toBe(accountMessages.usernameRequired);
+    expect(errorOf('Email')).toBeNull();
+  });
+
+  it('keeps the message of a field changed and changed back (dirty)', () => {
+    renderSignup();
+    type('Email', 'a');
+    type('Email', '');
+    expect(errorOf('Email')).toBe(accountMessages.emailRequired);
+  });
+
+  it.each([
+    ['Username', 'bad name!', accountMessages.invalidCharacters],
+    ['Email', 'not-an-address', accountMessages.emailInvalid],
+    ['Email', `${'a'.repeat(245)}@example.com`, accountMessages.emailMax],
+    ['First Name', 'x'.repeat(51), accountMessages.firstNameMax],
+    ['Last Name', 'x'.repeat(51), accountMessages.lastNameMax],
+    ['Password', 'Ab#1', accountMessages.passwordMin],
+    ['Password', 'Abcdefg#', accountMessages.passwordNumber],
+    ['Password', 'ABCDEFG#1', accountMessages.passwordLowercase],
+    ['Password', 'abcdefg#1', accountMessages.passwordUppercase],
+    ['Password', 'Abcdefgh1', accountMessages.passwordSymbol],
+  ])('%s %j says %j', (label, value, message) => {
+    renderSignup();
+    type(label, value);
+    expect(errorOf(label)).toBe(message);
+  });
+
+  it('requires the password and its confirmation', () => {
+    renderSignup();
+    fireEvent.blur(field('Password'));
+    fireEvent.blur(field('Password Confirm'));
+    expect(errorOf('Password')).toBe(accountMessages.passwordRequired);
+    expect(errorOf('Password Confirm')).toBe(accountMessages.passwordConfirmRequired);
+  });
+
+  it('accepts names up to 50 characters and leaves them optional', () => {
+    renderSignup();
+    type('First Name', 'x'.repeat(50));
+    fireEvent.blur(field('Last Name'));
+    expect(errorOf('First Name')).toBeNull();
+    expect(errorOf('Last Name')).toBeNull();
+  });
+
+  it('marks the confirmation when it differs from the password, typed in either order', () => {
+    renderSignup();
+    type('Password', 'Newcomer#2026');
+    type('Password Confirm', 'Newcomer#2027');
+    expect(errorOf('Password Confirm')).toBe(accountMessages.passwordsMustMatch);
+    type('Password Confirm', 'Newcomer#2026');
+    expect(errorOf('Password Confirm')).toBeNull();
+    // Changing the password marks the other field, the confirmation, with the match error.
+    type('Password', 'Newcomer#2028');
+    expect(errorOf('Password Confirm')).toBe(accountMessages.passwordsMustMatch);
+    expect(errorOf('Password')).toBeNull();
+    type('Password', 'Newcomer#2026');
+    expect(errorOf('Password Confirm')).toBeNull();
+  });
+
+  it('ticks the password rules as the password meets them', () => {
+    renderSignup();
+    const rules = () => screen.getByText('Your password needs:').parentElement as HTMLElement;
+    expect(within(rules()).getAllByText('(to do)', { exact: false })).toHaveLength(5);
+    type('Password', 'abc1');
+    expect(within(rules()).getAllByText('(done)', { exact: false })).toHaveLength(2);
+    type('Password', 'Newcomer#2026');
+    expect(within(rules()).getAllByText('(done)', { exact: false })).toHaveLength(5);
+  });
+
+  it('on submit of an invalid form marks every field, says the form is invalid and sends nothing', async () => {
+    renderSignup();
+    fireEvent.click(submitButton());
+    expect(await screen.findByText(formMessages.invalidForm)).toBeTruthy();
+    expect(errorOf('Username')).toBe(accountMessages.usernameRequired);
+    expect(errorOf('Email')).toBe(accountMessages.emailRequired);
+    expect(errorOf('Password')).toBe(accountMessages.passwordRequired);
+    expect(errorOf('Password Confirm')).toBe(accountMessages.passwordConfirmRequired);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('refuses a valid form without the human check', async () => {
+    renderSignup();
+    fillValidForm();
+    fireEvent.click(submitButton());
+    expect(await screen.findByText(formMessages.invalidForm)).toBeTruthy();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("posts the spec's body and goes to login's code entry with the server's pu", async () => {
+    fetchMock.mockResolvedValue(envelope('cHUtdmFsdWU=', accountApiMessages.signupDone));
+    renderSignup();
+    fillValidForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
+    fireEvent.click(submitButton());
+
+    expect(await screen.findByText(`login page ?pu=${encodeURIComponent('cHUtdmFsdWU=')}`)).toBeTruthy();
+    expect(screen.getByText(accountApiMessages.signupDone)).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [path, init] = fetchMock.mock.calls[0] ?? [];
+    expect(path).toBe('/api/account/signup');
+    expect(init?.method).toBe('POST');
+    expect(JSON.parse(String(init?.body))).toEqual({
+      user: {
+        username: 'newcomer',
+        user_Details: [{ email: 'newcomer@example.com', firstName: 'Ada', lastName: 'Lovelace' }],
+      },
+      password: 'Newcomer#2026',
+      passwordConfirm: 'Newcomer#2026',
+      token: 'solved-payload',
+    });
+  });
+
+  it("toasts the server's reason, resets the human check and needs it solved again", async () => {
+    fetchMock.mockResolvedValue(envelope(null, accountApiMessages.usernameTaken, 409));
+    renderSignup();
+    fillValidForm();
+    const check = screen.getByRole('button', { name: 'Solve the human check' });
+    expect(check.getAttribute('data-reset-key')).toBe('0');
+    fireEvent.click(check);
+    fireEvent.click(submitButton());
+
+    expect(await screen.findByText(accountApiMessages.usernameTaken)).toBeTruthy();
+    await waitFor(() => expect(check.getAttribute('data-reset-key')).toBe('1'));
+    fireEvent.click(submitButton());
+    expect(await screen.findByText(formMessages.invalidForm)).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it("toasts 'Failed to Forgot Password... Please try again.' when the server gives no reason", async () => {
+    fetchMock.mockResolvedValue(new Response('', { status: 502 }));
+    renderSignup();
+    fillValidForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
+    fireEvent.click(submitButton());
+    expect(await screen.findByText(accountMessages.forgotPasswordFailed)).toBeTruthy();
+  });
+
+  it('sends once however often the button is pressed while the answer is awaited', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    fetchMock.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    renderSignup();
+    fillValidForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
+    fireEvent.click(submitButton());
+    fireEvent.click(submitButton());
+    fireEvent.click(submitButton());
+    answer(envelope('cHU='));
+    expect(await screen.findByText(/login page/)).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+});
