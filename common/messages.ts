@@ -322,6 +322,10 @@ export const accountPageMessages = {
   socialNotLinked: 'Not linked',
   socialLink: (provider: string) => `Link ${provider}`,
   socialUnlink: (provider: string) => `Unlink ${provider}`,
+  socialLinkButton: 'Link',
+  socialUnlinkButton: 'Unlink',
+  loading: 'Loading…',
+  myAccount: 'My Account',
   socialFailed: 'The linked accounts could not be loaded.',
   deleteTitle: 'Delete Account',
   deleteWarning:

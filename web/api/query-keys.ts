@@ -9,5 +9,7 @@ export const queryKeys = {
     verification: () => [...queryKeys.account.all, 'verification'] as const,
     user: () => [...queryKeys.account.all, 'user'] as const,
     captcha: () => [...queryKeys.account.all, 'captcha'] as const,
+    roles: () => [...queryKeys.account.all, 'roles'] as const,
+    providers: () => [...queryKeys.account.all, 'providers'] as const,
   },
 };

@@ -1,18 +1,77 @@
-import { Container, Stack, Title } from '@mantine/core';
+import { useCallback, useState } from 'react';
+import { Alert, Button, Container, Grid, Stack, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useNavigate } from 'react-router';
+import { accountPageMessages as pm } from '#common/messages.ts';
 import { useAccount } from '#web/api/account/account.ts';
-import { ReauthProvider } from '#web/features/account/reauth/reauth-provider.tsx';
+import { HOME_PATH } from '#web/content/site.ts';
 import { SecuritySection } from '#web/features/account/security/security-section.tsx';
+import { useSession } from '#web/session/session-context.ts';
+import { PageLoader } from '#web/ui/page-loader.tsx';
+import { AccountDetailsCard } from './account-details-card.tsx';
+import { DeleteAccountCard } from './delete-account-card.tsx';
+import { useLinkOutcome } from './link-outcome.ts';
+import { LinkedAccountsCard } from './linked-accounts-card.tsx';
+import { ReauthProvider } from './reauth/reauth-provider.tsx';
 
-/** /account (spec 000 §2): Account Details, Security and Delete Account; being built (issue 12). */
+/**
+ * /account (spec 000 §2): Account Details (with the linked sign-in accounts) beside Security on wide screens, one
+ * column on phones, and Delete Account last. The re-authentication provider wraps it all, so every section's calls
+ * that need a recent sign-in can ask for the password (useReauth).
+ */
 export function AccountPage() {
   const account = useAccount();
-  const canUseApp = account.data?.user_Details[0]?.totpVerified ?? false;
+  const { signOut } = useSession();
+  const navigate = useNavigate();
+  const [deleted, setDeleted] = useState(false);
+  useLinkOutcome();
+
+  const leave = useCallback(
+    (message: string) => {
+      // Unmounting the page first drops its pending-changes guard, which would otherwise hold the navigation.
+      setDeleted(true);
+      notifications.show({ color: 'green', message });
+      signOut();
+      void navigate(HOME_PATH, { replace: true });
+    },
+    [signOut, navigate],
+  );
+
+  if (deleted) return null;
+  if (account.isPending) return <PageLoader label={pm.loading} />;
+  if (account.isError) {
+    return (
+      <Container size="sm" py="xl">
+        <Alert color="red" title={pm.accountFailed} role="alert">
+          <Stack gap="sm" align="flex-start">
+            {account.error.message}
+            <Button variant="default" size="xs" onClick={() => void account.refetch()}>
+              {pm.retry}
+            </Button>
+          </Stack>
+        </Alert>
+      </Container>
+    );
+  }
+
+  const user = account.data;
   return (
-    <ReauthProvider canUseApp={canUseApp}>
-      <Container size="lg" py="xl">
+    <ReauthProvider canUseApp={user.user_Details[0]?.totpVerified ?? false}>
+      <Container size="xl" px={{ base: 'xs', sm: 'md' }} py={{ base: 'md', sm: 'xl' }}>
         <Stack gap="lg">
-          <Title order={1}>My Account</Title>
-          <SecuritySection />
+          <Title order={1}>{pm.myAccount}</Title>
+          <Grid gap="lg" align="flex-start">
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <Stack gap="lg">
+                <AccountDetailsCard key={user.id} user={user} />
+                <LinkedAccountsCard />
+              </Stack>
+            </Grid.Col>
+            <Grid.Col span={{ base: 12, md: 6 }}>
+              <SecuritySection />
+            </Grid.Col>
+          </Grid>
+          <DeleteAccountCard onDeleted={leave} />
         </Stack>
       </Container>
     </ReauthProvider>
