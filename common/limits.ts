@@ -54,3 +54,10 @@ export const MOBILE_BREAKPOINT_PX = 576;
 export const TOAST_TIMEOUT_MS = 3000;
 export const TOAST_FADE_MS = 500;
 export const MODAL_FADE_MS = 300;
+
+/** Spec 001 §9: the header's account menu is 10rem wide; the mobile menu (offcanvas) takes 75% of the width and
+ * slides in over 300 ms after 100 ms. */
+export const ACCOUNT_MENU_WIDTH = '10rem';
+export const MOBILE_MENU_WIDTH = '75%';
+export const OFFCANVAS_MS = 300;
+export const OFFCANVAS_DELAY_MS = 100;

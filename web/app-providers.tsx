@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
-import { MantineProvider } from '@mantine/core';
+import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { TOAST_TIMEOUT_MS } from '#common/limits.ts';
+import { TOAST_FADE_MS, TOAST_TIMEOUT_MS } from '#common/limits.ts';
 import { styleNonce } from '#web/style-nonce.ts';
 import { cssVariablesResolver, theme } from '#web/ui/theme.ts';
 
@@ -17,6 +17,10 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+/** Where the person's light or dark choice is kept; without one the system's preference is followed. */
+export const COLOR_SCHEME_STORAGE_KEY = 'dbui-color-scheme';
+const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SCHEME_STORAGE_KEY });
+
 /** Theme, toasts and server state around the whole app; the router is added by the caller. */
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
@@ -26,10 +30,12 @@ export function AppProviders({ children }: { children: ReactNode }) {
     <MantineProvider
       theme={theme}
       cssVariablesResolver={cssVariablesResolver}
-      defaultColorScheme="light"
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="auto"
       {...(nonce ? { getStyleNonce: () => nonce } : {})}
     >
-      <Notifications autoClose={TOAST_TIMEOUT_MS} position="top-right" />
+      {/* Spec 000/001 §9: a toast stays 3000 ms and fades over 500 ms. */}
+      <Notifications autoClose={TOAST_TIMEOUT_MS} transitionDuration={TOAST_FADE_MS} position="top-right" />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>
   );

@@ -18,6 +18,9 @@ const NotFoundPage = lazy(() =>
 const UnauthorizedPage = lazy(() =>
   import('#web/features/site/unauthorized-page.tsx').then((m) => ({ default: m.UnauthorizedPage })),
 );
+const RedirectPage = lazy(() =>
+  import('#web/features/site/redirect-page.tsx').then((m) => ({ default: m.RedirectPage })),
+);
 const SetupPage = lazy(() =>
   import('#web/features/setup/setup-page.tsx').then((m) => ({ default: m.SetupPage })),
 );
@@ -61,6 +64,7 @@ const pages: Partial<Record<PageRoute, ReactNode>> = {
   '/account/updatePassword': <UpdatePasswordPage />,
   '/error': <NotFoundPage />,
   '/error/unauthorized': <UnauthorizedPage />,
+  '/redirect': <RedirectPage />,
 };
 
 const groups: readonly AccessGroup[] = ['public', 'signedIn', 'admin'];

@@ -9,7 +9,7 @@ export const UNAUTHORIZED_PATH = '/error/unauthorized';
 /** The decision for the current address in a group, and its consequence (spec 000 §4): nobody signed in → the
  * session is cleared, every popup closed, and the 401 page shown; signed in without the link → popups closed, 401. */
 export function useAccessGuard(group: AccessGroup): boolean {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const { verification, signOut } = useSession();
   const navigate = useNavigate();
   const decision = decideAccess(group, pathname, verification);
@@ -18,8 +18,9 @@ export function useAccessGuard(group: AccessGroup): boolean {
     if (decision === 'allow') return;
     if (decision === 'signedOut') signOut();
     else closeAllPopups();
-    void navigate(UNAUTHORIZED_PATH, { replace: true });
-  }, [decision, signOut, navigate]);
+    // The 401 page's Login returns here once signed in.
+    void navigate(UNAUTHORIZED_PATH, { replace: true, state: { from: `${pathname}${search}` } });
+  }, [decision, signOut, navigate, pathname, search]);
 
   return decision === 'allow';
 }

@@ -1,5 +1,5 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
-import { MOBILE_BREAKPOINT_PX } from '#common/limits.ts';
+import { createTheme, Modal, type CSSVariablesResolver } from '@mantine/core';
+import { MODAL_FADE_MS, MOBILE_BREAKPOINT_PX } from '#common/limits.ts';
 
 /** The one Mantine theme of the app: Mantine's defaults with an indigo accent and softer corners. The `xs`
  * breakpoint is the spec's mobile breakpoint, so `hiddenFrom="xs"` / `visibleFrom="xs"` follow it. */
@@ -12,6 +12,12 @@ export const theme = createTheme({
     "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif, 'Apple Color Emoji', 'Segoe UI Emoji'",
   headings: { fontWeight: '700' },
   breakpoints: { xs: `${MOBILE_BREAKPOINT_PX / 16}em` },
+  components: {
+    // Spec 000/001 §9: every modal fades in and out over 300 ms.
+    Modal: Modal.extend({
+      defaultProps: { transitionProps: { transition: 'fade', duration: MODAL_FADE_MS } },
+    }),
+  },
 });
 
 /**

@@ -1,24 +1,35 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { Box, Burger, Button, Divider, Drawer, Group, Menu, NavLink, Stack } from '@mantine/core';
+import { Box, Burger, Button, Divider, Drawer, Group, Menu, NavLink, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconChevronDown, IconLogin } from '@tabler/icons-react';
-import { MOBILE_BREAKPOINT_PX } from '#common/limits.ts';
+import { IconChevronDown, IconLogin, IconUser } from '@tabler/icons-react';
+import { MOBILE_BREAKPOINT_PX, MOBILE_MENU_WIDTH, OFFCANVAS_DELAY_MS, OFFCANVAS_MS } from '#common/limits.ts';
+import type { Verification } from '#common/contract/account.ts';
 import { HOME_PATH, LOGIN_PATH } from '#web/content/site.ts';
+import { useSession } from '#web/session/session-context.ts';
+import { usePopup } from '#web/ui/popups.ts';
 import { Wordmark } from '#web/ui/wordmark.tsx';
+import { accountLinks } from '#web/features/site/account-links.ts';
+import { AccountMenu } from '#web/features/site/account-menu.tsx';
+import { ColorSchemeSwitch } from '#web/features/site/color-scheme-switch.tsx';
 import { isActiveEntry, menuEntries } from '#web/features/site/site-navigation.ts';
 import type { MenuEntry } from '#web/features/site/site-navigation.ts';
 import classes from './site-header.module.css';
 
-/** Spec 001 §9: the mobile menu (offcanvas) takes 75% of the width and slides in over 300 ms after 100 ms. */
-const MOBILE_MENU_WIDTH = '75%';
-const OFFCANVAS_MS = 300;
-const OFFCANVAS_DELAY_MS = 100;
+type User = Verification['user'];
 
-/** The fixed header: the logo going home, the menu, and Login; a burger and drawer below the mobile breakpoint. */
+/**
+ * The fixed header (spec 001 §2): the logo going home, the menu, the light/dark switch, and Login when signed out or
+ * the username with the account menu when signed in; below the mobile breakpoint a burger opens a drawer with all of
+ * these.
+ */
 export function SiteHeader() {
   const { pathname } = useLocation();
+  const { status, verification } = useSession();
+  const user = status === 'signedIn' ? (verification?.user ?? null) : null;
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Leaving the session closes every popup, the drawer included.
+  usePopup(opened, close);
   // The drawer only exists on small screens: widening the window past the breakpoint hides it.
   const isMobile = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`);
 
@@ -41,9 +52,16 @@ export function SiteHeader() {
         ))}
       </Group>
 
-      <Button component={Link} to={LOGIN_PATH} visibleFrom="xs" px={{ base: 'sm', md: 'lg' }}>
-        Login
-      </Button>
+      <Group gap="xs" wrap="nowrap" visibleFrom="xs" style={{ flexShrink: 0 }}>
+        <ColorSchemeSwitch variant="icon" />
+        {user ? (
+          <AccountMenu user={user} />
+        ) : (
+          <Button component={Link} to={LOGIN_PATH} px={{ base: 'sm', md: 'lg' }}>
+            Login
+          </Button>
+        )}
+      </Group>
 
       <Burger
         opened={opened}
@@ -72,15 +90,23 @@ export function SiteHeader() {
                 <MobileEntry key={entry.label} entry={entry} pathname={pathname} onNavigate={close} />
               ))}
               <Divider my="sm" />
-              <Button
-                component={Link}
-                to={LOGIN_PATH}
-                onClick={close}
-                fullWidth
-                leftSection={<IconLogin size={18} />}
-              >
-                Login
-              </Button>
+              {user ? (
+                <MobileAccount user={user} pathname={pathname} onNavigate={close} />
+              ) : (
+                <Button
+                  component={Link}
+                  to={LOGIN_PATH}
+                  onClick={close}
+                  fullWidth
+                  leftSection={<IconLogin size={18} />}
+                >
+                  Login
+                </Button>
+              )}
+              <Divider my="sm" />
+              <Box px="sm">
+                <ColorSchemeSwitch variant="row" />
+              </Box>
             </Stack>
           </Drawer.Body>
         </Drawer.Content>
@@ -94,7 +120,7 @@ function DesktopEntry({ entry, active }: { entry: MenuEntry; active: boolean }) 
   const spacing = { fw: 500, vars: () => ({ root: { '--button-padding-x': 'var(--site-menu-padding)' } }) };
   const look = active
     ? { variant: 'light', ...spacing }
-    : { variant: 'subtle', color: 'gray', c: 'dark.6', ...spacing };
+    : { variant: 'subtle', color: 'gray', c: 'var(--site-menu-text)', ...spacing };
   if (entry.kind === 'link') {
     return (
       <Button component={Link} to={entry.to} {...look} aria-current={active ? 'page' : undefined}>
@@ -181,5 +207,38 @@ function MobileGroup({
         />
       ))}
     </NavLink>
+  );
+}
+
+/** The drawer's account part when signed in: who is signed in, then the account menu's entries. */
+function MobileAccount({
+  user,
+  pathname,
+  onNavigate,
+}: {
+  user: User;
+  pathname: string;
+  onNavigate: () => void;
+}) {
+  return (
+    <Stack gap={4} aria-label="Account" role="group">
+      <Group gap="xs" px="sm" py={6} wrap="nowrap">
+        <IconUser size={18} aria-hidden="true" style={{ flexShrink: 0 }} />
+        <Text fw={600} truncate="end" title={user.username}>
+          {user.username}
+        </Text>
+      </Group>
+      {accountLinks(user).map(({ label, to, icon: Icon }) => (
+        <NavLink
+          key={to}
+          component={Link}
+          to={to}
+          label={label}
+          active={pathname === to}
+          leftSection={<Icon size={18} aria-hidden="true" />}
+          onClick={onNavigate}
+        />
+      ))}
+    </Stack>
   );
 }

@@ -1,0 +1,54 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button, Menu, Text } from '@mantine/core';
+import { IconChevronDown, IconUser } from '@tabler/icons-react';
+import { ACCOUNT_MENU_WIDTH } from '#common/limits.ts';
+import { accountLinks } from '#web/features/site/account-links.ts';
+import { usePopup } from '#web/ui/popups.ts';
+
+/**
+ * The signed-in person in the header (spec 001 §2): the username with a user icon opening the account menu, 10rem
+ * wide (§9). Each entry closes the menu, as do a click outside and Escape; the arrow keys move between entries.
+ */
+export function AccountMenu({ user }: { user: { username: string; isAdmin: boolean } }) {
+  const [opened, setOpened] = useState(false);
+  // Leaving the session closes every popup, this menu included.
+  usePopup(opened, () => setOpened(false));
+
+  return (
+    <Menu
+      opened={opened}
+      onChange={setOpened}
+      width={ACCOUNT_MENU_WIDTH}
+      position="bottom-end"
+      offset={6}
+      shadow="md"
+      // The header is fixed, so its button never scrolls away: nothing to hide the menu for.
+      hideDetached={false}
+    >
+      <Menu.Target>
+        <Button
+          variant="subtle"
+          color="gray"
+          c="var(--mantine-color-text)"
+          px="xs"
+          leftSection={<IconUser size={18} aria-hidden="true" />}
+          rightSection={<IconChevronDown size={14} aria-hidden="true" />}
+          styles={{ label: { minWidth: 0 } }}
+        >
+          {/* A long username is cut short; the full name stays the button's accessible name. */}
+          <Text span inherit truncate="end" maw={{ base: '7rem', md: '12rem' }}>
+            {user.username}
+          </Text>
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown aria-label="Account">
+        {accountLinks(user).map(({ label, to, icon: Icon }) => (
+          <Menu.Item key={to} component={Link} to={to} leftSection={<Icon size={16} aria-hidden="true" />}>
+            {label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

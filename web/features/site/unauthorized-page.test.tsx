@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter, type InitialEntry } from 'react-router';
+import { shellMessages } from '#common/messages.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { AppRoutes } from '#web/routes.tsx';
+
+function renderAt(entry: InitialEntry) {
+  return render(
+    <AppProviders>
+      <MemoryRouter initialEntries={[entry]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+async function loginHref(): Promise<string | null> {
+  await screen.findByRole('heading', { name: shellMessages.unauthorized });
+  const login = screen.getByRole('main').querySelector('a');
+  expect(login?.textContent).toBe('Login');
+  return login?.getAttribute('href') ?? null;
+}
+
+describe('the 401 page', () => {
+  it('says so, with Go Back and Login', async () => {
+    renderAt('/error/unauthorized');
+    expect(await loginHref()).toBe('/account/login');
+    expect(screen.getByRole('button', { name: 'Go Back' })).toBeTruthy();
+  });
+
+  it('returns to the page the guard turned away, once signed in', async () => {
+    renderAt('/account?tab=security');
+    expect(await loginHref()).toBe(`/account/login?r=${encodeURIComponent('/account?tab=security')}`);
+  });
+
+  it('takes the page from its own r as well', async () => {
+    renderAt('/error/unauthorized?r=%2Fadmin%2Fusers');
+    expect(await loginHref()).toBe(`/account/login?r=${encodeURIComponent('/admin/users')}`);
+  });
+
+  it.each(['https://evil.example/x', '//evil.example', '/no/such/page', '/account/logout'])(
+    'ignores a return address that is not one of our pages (%s)',
+    async (r) => {
+      renderAt({ pathname: '/error/unauthorized', state: { from: r } });
+      expect(await loginHref()).toBe('/account/login');
+    },
+  );
+});
