@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Switch } from '@mantine/core';
+import { useId, useState } from 'react';
+import { Stack, Switch, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { TwoFactorMethod } from '#common/contract/account.ts';
 import { accountMessages as m, securityMessages as sm } from '#common/messages.ts';
@@ -29,15 +29,23 @@ export function PreferredSwitch({ method, verified, preferred }: PreferredSwitch
     });
   };
 
+  const hintId = useId();
   return (
-    <Switch
-      label={sm.makePreferred}
-      description={verified ? undefined : sm.cannotPreferUnverified}
-      checked={checked}
-      disabled={!verified || checked}
-      onChange={(event) => {
-        if (event.currentTarget.checked) choose();
-      }}
-    />
+    <Stack gap={4}>
+      <Switch
+        label={sm.makePreferred}
+        aria-describedby={verified ? undefined : hintId}
+        checked={checked}
+        disabled={!verified || checked}
+        onChange={(event) => {
+          if (event.currentTarget.checked) choose();
+        }}
+      />
+      {!verified && (
+        <Text id={hintId} size="xs" c="dimmed">
+          {sm.cannotPreferUnverified}
+        </Text>
+      )}
+    </Stack>
   );
 }
