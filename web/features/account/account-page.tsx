@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Container, Grid, Stack, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
@@ -26,16 +26,16 @@ export function AccountPage() {
   const [deleted, setDeleted] = useState(false);
   useLinkOutcome();
 
-  const leave = useCallback(
-    (message: string) => {
-      // Unmounting the page first drops its pending-changes guard, which would otherwise hold the navigation.
-      setDeleted(true);
-      notifications.show({ color: 'green', message });
-      signOut();
-      void navigate(HOME_PATH, { replace: true });
-    },
-    [signOut, navigate],
-  );
+  const leave = useCallback((message: string) => {
+    notifications.show({ color: 'green', message });
+    setDeleted(true);
+  }, []);
+  // Leaving happens once the page's contents are gone: their pending-changes guard would hold the navigation.
+  useEffect(() => {
+    if (!deleted) return;
+    signOut();
+    void navigate(HOME_PATH, { replace: true });
+  }, [deleted, signOut, navigate]);
 
   if (deleted) return null;
   if (account.isPending) return <PageLoader label={pm.loading} />;
