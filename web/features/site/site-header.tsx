@@ -136,6 +136,8 @@ function DesktopEntry({ entry, active }: { entry: MenuEntry; active: boolean }) 
       position="bottom-start"
       offset={4}
       shadow="md"
+      // Mantine's focus placeholder is a child a menu may not have (axe: aria-required-children).
+      withInitialFocusPlaceholder={false}
     >
       <Menu.Target>
         <Button {...look} rightSection={<IconChevronDown size={14} aria-hidden="true" />}>

@@ -1,0 +1,274 @@
+import { expect, request, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import type { PreSignIn, Verification } from '#common/contract/account.ts';
+import { SESSION_STORAGE_KEY } from '#common/limits.ts';
+import { shellMessages } from '#common/messages.ts';
+import { startAppServer, type AppServer } from './support/app-server.ts';
+import { solveHumanCheck } from './support/human-check.ts';
+import { lookAt } from './support/look.ts';
+
+/*
+ * The shell with a session (spec 001 §2, §4, §9): a verification signed in through the API is put where the web app
+ * keeps it (localStorage UTOKEN, base64 of the JSON, as web/session/storage.ts writes it) and the page reloaded, so
+ * start-up verifies it. Then the header shows the username and the account menu (Admin only for an administrator),
+ * the mobile drawer the same, Logout ends the session; the light/dark switch flips and is remembered; the 401 and
+ * 404 pages. One server for this file.
+ */
+
+const member = {
+  username: 'member',
+  email: 'member@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  password: 'Member#2026!',
+};
+const desktop = { width: 1366, height: 900 };
+const phone = { width: 375, height: 812 };
+
+let server: AppServer;
+let context: BrowserContext;
+let page: Page;
+
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  server = await startAppServer('shell-session');
+  // A context of its own (axe needs one made with newContext), shared by the steps: one person's browser.
+  context = await browser.newContext({ viewport: desktop });
+  page = await context.newPage();
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+});
+
+interface Envelope<T> {
+  status: number;
+  isSuccess: boolean;
+  data: T;
+  message: string | null;
+}
+
+/** The API as a client of its own (its own cookies, so its XSRF token): for set-up steps only. */
+async function apiClient() {
+  const client = await request.newContext({ baseURL: server.origin });
+  await client.get('/api/health'); // a first GET gets the XSRF cookie
+  const call = async <T>(method: 'GET' | 'POST', url: string, body?: unknown, token?: string) => {
+    const { cookies } = await client.storageState();
+    const xsrf = cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value;
+    const response = await client.fetch(url, {
+      method,
+      headers: {
+        ...(xsrf ? { 'x-xsrf-token': decodeURIComponent(xsrf) } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      ...(body === undefined ? {} : { data: body }),
+    });
+    const answer = (await response.json()) as Omit<Envelope<T>, 'status'>;
+    return { status: response.status(), ...answer };
+  };
+  return { call, dispose: () => client.dispose() };
+}
+
+/** Password, human check and the emailed code, as the login page does: the session's verification. */
+async function signInThroughApi(username: string, password: string, email: string): Promise<Verification> {
+  const api = await apiClient();
+  try {
+    const first = await api.call<PreSignIn>('POST', '/api/account/login', {
+      username,
+      password,
+      token: await solveHumanCheck(server.origin),
+    });
+    expect(first.status, first.message ?? '').toBe(200);
+    const signedIn = await api.call<Verification>('POST', '/api/account/login/verify', {
+      key: first.data.key,
+      otp: await server.mail.nextCode(email),
+      selected2fa: first.data.preferred2fa,
+    });
+    expect(signedIn.status, signedIn.message ?? '').toBe(200);
+    return signedIn.data;
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** A new person with the built-in User role: sign-up, then the emailed code confirms the address. */
+async function signUpThroughApi(): Promise<void> {
+  const api = await apiClient();
+  try {
+    const answer = await api.call<string>('POST', '/api/account/signup', {
+      user: {
+        username: member.username,
+        user_Details: [{ email: member.email, firstName: member.firstName, lastName: member.lastName }],
+      },
+      password: member.password,
+      token: await solveHumanCheck(server.origin),
+    });
+    expect(answer.status, answer.message ?? '').toBe(200);
+    const pending = JSON.parse(Buffer.from(answer.data, 'base64').toString('utf8')) as PreSignIn;
+    const verified = await api.call<Verification>('POST', '/api/account/login/verify', {
+      key: pending.key,
+      otp: await server.mail.nextCode(member.email),
+      selected2fa: pending.preferred2fa,
+    });
+    expect(verified.status, verified.message ?? '').toBe(200);
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** Puts the verification where the web app keeps it and reloads, so the app starts signed in. */
+async function startSignedIn(verification: Verification, path = '/home'): Promise<void> {
+  await page.goto(server.origin + path);
+  const stored = Buffer.from(JSON.stringify(verification), 'utf8').toString('base64');
+  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_STORAGE_KEY, stored]);
+  await page.reload();
+}
+
+const header = () => page.getByRole('banner');
+const accountButton = (username: string) => header().getByRole('button', { name: username });
+/** The account menu is named by its button: the username. */
+const accountMenu = (username: string) => page.getByRole('menu', { name: username });
+const shownScheme = () => page.locator('html').getAttribute('data-mantine-color-scheme');
+
+test('an administrator sees the username, and the account menu with Admin, My Account and Logout', async () => {
+  await page.setViewportSize(desktop);
+  await startSignedIn(
+    await signInThroughApi(server.admin.username, server.admin.password, server.admin.email),
+  );
+  await expect(accountButton(server.admin.username)).toBeVisible();
+  await expect(header().getByRole('link', { name: 'Login' })).toHaveCount(0);
+
+  await accountButton(server.admin.username).click();
+  const menu = accountMenu(server.admin.username);
+  await expect(menu.getByRole('menuitem')).toHaveText(['Admin', 'My Account', 'Logout']);
+  // Spec 001 §9: 10rem wide.
+  expect(await menu.evaluate((element) => element.getBoundingClientRect().width)).toBe(160);
+  await lookAt(page, 'account-menu');
+
+  // A click outside closes it; the keyboard opens it and Escape closes it.
+  await page.getByRole('heading', { level: 1 }).click();
+  await expect(menu).toBeHidden();
+  await accountButton(server.admin.username).focus();
+  await page.keyboard.press('Enter');
+  await expect(menu).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'Admin' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(menu.getByRole('menuitem', { name: 'My Account' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(accountButton(server.admin.username)).toBeFocused();
+
+  // Each entry closes the menu and goes to its page.
+  await accountButton(server.admin.username).click();
+  await menu.getByRole('menuitem', { name: 'Admin' }).click();
+  await expect(page).toHaveURL(/\/admin\/home$/);
+  await expect(menu).toBeHidden();
+  await accountButton(server.admin.username).click();
+  await menu.getByRole('menuitem', { name: 'My Account' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(menu).toBeHidden();
+});
+
+test('on a phone the drawer shows the username and the same entries instead of Login', async () => {
+  await page.setViewportSize(phone);
+  await page.goto(server.origin + '/home');
+  await expect(header().getByRole('button', { name: server.admin.username })).toBeHidden();
+  await header().getByRole('button', { name: 'Open menu' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Menu' });
+  await expect(drawer).toBeVisible();
+  await expect(drawer.getByRole('link', { name: 'Login' })).toHaveCount(0);
+  const account = drawer.getByRole('group', { name: 'Account' });
+  await expect(account.getByText(server.admin.username, { exact: true })).toBeVisible();
+  await expect(account.getByRole('link')).toHaveText(['Admin', 'My Account', 'Logout']);
+  await lookAt(page, 'account-drawer');
+
+  await account.getByRole('link', { name: 'My Account' }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(drawer).toBeHidden();
+  await page.setViewportSize(desktop);
+});
+
+test('Logout ends the session, here and on the server, and shows Login again', async () => {
+  await page.goto(server.origin + '/home');
+  const stored = await page.evaluate((key) => localStorage.getItem(key), SESSION_STORAGE_KEY);
+  expect(stored).not.toBeNull();
+  const token = (JSON.parse(Buffer.from(stored ?? '', 'base64').toString('utf8')) as Verification).token;
+
+  await accountButton(server.admin.username).click();
+  await accountMenu(server.admin.username).getByRole('menuitem', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(header().getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(accountButton(server.admin.username)).toHaveCount(0);
+  expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_STORAGE_KEY)).toBeNull();
+
+  const api = await apiClient();
+  try {
+    expect((await api.call('GET', '/api/account/verify', undefined, token)).status).toBe(401);
+  } finally {
+    await api.dispose();
+  }
+});
+
+test('a person who is not an administrator has no Admin entry', async () => {
+  await signUpThroughApi();
+  await startSignedIn(await signInThroughApi(member.username, member.password, member.email));
+  await accountButton(member.username).click();
+  await expect(accountMenu(member.username).getByRole('menuitem')).toHaveText(['My Account', 'Logout']);
+  await page.keyboard.press('Escape');
+
+  // An administrator's page turns them away to the 401 page, whose Login comes back to it.
+  await page.goto(server.origin + '/admin/users');
+  await expect(page).toHaveURL(/\/error\/unauthorized$/);
+  await expect(page.getByRole('main').getByRole('link', { name: 'Login' })).toHaveAttribute(
+    'href',
+    `/account/login?r=${encodeURIComponent('/admin/users')}`,
+  );
+  // Still signed in: a missing link is not a sign-out.
+  await expect(accountButton(member.username)).toBeVisible();
+});
+
+test('the light/dark switch follows the system until used, then flips and survives a reload', async () => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(server.origin + '/home');
+  expect(await shownScheme()).toBe('dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(shownScheme).toBe('light');
+
+  const toggle = header().getByRole('button', { name: 'Dark theme' });
+  await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+  await toggle.click();
+  await expect.poll(shownScheme).toBe('dark');
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  await page.reload();
+  await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+  expect(await shownScheme()).toBe('dark');
+
+  // The drawer's switch is the same choice.
+  await page.setViewportSize(phone);
+  await header().getByRole('button', { name: 'Open menu' }).click();
+  const drawerSwitch = page.getByRole('dialog', { name: 'Menu' }).getByRole('switch', { name: 'Dark theme' });
+  await expect(drawerSwitch).toBeChecked();
+  await drawerSwitch.click({ force: true });
+  await expect.poll(shownScheme).toBe('light');
+  await page.reload();
+  expect(await shownScheme()).toBe('light');
+  await page.setViewportSize(desktop);
+
+  // Back to following the system, so the pictures below show both schemes.
+  await page.evaluate(() => localStorage.removeItem('dbui-color-scheme'));
+  await page.emulateMedia({ colorScheme: null });
+});
+
+test('the 401 and 404 pages', async () => {
+  await page.goto(server.origin + '/error/unauthorized');
+  await expect(page.getByRole('heading', { name: shellMessages.unauthorized })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('button', { name: 'Go Back' })).toBeVisible();
+  await lookAt(page, 'unauthorized');
+
+  await page.goto(server.origin + '/no/such/page');
+  await expect(page.getByRole('heading', { name: shellMessages.notFound })).toBeVisible();
+  await expect(page.getByRole('main').getByRole('button', { name: 'Go Back' })).toBeVisible();
+  await lookAt(page, 'not-found');
+});
