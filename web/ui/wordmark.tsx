@@ -15,7 +15,8 @@ export function Wordmark({ inverted = false, compact = false }: { inverted?: boo
         fw={800}
         fz={22}
         lh={1}
-        c={inverted ? 'white' : 'dark.8'}
+        // 'bright' is near-black in light and white in dark: dark 8 alone vanished on the dark header.
+        c={inverted ? 'white' : 'bright'}
         className={compact ? classes.compact : undefined}
         style={{ letterSpacing: '0.02em' }}
       >
