@@ -9,7 +9,7 @@ type ConfirmModalProps = {
   title: string;
   children: ReactNode;
   confirmLabel: string;
-  /** Red for what cannot be undone. */
+  /** Red for what cannot be undone (shade 9: white on red 6 is 3.8:1, below WCAG AA). */
   color?: string;
   loading?: boolean;
   onConfirm: () => void;
@@ -23,7 +23,7 @@ export function ConfirmModal({
   title,
   children,
   confirmLabel,
-  color = 'red',
+  color = 'red.9',
   loading = false,
   onConfirm,
   onClose,

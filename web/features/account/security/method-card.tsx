@@ -4,6 +4,7 @@ import { IconCircleCheck } from '@tabler/icons-react';
 import type { TwoFactorMethod } from '#common/contract/account.ts';
 import { securityMessages as sm } from '#common/messages.ts';
 import { PreferredSwitch } from './preferred-switch.tsx';
+import classes from './security.module.css';
 import { shortDate } from './short-date.ts';
 
 type MethodCardProps = {
@@ -54,6 +55,7 @@ export function MethodCard({
             <Badge
               variant="light"
               color={verified ? 'green' : 'gray'}
+              className={verified ? classes.verifiedBadge : undefined}
               leftSection={verified ? <IconCircleCheck size={14} aria-hidden /> : undefined}
             >
               {verified ? sm.verified : sm.notSetUp}

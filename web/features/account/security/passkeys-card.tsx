@@ -158,10 +158,9 @@ export function PasskeysCard({ run }: { run: RecentAuthRunner }) {
                     </Stack>
                   </Group>
                   <Button
-                    variant="subtle"
-                    color="red"
+                    variant="default"
                     size="xs"
-                    leftSection={<IconTrash size={14} aria-hidden />}
+                    leftSection={<IconTrash size={14} aria-hidden color="var(--mantine-color-red-filled)" />}
                     aria-label={sm.passkeyRemoveLabel(passkey.name)}
                     onClick={() => setRemoving(passkey)}
                     loading={remove.isPending && remove.variables === passkey.id}
