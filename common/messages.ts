@@ -421,3 +421,37 @@ export const humanCheckMessages = {
 export const humanCheckMessages = {
   label: 'Human check',
 } as const;
+
+/** The login page (spec 000 §2, §4): its headings, labels and buttons, and what each second step asks for. */
+export const loginMessages = {
+  title: 'Login',
+  intro: 'Sign in with your username and password, then a one-time code.',
+  formName: 'Login',
+  username: 'Username',
+  password: 'Password',
+  forgotPassword: 'Forgot password?',
+  signup: 'Signup',
+  login: 'Login',
+  or: 'or',
+  passkey: 'Sign in with a passkey',
+  social: (provider: string) => `Continue with ${provider}`,
+  socialNames: { google: 'Google', microsoft: 'Microsoft', facebook: 'Facebook' },
+  chooseTitle: 'Confirm it is you',
+  chooseIntro: 'Your password is right. Choose how to confirm it is you.',
+  continue: 'Continue',
+  codeTitle: 'Enter your code',
+  codeIntro: {
+    Email: 'We emailed a 6-digit code to the address of your account. Enter it below.',
+    Phone: 'We sent a 6-digit code to your phone by text message. Enter it below.',
+    Totp: 'Open your authenticator app and enter the 6-digit code it shows for DBUI.',
+    Passkey: 'Use the passkey on this device or your security key to finish signing in.',
+    Recovery: 'Enter one of the recovery codes you saved when you set up your account.',
+  },
+  usePasskey: 'Use my passkey',
+  useRecoveryCode: 'Use a recovery code',
+  useAnotherMethod: 'Use another method',
+  backToLogin: 'Back to Login',
+  preSignInInvalid: 'This sign-in link is not valid or has expired. Please sign in again.',
+  passkeyCancelled: 'The passkey was not used: the request was cancelled or timed out. Please try again.',
+  passkeyUnsupported: 'This browser cannot use passkeys. Sign in with your username and password.',
+} as const;

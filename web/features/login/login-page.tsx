@@ -1,6 +1,96 @@
-import { NotFoundPage } from '#web/features/site/not-found-page.tsx';
+import { useEffect, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { notifications } from '@mantine/notifications';
+import { IconLogin2, IconShieldCheck } from '@tabler/icons-react';
+import { loginMessages as lm } from '#common/messages.ts';
+import { safeReturnPath } from '#web/session/safe-return-path.ts';
+import { CodeStep } from './code-step.tsx';
+import { CredentialsForm } from './credentials-form.tsx';
+import { LoginCard } from './login-card.tsx';
+import { emailCodeExpiresAt, offersAnotherMethod, offersRecovery, resendLockedUntil } from './login-steps.ts';
+import { MethodStep } from './method-step.tsx';
+import { readPreSignInToken } from './pre-sign-in-token.ts';
+import { useLoginFlow } from './use-login-flow.ts';
 
-/** /account/login — placeholder until the screen is built (issue 12); shows the 404 page meanwhile. */
+/**
+ * /account/login (spec 000 §2, §4): credentials, then the optional method choice, then the code. `error` is shown as
+ * a toast, `pu` goes straight to the code entry, `r` is where a sign-in lands. `error` and `pu` leave the address
+ * once read, so a reload does not repeat the toast and the key does not stay in the history.
+ */
 export function LoginPage() {
-  return <NotFoundPage />;
+  const [params, setParams] = useSearchParams();
+  const [arrived] = useState(() => {
+    const pu = params.get('pu');
+    return { pu, preSignIn: readPreSignInToken(pu), error: params.get('error') };
+  });
+  const returnTo = safeReturnPath(params.get('r'));
+  const { state, actions, submitting, resending } = useLoginFlow({ preSignIn: arrived.preSignIn, returnTo });
+  const announced = useRef(false);
+
+  useEffect(() => {
+    if (announced.current) return;
+    announced.current = true;
+    if (arrived.error) notifications.show({ color: 'red', message: arrived.error });
+    if (arrived.pu && !arrived.preSignIn) notifications.show({ color: 'red', message: lm.preSignInInvalid });
+    if (arrived.error !== null || arrived.pu !== null) {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete('error');
+          next.delete('pu');
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  }, [arrived, setParams]);
+
+  if (state.step === 'credentials' || !state.preSignIn) {
+    return (
+      <LoginCard icon={<IconLogin2 size={26} />} title={lm.title} intro={lm.intro}>
+        <CredentialsForm
+          onSubmit={actions.signInWithPassword}
+          onInvalid={actions.invalidForm}
+          onPasskey={actions.signInWithPasskeyAlone}
+          humanCheckKey={state.humanCheckKey}
+          submitting={submitting}
+          returnTo={returnTo}
+        />
+      </LoginCard>
+    );
+  }
+  if (state.step === 'choose') {
+    return (
+      <LoginCard icon={<IconShieldCheck size={26} />} title={lm.chooseTitle} intro={lm.chooseIntro}>
+        <MethodStep
+          preSignIn={state.preSignIn}
+          method={state.method}
+          onPick={actions.pick}
+          onContinue={actions.confirmMethod}
+          onStartOver={actions.startOver}
+          busy={submitting}
+        />
+      </LoginCard>
+    );
+  }
+  return (
+    <LoginCard icon={<IconShieldCheck size={26} />} title={lm.codeTitle} intro={lm.codeIntro[state.method]}>
+      <CodeStep
+        method={state.method}
+        attempt={state.codeAttempt}
+        expiresAt={emailCodeExpiresAt(state)}
+        lockedUntil={resendLockedUntil(state)}
+        onCode={actions.verifyCode}
+        onPasskey={actions.verifyPasskey}
+        onResend={actions.resendCode}
+        offersRecovery={offersRecovery(state)}
+        offersAnotherMethod={offersAnotherMethod(state)}
+        onRecovery={actions.chooseRecovery}
+        onAnotherMethod={actions.chooseAnotherMethod}
+        onStartOver={actions.startOver}
+        verifying={submitting && !resending}
+        resending={resending}
+      />
+    </LoginCard>
+  );
 }
