@@ -56,6 +56,7 @@ test('the empty path lands on the home page inside the shell', async ({ page }) 
   await expect(menu.getByRole('link', { name: 'About Us' })).toBeVisible();
   await expect(menu.getByRole('link', { name: 'Contact Us' })).toBeVisible();
   await expect(header.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(header.getByRole('button', { name: 'Dark theme' })).toBeVisible();
   await expect(page.getByText(shellMessages.underDevelopment)).toBeVisible();
 
   await expect(heroHeading(page)).toBeVisible();
@@ -138,6 +139,7 @@ test('on a phone the burger opens the menu with Login', async ({ page }) => {
   const drawer = page.getByRole('dialog', { name: 'Menu' });
   await expect(drawer).toBeVisible();
   await expect(drawer.getByRole('link', { name: 'Login' })).toBeVisible();
+  await expect(drawer.getByRole('switch', { name: 'Dark theme' })).toBeVisible();
   await drawer.getByRole('button', { name: 'Services' }).click();
   await expect(drawer.getByRole('link', { name: 'AI Connectivity' })).toBeVisible();
   await saveScreenshot(page, 'mobile-menu', 'phone');
@@ -145,6 +147,21 @@ test('on a phone the burger opens the menu with Login', async ({ page }) => {
   await drawer.getByRole('link', { name: 'About Us' }).click();
   await expect(page).toHaveURL(/\/about-us$/);
   await expect(drawer).toBeHidden();
+});
+
+test('/redirect goes on to the page in r and leaves no history entry of its own', async ({ page }) => {
+  await page.setViewportSize(viewports.desktop);
+  await page.goto('/home');
+  await expect(heroHeading(page)).toBeVisible();
+  await page.goto(`/redirect?r=${encodeURIComponent('/error/unauthorized')}`);
+  await expect(page).toHaveURL(/\/error\/unauthorized$/);
+  await expect(page.getByRole('heading', { name: shellMessages.unauthorized })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/home$/);
+
+  // Anything but one of our pages goes home.
+  await page.goto('/redirect?r=https%3A%2F%2Fexample.com');
+  await expect(page).toHaveURL(/\/home$/);
 });
 
 test('a new page starts at the top', async ({ page }) => {

@@ -17,7 +17,8 @@ export function StatusPage({ code, message, children }: StatusPageProps) {
           aria-hidden="true"
           fw={900}
           lh={1}
-          c="indigo.1"
+          // Large text needs 3:1 in both schemes (axe): indigo 5 is 3.7:1 on white and 4.2:1 on the dark page.
+          c="indigo.5"
           style={{ fontSize: 'clamp(5rem, 20vw, 9rem)', letterSpacing: '-0.04em' }}
         >
           {code}

@@ -25,8 +25,10 @@ export function AccountMenu({ user }: { user: { username: string; isAdmin: boole
       shadow="md"
       // The header is fixed, so its button never scrolls away: nothing to hide the menu for.
       hideDetached={false}
-      // Mantine's focus placeholder is a child a menu may not have (axe: aria-required-children).
+      // Mantine's focus placeholder is a child a menu may not have (axe: aria-required-children); with the items
+      // focusable instead, opening moves focus to the first item and the arrow keys go on from there.
       withInitialFocusPlaceholder={false}
+      menuItemTabIndex={0}
     >
       <Menu.Target>
         <Button

@@ -136,8 +136,10 @@ function DesktopEntry({ entry, active }: { entry: MenuEntry; active: boolean }) 
       position="bottom-start"
       offset={4}
       shadow="md"
-      // Mantine's focus placeholder is a child a menu may not have (axe: aria-required-children).
+      // Mantine's focus placeholder is a child a menu may not have (axe: aria-required-children); with the items
+      // focusable instead, opening moves focus to the first item and the arrow keys go on from there.
       withInitialFocusPlaceholder={false}
+      menuItemTabIndex={0}
     >
       <Menu.Target>
         <Button {...look} rightSection={<IconChevronDown size={14} aria-hidden="true" />}>
