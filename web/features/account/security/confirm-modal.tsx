@@ -34,6 +34,7 @@ export function ConfirmModal({
       opened={opened}
       onClose={onClose}
       title={title}
+      withCloseButton={false}
       centered
       transitionProps={{ duration: MODAL_FADE_MS }}
     >

@@ -1,4 +1,4 @@
-import { Alert, Button, Code, CopyButton, Group, List, Modal, SimpleGrid, Stack } from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Modal, SimpleGrid, Stack } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy, IconDownload } from '@tabler/icons-react';
 import { MODAL_FADE_MS } from '#common/limits.ts';
 import { securityMessages as sm } from '#common/messages.ts';
@@ -19,7 +19,7 @@ export function recoveryCodesText(codes: string[], username: string): string {
 
 /** The recovery codes, shown this once (the server keeps only their hashes): copy, download as text, and a clear
  * warning. Closing needs a deliberate click on 'I have saved them' or the close button; a click beside the dialog
- * does not lose the codes. */
+ * does not lose the codes (Escape still closes). */
 export function RecoveryCodesModal({ codes, username, onClose }: RecoveryCodesModalProps) {
   const opened = codes !== null;
   usePopup(opened, onClose);
@@ -33,23 +33,31 @@ export function RecoveryCodesModal({ codes, username, onClose }: RecoveryCodesMo
       title={sm.recoveryModalTitle}
       centered
       closeOnClickOutside={false}
+      withCloseButton={false}
       transitionProps={{ duration: MODAL_FADE_MS }}
     >
       <Stack gap="md">
         <Alert color="yellow" variant="light" icon={<IconAlertTriangle size={18} aria-hidden />} role="alert">
           {sm.recoveryOnlyOnce}
         </Alert>
-        <List listStyleType="none" aria-label={sm.recoveryListLabel} p={0} m={0}>
-          <SimpleGrid cols={2} spacing="xs" verticalSpacing="xs">
-            {shown.map((code) => (
-              <List.Item key={code}>
-                <Code fz="md" ff="monospace" style={{ display: 'block', textAlign: 'center' }}>
-                  {code}
-                </Code>
-              </List.Item>
-            ))}
-          </SimpleGrid>
-        </List>
+        <SimpleGrid
+          component="ul"
+          cols={2}
+          spacing="xs"
+          verticalSpacing="xs"
+          aria-label={sm.recoveryListLabel}
+          p={0}
+          m={0}
+          style={{ listStyle: 'none' }}
+        >
+          {shown.map((code) => (
+            <li key={code}>
+              <Code fz="md" ff="monospace" style={{ display: 'block', textAlign: 'center' }}>
+                {code}
+              </Code>
+            </li>
+          ))}
+        </SimpleGrid>
         <Group gap="sm" grow preventGrowOverflow={false} wrap="wrap">
           <CopyButton value={shown.join('\n')}>
             {({ copied, copy }) => (
