@@ -66,6 +66,12 @@ export async function xsrfProtection(
     const binding = bindingOf(request);
     // cookies is unset when the request failed before the cookie parser ran.
     if (request.xsrfRebound === null && valid(request.cookies?.[XSRF_COOKIE], binding)) return payload;
+    // Pages and static files never carry the bearer, so a token issued there is bound to nobody: it would replace
+    // the session's (a chunk loaded lazily after sign-in broke the next POST). They give one only to a browser that
+    // has none; the API's own answers, which carry the bearer, keep it bound to the session.
+    if (request.xsrfRebound === null && !request.url.startsWith('/api/') && request.cookies?.[XSRF_COOKIE]) {
+      return payload;
+    }
     reply.setCookie(XSRF_COOKIE, issue(binding), {
       path: '/',
       sameSite: 'lax',
