@@ -47,7 +47,8 @@ interface Envelope<T> {
   message: string | null;
 }
 
-test.describe.configure({ mode: 'serial', timeout: 180_000 });
+// Eight looks (an axe scan in two schemes and four screenshots each) on a shared two-core machine take minutes.
+test.describe.configure({ mode: 'serial', timeout: 600_000 });
 
 test.beforeAll(async () => {
   server = await startAppServer('account-security');

@@ -36,30 +36,30 @@ export function MethodCard({
   return (
     <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p="md" h="100%">
       <Stack gap="sm" h="100%">
-        <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-          <Group gap="sm" wrap="nowrap">
-            <ThemeIcon variant="light" size={40} radius="md" aria-hidden>
-              {icon}
-            </ThemeIcon>
-            <Title order={3} fz="lg" id={titleId}>
+        <Group gap="sm" wrap="nowrap" align="flex-start">
+          <ThemeIcon variant="light" size={40} radius="md" aria-hidden>
+            {icon}
+          </ThemeIcon>
+          <Stack gap={4}>
+            <Title order={3} fz="lg" id={titleId} lh={1.2}>
               {sm.cardTitles[method]}
             </Title>
-          </Group>
-          <Group gap={6} justify="flex-end">
-            {preferred && verified && (
-              <Badge variant="filled" color="indigo">
-                {sm.preferred}
+            <Group gap={6}>
+              {/* Filled teal 9: white on it is 5.0:1; Mantine's light green badge text is 3.8:1 (below WCAG AA). */}
+              <Badge
+                variant={verified ? 'filled' : 'light'}
+                color={verified ? 'teal.9' : 'gray'}
+                leftSection={verified ? <IconCircleCheck size={14} aria-hidden /> : undefined}
+              >
+                {verified ? sm.verified : sm.notSetUp}
               </Badge>
-            )}
-            {/* Filled teal 9: white on it is 5.0:1; Mantine's light green badge text is 3.8:1 (below WCAG AA). */}
-            <Badge
-              variant={verified ? 'filled' : 'light'}
-              color={verified ? 'teal.9' : 'gray'}
-              leftSection={verified ? <IconCircleCheck size={14} aria-hidden /> : undefined}
-            >
-              {verified ? sm.verified : sm.notSetUp}
-            </Badge>
-          </Group>
+              {preferred && verified && (
+                <Badge variant="filled" color="indigo">
+                  {sm.preferred}
+                </Badge>
+              )}
+            </Group>
+          </Stack>
         </Group>
         <Text size="sm" c="dimmed">
           {sm.cardDescriptions[method]}

@@ -23,7 +23,7 @@ export function preferredMethodOf(user: User): TwoFactorMethod | null {
  * The account page's Security section (spec 000 §2, §4): the Email, Phone and App cards (set up, verify with a
  * code, redo, make preferred), passkeys, and recovery codes, shown once in a modal when issued. Calls that need a
  * recent sign-in go through useReauth's `run` (the page's ReauthProvider asks for the password when needed).
- * One column on phones, a grid on wider screens.
+ * One column on phones and in a narrow column, a grid where the section is wide.
  */
 export function SecuritySection() {
   const account = useAccount();
@@ -58,12 +58,14 @@ export function SecuritySection() {
       )}
       {user && (
         <>
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+          {/* Container queries: the page decides how wide the section is (a column beside Account Details on a
+              laptop), so the cards follow the section's width, not the window's. */}
+          <SimpleGrid type="container" cols={{ base: 1, '52rem': 3 }} spacing="md">
             <EmailCard detail={detail} preferred={isPreferred('Email')} run={run} onVerified={onVerified} />
             <PhoneCard detail={detail} preferred={isPreferred('Phone')} run={run} onVerified={onVerified} />
             <AppCard detail={detail} preferred={isPreferred('Totp')} run={run} onVerified={onVerified} />
           </SimpleGrid>
-          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+          <SimpleGrid type="container" cols={{ base: 1, '36rem': 2 }} spacing="md">
             <PasskeysCard run={run} />
             <RecoveryCodesCard
               left={user.recoveryCodesLeft}
