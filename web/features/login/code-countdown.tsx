@@ -2,6 +2,7 @@ import { Text } from '@mantine/core';
 import { twoFactorMessages as tm } from '#common/messages.ts';
 import type { Clock } from '#web/ui/countdown.ts';
 import { formatMinutesSeconds, useTimeLeft } from '#web/ui/countdown.ts';
+import classes from './code-countdown.module.css';
 
 /** The emailed code's time left (spec 000 §4: m:ss, green while time is left, red at 0:00). `expiresAt` is when
  * the code was sent plus EMAIL_CODE_LIFETIME_MS; the screen sets it again on every resend. */
@@ -17,7 +18,8 @@ export function CodeCountdown({ expiresAt, now }: { expiresAt: number; now?: Clo
         size="sm"
         fw={700}
         span
-        c={expired ? 'red' : 'green'}
+        className={classes.timer}
+        data-tone={expired ? 'red' : 'green'}
         role="timer"
         aria-label={tm.codeExpiresIn}
         data-expired={expired || undefined}
@@ -25,7 +27,7 @@ export function CodeCountdown({ expiresAt, now }: { expiresAt: number; now?: Clo
         {formatMinutesSeconds(timeLeft)}
       </Text>
       {expired && (
-        <Text size="sm" c="red" role="status">
+        <Text size="sm" className={classes.expired} role="status">
           {tm.codeExpired}
         </Text>
       )}
