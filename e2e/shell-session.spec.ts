@@ -262,7 +262,15 @@ test('the light/dark switch follows the system until used, then flips and surviv
   await page.emulateMedia({ colorScheme: null });
 });
 
-test('the 401 and 404 pages', async () => {
+test('the 401 and 404 pages, and the other pages of the shell in both schemes', async () => {
+  await page.goto(server.origin + '/home');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await lookAt(page, 'home-signed-in');
+  // The administrator exists already: the setup page says so and points to the login page.
+  await page.goto(server.origin + '/setup');
+  await expect(page.getByRole('link', { name: 'login page' })).toHaveAttribute('href', '/account/login');
+  await lookAt(page, 'setup-complete');
+
   await page.goto(server.origin + '/error/unauthorized');
   await expect(page.getByRole('heading', { name: shellMessages.unauthorized })).toBeVisible();
   await expect(page.getByRole('main').getByRole('button', { name: 'Go Back' })).toBeVisible();

@@ -1,4 +1,4 @@
-import { createTheme, Modal, Notification, type CSSVariablesResolver } from '@mantine/core';
+import { Alert, createTheme, Modal, Notification, type CSSVariablesResolver } from '@mantine/core';
 import { MODAL_FADE_MS, MOBILE_BREAKPOINT_PX } from '#common/limits.ts';
 
 /** The one Mantine theme of the app: Mantine's defaults with an indigo accent and softer corners. The `xs`
@@ -13,6 +13,14 @@ export const theme = createTheme({
   headings: { fontWeight: '700' },
   breakpoints: { xs: `${MOBILE_BREAKPOINT_PX / 16}em` },
   components: {
+    // A light alert's title is in its colour's light shade on its pale background (green 7 on green 0 is 2.7:1,
+    // below WCAG AA): the title takes the page's strongest text colour, the icon and background keep the colour.
+    Alert: Alert.extend({
+      styles: (_theme, props) =>
+        props.variant === undefined || props.variant === 'light'
+          ? { title: { color: 'var(--mantine-color-bright)' } }
+          : {},
+    }),
     // Spec 000/001 §9: every modal fades in and out over 300 ms.
     Modal: Modal.extend({
       defaultProps: { transitionProps: { transition: 'fade', duration: MODAL_FADE_MS } },

@@ -49,7 +49,13 @@ export function HomePage() {
         <Container size="lg">
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing={56} style={{ alignItems: 'center' }}>
             <Stack gap="lg" align="flex-start">
-              <Text c="indigo.7" fw={700} size="sm" tt="uppercase" style={{ letterSpacing: '0.06em' }}>
+              <Text
+                className={classes.eyebrow}
+                fw={700}
+                size="sm"
+                tt="uppercase"
+                style={{ letterSpacing: '0.06em' }}
+              >
                 {homeHero.eyebrow}
               </Text>
               <Title order={1} fz={{ base: 34, sm: 46 }} lh={1.1} style={{ letterSpacing: '-0.02em' }}>
