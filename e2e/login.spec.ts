@@ -1,0 +1,180 @@
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { SESSION_STORAGE_KEY } from '#common/limits.ts';
+import {
+  accountMessages,
+  formMessages,
+  loginMessages,
+  sessionMessages,
+  twoFactorMessages,
+} from '#common/messages.ts';
+import { startAppServer, type AppServer } from './support/app-server.ts';
+import { lookAt } from './support/look.ts';
+
+/*
+ * The login page (spec 000 §2, §4, §5, §8, §9) in a real browser against the built server: the anonymous guard, the
+ * form and its messages, the real ALTCHA widget, the administrator's emailed code read from the SMTP sink (a wrong
+ * one first), recovery codes through the method choice, and the idle alert with automatic logout on Playwright's
+ * clock. One server for this file; the steps share one browser, as one person's visit.
+ */
+
+let server: AppServer;
+let context: BrowserContext;
+let page: Page;
+let recoveryCodes: string[] = [];
+
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  server = await startAppServer('login');
+  context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  page = await context.newPage();
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+});
+
+const toast = (text: string) => page.locator('.mantine-Notification-root').filter({ hasText: text });
+
+/** Ticks the real human-check widget and waits until it has solved its challenge. */
+async function solveHumanCheck(): Promise<void> {
+  const widget = page.getByTestId('human-check');
+  // A person clicks the words beside the box (the box's tick mark lies over the box itself).
+  await widget.getByText("I'm not a robot").click();
+  await expect(widget.locator('[data-state="verified"]')).toBeVisible({ timeout: 20_000 });
+}
+
+/** Username, password and the human check, then Login. */
+async function submitPassword(): Promise<void> {
+  await page.getByLabel(loginMessages.username).fill(server.admin.username);
+  await page.getByRole('textbox', { name: loginMessages.password }).fill(server.admin.password);
+  await solveHumanCheck();
+  await page.getByRole('button', { name: loginMessages.login, exact: true }).click();
+}
+
+/** Types a six-digit code into the code entry (it submits itself once complete). */
+async function typeCode(code: string): Promise<void> {
+  await page.getByLabel(twoFactorMessages.codeDigit(1, 6)).click();
+  await page.keyboard.type(code);
+}
+
+test('an anonymous visit to /account lands on /error/unauthorized', async () => {
+  await page.goto(`${server.origin}/account`);
+  await expect(page).toHaveURL(/\/error\/unauthorized$/);
+});
+
+test('the login form checks its fields by the contract and asks for the human check', async () => {
+  await page.goto(`${server.origin}/account/login`);
+  await expect(page.getByRole('heading', { name: loginMessages.title })).toBeVisible();
+  await expect(page.getByRole('link', { name: loginMessages.forgotPassword })).toHaveAttribute(
+    'href',
+    '/account/forgotPassword',
+  );
+  await expect(page.getByRole('link', { name: loginMessages.signup })).toHaveAttribute(
+    'href',
+    '/account/signup',
+  );
+  await expect(page.getByRole('group', { name: 'Human check' })).toBeVisible();
+  // No social provider is set up on this server, so no social button is offered.
+  await expect(page.getByRole('link', { name: /Continue with/ })).toHaveCount(0);
+  await page.getByRole('button', { name: loginMessages.login, exact: true }).click();
+  await expect(toast(formMessages.invalidForm)).toBeVisible();
+  await expect(page.getByText(accountMessages.usernameRequired)).toBeVisible();
+  await expect(page.getByText(accountMessages.passwordRequired)).toBeVisible();
+  await page.getByLabel(loginMessages.username).fill('not valid!');
+  await page.getByLabel(loginMessages.username).blur();
+  await expect(page.getByText(accountMessages.invalidCharacters)).toBeVisible();
+  await lookAt(page, 'login-form');
+});
+
+test('a wrong password resets the human check', async () => {
+  await page.goto(`${server.origin}/account/login`);
+  await page.getByLabel(loginMessages.username).fill(server.admin.username);
+  await page.getByRole('textbox', { name: loginMessages.password }).fill('Wrong#password1');
+  await solveHumanCheck();
+  await page.getByRole('button', { name: loginMessages.login, exact: true }).click();
+  await expect(toast(accountMessages.loginFailed)).toBeVisible();
+  await expect(page.getByTestId('human-check').locator('[data-state="verified"]')).toHaveCount(0);
+});
+
+test('the administrator signs in with the emailed code (a wrong one first) and lands on /admin/home', async () => {
+  await page.goto(`${server.origin}/account/login`);
+  await submitPassword();
+  // Email is the administrator's only method: no choice, straight to the code with its 15-minute countdown.
+  await expect(page.getByRole('heading', { name: loginMessages.codeTitle })).toBeVisible();
+  await expect(page.getByRole('timer', { name: twoFactorMessages.codeExpiresIn })).toHaveText(/^1[45]:\d\d$/);
+  await expect(page.getByRole('button', { name: /^Resend in 0:\d\d$/ })).toBeDisabled();
+  const code = await server.mail.nextCode(server.admin.email);
+  await lookAt(page, 'login-code-entry');
+  await typeCode(code === '000000' ? '111111' : '000000');
+  await expect(toast(accountMessages.otpFailed)).toBeVisible();
+  await typeCode(code);
+  await expect(page).toHaveURL(/\/admin\/home$/);
+  const stored = await page.evaluate((key) => localStorage.getItem(key), SESSION_STORAGE_KEY);
+  expect(stored).toBeTruthy();
+});
+
+test('recovery codes issued after sign-in sign in through the method choice', async () => {
+  // Recovery codes come from the account API (a recent sign-in is needed: this one is).
+  const answer = await page.evaluate(async (key) => {
+    const verification = JSON.parse(atob(localStorage.getItem(key) ?? '')) as { token: string };
+    const xsrf = document.cookie
+      .split('; ')
+      .find((c) => c.startsWith('XSRF-TOKEN='))
+      ?.slice('XSRF-TOKEN='.length);
+    const response = await fetch('/api/account/recovery-codes', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${verification.token}`,
+        'content-type': 'application/json',
+        ...(xsrf ? { 'x-xsrf-token': decodeURIComponent(xsrf) } : {}),
+      },
+      body: '{}',
+    });
+    return (await response.json()) as { isSuccess: boolean; data: { recoveryCodes: string[] } | null };
+  }, SESSION_STORAGE_KEY);
+  expect(answer.isSuccess).toBe(true);
+  recoveryCodes = answer.data?.recoveryCodes ?? [];
+  expect(recoveryCodes.length).toBeGreaterThan(0);
+
+  await page.goto(`${server.origin}/account/logout`);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto(`${server.origin}/account/login?r=${encodeURIComponent('/account')}`);
+  await submitPassword();
+  // Email and recovery codes now: the choice, Email selected as preferred.
+  await expect(page.getByRole('heading', { name: loginMessages.chooseTitle })).toBeVisible();
+  await expect(page.getByRole('radio', { name: twoFactorMessages.methodLabels.Email })).toBeChecked();
+  await lookAt(page, 'login-method-choice');
+  await page.getByRole('radio', { name: twoFactorMessages.methodLabels.Recovery }).check();
+  await page.getByRole('button', { name: loginMessages.continue }).click();
+  await expect(page.getByLabel(twoFactorMessages.recoveryLabel)).toBeVisible();
+  // No resend for a recovery code.
+  await expect(page.getByRole('button', { name: /Resend/ })).toHaveCount(0);
+  await lookAt(page, 'login-recovery-entry');
+  await page.getByLabel(twoFactorMessages.recoveryLabel).fill(recoveryCodes[0] ?? '');
+  await page.getByRole('button', { name: twoFactorMessages.verify }).click();
+  // The return address r wins over the administrator's home.
+  await expect(page).toHaveURL(/\/account$/);
+});
+
+test('the idle alert keeps the session on Yes!, and logs out when unanswered', async () => {
+  // The fake clock must be there before the app starts its idle watch.
+  await page.clock.install();
+  await page.reload();
+  await expect(page).toHaveURL(/\/account$/);
+  await page.clock.runFor(150 * 10_000);
+  const alert = page.getByRole('dialog', { name: sessionMessages.idleTitle });
+  await expect(alert).toBeVisible();
+  await lookAt(page, 'login-idle-alert');
+  await alert.getByRole('button', { name: sessionMessages.idleYes }).click();
+  await expect(alert).toBeHidden();
+  await expect(page).toHaveURL(/\/account$/);
+
+  await page.clock.runFor(150 * 10_000);
+  await expect(alert).toBeVisible();
+  await page.clock.runFor(300_000);
+  await expect(page).toHaveURL(/\/home$/);
+  const stored = await page.evaluate((key) => localStorage.getItem(key), SESSION_STORAGE_KEY);
+  expect(stored).toBeNull();
+});
