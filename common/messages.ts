@@ -292,6 +292,7 @@ export const accountPageMessages = {
   reauthCode: 'Code from your authenticator app',
   reauthConfirm: 'Confirm',
   cancel: 'Cancel',
+  close: 'Close',
   detailsTitle: 'Account Details',
   profileImage: 'Profile image',
   noImage: 'No profile image yet.',

@@ -112,6 +112,7 @@ export function AccountDetailsCard({ user }: { user: User }) {
               readOnly
               type="email"
               description={pm.emailReadOnly}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
               autoComplete="email"
             />
             <TextInput label={pm.firstName} autoComplete="given-name" {...form.getInputProps('firstName')} />

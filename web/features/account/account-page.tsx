@@ -15,8 +15,8 @@ import { LinkedAccountsCard } from './linked-accounts-card.tsx';
 import { ReauthProvider } from './reauth/reauth-provider.tsx';
 
 /**
- * /account (spec 000 §2): Account Details (with the linked sign-in accounts) beside Security on wide screens, one
- * column on phones, and Delete Account last. The re-authentication provider wraps it all, so every section's calls
+ * /account (spec 000 §2): Account Details with the linked sign-in accounts beside it on wide screens, then Security
+ * across the full width (its own cards sit three to a row there), then Delete Account; one column on phones. The re-authentication provider wraps it all, so every section's calls
  * that need a recent sign-in can ask for the password (useReauth).
  */
 export function AccountPage() {
@@ -60,17 +60,15 @@ export function AccountPage() {
       <Container size="xl" px={{ base: 'xs', sm: 'md' }} py={{ base: 'md', sm: 'xl' }}>
         <Stack gap="lg">
           <Title order={1}>{pm.myAccount}</Title>
-          <Grid gap="lg" align="flex-start">
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              <Stack gap="lg">
-                <AccountDetailsCard key={user.id} user={user} />
-                <LinkedAccountsCard />
-              </Stack>
+          <Grid gap="lg" align="stretch">
+            <Grid.Col span={{ base: 12, md: 7 }}>
+              <AccountDetailsCard key={user.id} user={user} />
             </Grid.Col>
-            <Grid.Col span={{ base: 12, md: 6 }}>
-              <SecuritySection />
+            <Grid.Col span={{ base: 12, md: 5 }}>
+              <LinkedAccountsCard />
             </Grid.Col>
           </Grid>
+          <SecuritySection />
           <DeleteAccountCard onDeleted={leave} />
         </Stack>
       </Container>

@@ -54,18 +54,24 @@ export function DeleteAccountCard({ onDeleted }: { onDeleted: (message: string) 
           </Title>
           <Text size="sm">{pm.deleteWarning}</Text>
         </Stack>
-        <Button color="red" onClick={() => setConfirming(true)} loading={remove.isPending}>
+        <Button color="red.8" onClick={() => setConfirming(true)} loading={remove.isPending}>
           {pm.deleteButton}
         </Button>
       </Group>
-      <Modal opened={confirming} onClose={close} title={pm.deleteConfirmTitle} centered>
+      <Modal
+        opened={confirming}
+        onClose={close}
+        title={pm.deleteConfirmTitle}
+        centered
+        closeButtonProps={{ 'aria-label': pm.close }}
+      >
         <Stack gap="md">
           <Text>{pm.deleteConfirmMessage}</Text>
           <Group justify="flex-end" gap="sm">
             <Button variant="default" onClick={close} data-autofocus>
               {pm.cancel}
             </Button>
-            <Button color="red" onClick={confirmDelete}>
+            <Button color="red.8" onClick={confirmDelete}>
               {pm.deleteConfirm}
             </Button>
           </Group>

@@ -64,8 +64,7 @@ export function ProfileImageField({ value, changed, initials, onChange }: Profil
           {value && (
             <Button
               size="xs"
-              variant="subtle"
-              color="red"
+              variant="default"
               onClick={() => {
                 setProblem(null);
                 onChange(null);

@@ -38,7 +38,13 @@ interface ReauthModalProps {
  */
 export function ReauthModal({ opened, canUseApp, onConfirmed, onCancel }: ReauthModalProps) {
   return (
-    <Modal opened={opened} onClose={onCancel} title={pm.reauthTitle} centered>
+    <Modal
+      opened={opened}
+      onClose={onCancel}
+      title={pm.reauthTitle}
+      centered
+      closeButtonProps={{ 'aria-label': pm.close }}
+    >
       {opened && <ReauthForm canUseApp={canUseApp} onConfirmed={onConfirmed} onCancel={onCancel} />}
     </Modal>
   );
