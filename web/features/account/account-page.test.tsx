@@ -9,6 +9,7 @@ import {
   accountMessages as m,
   accountPageMessages as pm,
   adminMessages,
+  socialMessages as sm,
 } from '#common/messages.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { NavigationGuardProvider } from '#web/forms/navigation-guard.tsx';
@@ -82,7 +83,7 @@ function calls(method: string, url: string): unknown[] {
 
 const signOut = vi.fn();
 
-function renderPage() {
+function renderPage(at = '/account') {
   const session: Session = {
     status: 'signedIn',
     verification: sampleVerification,
@@ -105,7 +106,7 @@ function renderPage() {
         ],
       },
     ],
-    { initialEntries: ['/account'] },
+    { initialEntries: [at] },
   );
   render(
     <AppProviders>
@@ -372,5 +373,19 @@ describe('linked sign-in accounts', () => {
     fireEvent.click(button(pm.socialUnlink('Facebook')));
     expect(await screen.findByText('Facebook is no longer linked to your account.')).toBeTruthy();
     expect(await screen.findByRole('button', { name: pm.socialLink('Facebook') })).toBeTruthy();
+  });
+});
+
+describe('the outcome of linking a provider, in the address', () => {
+  it('shows that the provider is linked, then drops it from the address', async () => {
+    const router = renderPage('/account?linked=google');
+    expect(await screen.findByText(sm.linked('Google'))).toBeTruthy();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
+  it("shows the callback's failure as it is", async () => {
+    const router = renderPage(`/account?error=${encodeURIComponent(sm.linkedElsewhere('Google'))}`);
+    expect(await screen.findByText(sm.linkedElsewhere('Google'))).toBeTruthy();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 });
