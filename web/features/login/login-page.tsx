@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { notifications } from '@mantine/notifications';
 import { IconLogin2, IconShieldCheck } from '@tabler/icons-react';
 import { loginMessages as lm } from '#common/messages.ts';
@@ -19,9 +19,13 @@ import { useLoginFlow } from './use-login-flow.ts';
  */
 export function LoginPage() {
   const [params, setParams] = useSearchParams();
+  const location = useLocation();
   const [arrived] = useState(() => {
     const pu = params.get('pu');
-    return { pu, preSignIn: readPreSignInToken(pu), error: params.get('error') };
+    // Taking pu out of the address is a navigation, and the layout rebuilds the page on each one (spec 001 §2): the
+    // rebuilt page finds the key in the history state instead, and announces and cleans nothing again.
+    const carried = pu === null ? carriedPu(location.state) : null;
+    return { pu, preSignIn: readPreSignInToken(pu ?? carried), error: params.get('error') };
   });
   const returnTo = safeReturnPath(params.get('r'));
   const { state, actions, submitting, resending } = useLoginFlow({ preSignIn: arrived.preSignIn, returnTo });
@@ -40,7 +44,7 @@ export function LoginPage() {
           next.delete('pu');
           return next;
         },
-        { replace: true },
+        { replace: true, state: arrived.preSignIn ? { pu: arrived.pu } : null },
       );
     }
   }, [arrived, setParams]);
@@ -93,4 +97,10 @@ export function LoginPage() {
       />
     </LoginCard>
   );
+}
+
+/** The pu a cleaned address left in the history state (see LoginPage), or null. */
+function carriedPu(state: unknown): string | null {
+  if (typeof state !== 'object' || state === null || !('pu' in state)) return null;
+  return typeof state.pu === 'string' ? state.pu : null;
 }

@@ -3,8 +3,10 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { notifications } from '@mantine/notifications';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { accountApiMessages, accountMessages, formMessages } from '#common/messages.ts';
+import { loginMessages } from '#common/messages.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { SignupPage } from '#web/features/signup/signup-page.tsx';
+import { AppRoutes } from '#web/routes.tsx';
 
 // The real widget solves a proof of work in a worker; here a button stands in for it, and shows its reset count.
 vi.mock('#web/ui/human-check.tsx', () => ({
@@ -261,4 +263,40 @@ describe('the sign-up page', () => {
     expect(await screen.findByText(/login page/)).toBeTruthy();
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
+
+  it("lands on the real login page's code entry, which stays there once pu leaves the address", async () => {
+    const pu = btoa(
+      JSON.stringify({ key: 'k1', allowed2fa: ['Email'], preferred2fa: 'Email', disableSelect2fa: true }),
+    );
+    fetchMock.mockImplementation((url) =>
+      Promise.resolve(
+        url === '/api/account/signup'
+          ? envelope(pu, accountApiMessages.signupDone)
+          : envelope(null, 'Not here.', 404),
+      ),
+    );
+    let where = '';
+    function Where() {
+      where = useLocation().search;
+      return null;
+    }
+    render(
+      <AppProviders>
+        <MemoryRouter initialEntries={['/account/signup']}>
+          <AppRoutes />
+          <Where />
+        </MemoryRouter>
+      </AppProviders>,
+    );
+    await screen.findByRole('heading', { name: 'Create your account' });
+    fillValidForm();
+    fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
+    fireEvent.click(submitButton());
+    expect(await screen.findByRole('heading', { name: loginMessages.codeTitle })).toBeTruthy();
+    // The login page takes pu out of the address (a navigation, which rebuilds the page) and keeps the code entry.
+    await waitFor(() => expect(where).toBe(''));
+    expect(screen.getByRole('heading', { name: loginMessages.codeTitle })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: loginMessages.title })).toBeNull();
+    // Pages load lazily through the route table: slower than the other tests here.
+  }, 20_000);
 });
