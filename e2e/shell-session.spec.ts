@@ -262,7 +262,7 @@ test('the light/dark switch follows the system until used, then flips and surviv
   await page.emulateMedia({ colorScheme: null });
 });
 
-test('the 401 and 404 pages, and the other pages of the shell in both schemes', async () => {
+test('the home and setup pages in both schemes, signed in', async () => {
   await page.goto(server.origin + '/home');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await lookAt(page, 'home-signed-in');
@@ -270,7 +270,9 @@ test('the 401 and 404 pages, and the other pages of the shell in both schemes', 
   await page.goto(server.origin + '/setup');
   await expect(page.getByRole('link', { name: 'login page' })).toHaveAttribute('href', '/account/login');
   await lookAt(page, 'setup-complete');
+});
 
+test('the 401 and 404 pages', async () => {
   await page.goto(server.origin + '/error/unauthorized');
   await expect(page.getByRole('heading', { name: shellMessages.unauthorized })).toBeVisible();
   await expect(page.getByRole('main').getByRole('button', { name: 'Go Back' })).toBeVisible();
