@@ -1,0 +1,288 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import type { PreSignIn } from '#common/contract/account.ts';
+import {
+  accountMessages,
+  formMessages,
+  loginMessages as lm,
+  twoFactorMessages as tm,
+} from '#common/messages.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { SessionContext, type Session } from '#web/session/session-context.ts';
+import { adminVerification, sampleVerification } from '#web/session/test-session.ts';
+import { LoginPage } from './login-page.tsx';
+
+// The real widget solves a proof of work in a worker; a button stands in for it and shows its reset count.
+vi.mock('#web/ui/human-check.tsx', () => ({
+  HumanCheck: ({ onChange, resetKey }: { onChange: (payload: string | null) => void; resetKey: number }) => (
+    <button
+      type="button"
+      data-testid="human-check"
+      data-reset-key={resetKey}
+      onClick={() => onChange('solved')}
+    >
+      Solve the human check
+    </button>
+  ),
+}));
+
+type FetchArgs = [input: string, init?: RequestInit];
+const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+
+function envelope(data: unknown, message: string | null = null, status = 200): Response {
+  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+/** Answers by path; the providers list says none is set up unless a test says otherwise. */
+function answer(routes: Record<string, () => Response>) {
+  fetchMock.mockImplementation((input) => {
+    const path = String(input);
+    const route = Object.keys(routes).find((key) => path.startsWith(key));
+    if (route) return Promise.resolve(routes[route]?.() ?? envelope(null));
+    if (path.startsWith('/api/account/providers'))
+      return Promise.resolve(envelope({ configured: [], linked: [], hasPassword: null }));
+    return Promise.resolve(envelope(null, 'unexpected', 500));
+  });
+}
+
+function Where() {
+  const { pathname, search } = useLocation();
+  return <p data-testid="where">{`${pathname}${search}`}</p>;
+}
+
+const signIn = vi.fn();
+function renderPage(entry = '/account/login') {
+  const session: Session = {
+    status: 'signedOut',
+    verification: null,
+    signIn,
+    signOut: () => undefined,
+    reverify: () => Promise.resolve(false),
+  };
+  return render(
+    <AppProviders>
+      <SessionContext.Provider value={session}>
+        <MemoryRouter initialEntries={[entry]}>
+          <Routes>
+            <Route path="/account/login" element={<LoginPage />} />
+            <Route path="*" element={<p>elsewhere</p>} />
+          </Routes>
+          <Where />
+        </MemoryRouter>
+      </SessionContext.Provider>
+    </AppProviders>,
+  );
+}
+
+const emailOnly: PreSignIn = {
+  key: 'k1',
+  allowed2fa: ['Email'],
+  preferred2fa: 'Email',
+  disableSelect2fa: true,
+};
+const pu = (value: PreSignIn) => encodeURIComponent(btoa(JSON.stringify(value)));
+const username = () => screen.getByRole('textbox', { name: lm.username });
+const password = () => screen.getByLabelText(new RegExp(`^${lm.password}`), { selector: 'input' });
+const loginButton = () => screen.getByRole('button', { name: lm.login });
+const paste = (element: HTMLElement, text: string) =>
+  fireEvent.paste(element, { clipboardData: { getData: () => text } });
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  signIn.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+  answer({});
+});
+afterEach(() => {
+  notifications.clean();
+  vi.unstubAllGlobals();
+});
+
+describe('the login page', () => {
+  it('has the fields, links, human check and buttons of the spec', () => {
+    renderPage();
+    expect(screen.getByRole('heading', { name: lm.title })).toBeTruthy();
+    expect(username()).toBeTruthy();
+    expect(password()).toBeTruthy();
+    expect(screen.getByRole('link', { name: lm.forgotPassword }).getAttribute('href')).toBe(
+      '/account/forgotPassword',
+    );
+    expect(screen.getByRole('link', { name: lm.signup }).getAttribute('href')).toBe('/account/signup');
+    expect(screen.getByTestId('human-check')).toBeTruthy();
+    expect(screen.getByRole('button', { name: lm.passkey })).toBeTruthy();
+  });
+
+  it('shows only the social buttons of configured providers, carrying r', async () => {
+    answer({
+      '/api/account/providers': () => envelope({ configured: ['google'], linked: [], hasPassword: null }),
+    });
+    renderPage('/account/login?r=%2Faccount');
+    const google = await screen.findByRole('link', { name: lm.social('Google') });
+    expect(google.getAttribute('href')).toBe('/api/account/login/google?r=%2Faccount');
+    expect(screen.queryByRole('link', { name: lm.social('Microsoft') })).toBeNull();
+    expect(screen.queryByRole('link', { name: lm.social('Facebook') })).toBeNull();
+  });
+
+  it("says 'Invalid form...' with the contract's field messages, and sends nothing", async () => {
+    renderPage();
+    fireEvent.click(loginButton());
+    expect(await screen.findByText(formMessages.invalidForm)).toBeTruthy();
+    expect(screen.getByText(accountMessages.usernameRequired)).toBeTruthy();
+    expect(screen.getByText(accountMessages.passwordRequired)).toBeTruthy();
+    // Filled in, but the human check is not solved: still invalid.
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    fireEvent.change(password(), { target: { value: 'secret' } });
+    fireEvent.click(loginButton());
+    await waitFor(() => expect(screen.getAllByText(formMessages.invalidForm).length).toBeGreaterThan(0));
+    expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/account/login')).toBe(false);
+    fireEvent.change(username(), { target: { value: 'ada lovelace' } });
+    fireEvent.blur(username());
+    expect(await screen.findByText(accountMessages.invalidCharacters)).toBeTruthy();
+  });
+
+  it('resets the human check after a refused password and shows the server message', async () => {
+    answer({ '/api/account/login': () => envelope(null, accountMessages.loginFailed, 401) });
+    renderPage();
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    fireEvent.change(password(), { target: { value: 'wrong' } });
+    fireEvent.click(screen.getByTestId('human-check'));
+    expect(screen.getByTestId('human-check').getAttribute('data-reset-key')).toBe('0');
+    fireEvent.click(loginButton());
+    expect(await screen.findByText(accountMessages.loginFailed)).toBeTruthy();
+    expect(screen.getByTestId('human-check').getAttribute('data-reset-key')).toBe('1');
+    const sent = fetchMock.mock.calls.find(([url]) => String(url) === '/api/account/login');
+    expect(JSON.parse(String(sent?.[1]?.body))).toEqual({
+      username: 'ada',
+      password: 'wrong',
+      token: 'solved',
+    });
+  });
+
+  it('goes from the password to the code, then signs in and lands on the return address', async () => {
+    answer({
+      '/api/account/login/verify': () => envelope(sampleVerification),
+      '/api/account/login': () => envelope(emailOnly),
+    });
+    renderPage('/account/login?r=%2Fcontact-us');
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    fireEvent.change(password(), { target: { value: 'Secret#123' } });
+    fireEvent.click(screen.getByTestId('human-check'));
+    fireEvent.click(loginButton());
+    expect(await screen.findByRole('heading', { name: lm.codeTitle })).toBeTruthy();
+    expect(screen.getByRole('timer', { name: tm.codeExpiresIn }).textContent).toMatch(/^1[45]:\d\d$/);
+    expect(screen.getByRole('button', { name: /^Resend in 1:00|^Resend in 0:5\d/ })).toBeTruthy();
+    paste(screen.getByLabelText(tm.codeDigit(1, 6)), '123456');
+    await waitFor(() => expect(signIn).toHaveBeenCalledWith(sampleVerification));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/contact-us'));
+  });
+
+  it('goes straight to the code entry from pu, and an administrator lands on /admin/home', async () => {
+    answer({ '/api/account/login/verify': () => envelope(adminVerification) });
+    renderPage(`/account/login?pu=${pu(emailOnly)}`);
+    expect(await screen.findByRole('heading', { name: lm.codeTitle })).toBeTruthy();
+    // The key leaves the address once read.
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/account/login'));
+    paste(screen.getByLabelText(tm.codeDigit(1, 6)), '123456');
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/admin/home'));
+    const sent = fetchMock.mock.calls.find(([url]) => String(url) === '/api/account/login/verify');
+    expect(JSON.parse(String(sent?.[1]?.body))).toEqual({ key: 'k1', otp: '123456', selected2fa: 'Email' });
+  });
+
+  it("says 'Failed to validate OTP.' for a wrong code and empties the entry", async () => {
+    answer({ '/api/account/login/verify': () => envelope(null, accountMessages.otpFailed, 401) });
+    renderPage(`/account/login?pu=${pu(emailOnly)}`);
+    paste(await screen.findByLabelText(tm.codeDigit(1, 6)), '654321');
+    expect(await screen.findByText(accountMessages.otpFailed)).toBeTruthy();
+    await waitFor(() =>
+      expect((screen.getByLabelText(tm.codeDigit(1, 6)) as HTMLInputElement).value).toBe(''),
+    );
+    expect(signIn).not.toHaveBeenCalled();
+  });
+
+  it('forces an expired password to the update-password page', async () => {
+    const expired = {
+      ...sampleVerification,
+      user: { ...sampleVerification.user, passwordExpired: true },
+    };
+    answer({ '/api/account/login/verify': () => envelope(expired) });
+    renderPage(`/account/login?pu=${pu(emailOnly)}&r=%2Faccount`);
+    paste(await screen.findByLabelText(tm.codeDigit(1, 6)), '123456');
+    await waitFor(() =>
+      expect(screen.getByTestId('where').textContent).toBe(
+        '/account/updatePassword?expired=true&r=%2Faccount',
+      ),
+    );
+  });
+
+  it('switches to a recovery code and sends selected2fa Recovery', async () => {
+    const withRecovery: PreSignIn = {
+      ...emailOnly,
+      allowed2fa: ['Email', 'Recovery'],
+      disableSelect2fa: true,
+    };
+    answer({ '/api/account/login/verify': () => envelope(sampleVerification) });
+    renderPage(`/account/login?pu=${pu(withRecovery)}`);
+    fireEvent.click(await screen.findByRole('button', { name: lm.useRecoveryCode }));
+    const entry = screen.getByRole('textbox', { name: tm.recoveryLabel });
+    expect(screen.queryByRole('button', { name: /Resend/ })).toBeNull();
+    fireEvent.change(entry, { target: { value: 'ABCDE-12345' } });
+    fireEvent.click(screen.getByRole('button', { name: tm.verify }));
+    await waitFor(() => expect(signIn).toHaveBeenCalled());
+    const sent = fetchMock.mock.calls.find(([url]) => String(url) === '/api/account/login/verify');
+    expect(JSON.parse(String(sent?.[1]?.body))).toEqual({
+      key: 'k1',
+      otp: 'abcde12345',
+      selected2fa: 'Recovery',
+    });
+  });
+
+  it('offers the method choice, sends a code for a newly chosen method, and hides resend for the app', async () => {
+    const several: PreSignIn = {
+      key: 'k2',
+      allowed2fa: ['Email', 'Phone', 'Totp'],
+      preferred2fa: 'Email',
+      disableSelect2fa: false,
+    };
+    answer({
+      '/api/account/login/resend': () => envelope(null, 'A new code was sent.'),
+      '/api/account/login': () => envelope(several),
+    });
+    renderPage();
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    fireEvent.change(password(), { target: { value: 'Secret#123' } });
+    fireEvent.click(screen.getByTestId('human-check'));
+    fireEvent.click(loginButton());
+    expect(await screen.findByRole('heading', { name: lm.chooseTitle })).toBeTruthy();
+    expect((screen.getByRole('radio', { name: /^Email/ }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('radio', { name: /^Phone/ }));
+    fireEvent.click(screen.getByRole('button', { name: lm.continue }));
+    expect(await screen.findByText('A new code was sent.')).toBeTruthy();
+    const resent = fetchMock.mock.calls.find(([url]) => String(url) === '/api/account/login/resend');
+    expect(JSON.parse(String(resent?.[1]?.body))).toEqual({ key: 'k2', selected2fa: 'Phone' });
+    // Phone has no countdown (the spec's is the email's), but its resend is locked.
+    expect(screen.queryByRole('timer')).toBeNull();
+    expect(screen.getByRole('button', { name: /^Resend in/ })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: lm.useAnotherMethod }));
+    fireEvent.click(screen.getByRole('radio', { name: /^App/ }));
+    fireEvent.click(screen.getByRole('button', { name: lm.continue }));
+    expect(await screen.findByText(lm.codeIntro.Totp)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Resend/ })).toBeNull();
+  });
+
+  it('shows the error query as a toast and takes it out of the address', async () => {
+    renderPage('/account/login?error=Sign-in%20with%20Google%20was%20cancelled.&r=%2Faccount');
+    expect(await screen.findByText('Sign-in with Google was cancelled.')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/account/login?r=%2Faccount'));
+  });
+
+  it('says so when pu is not a sign-in, and asks for the password', async () => {
+    renderPage('/account/login?pu=garbage');
+    expect(await screen.findByText(lm.preSignInInvalid)).toBeTruthy();
+    expect(screen.getByRole('heading', { name: lm.title })).toBeTruthy();
+  });
+});
