@@ -275,10 +275,8 @@ describe('the sign-up page', () => {
           : envelope(null, 'Not here.', 404),
       ),
     );
-    let where = '';
     function Where() {
-      where = useLocation().search;
-      return null;
+      return <output data-testid="where">{useLocation().search}</output>;
     }
     render(
       <AppProviders>
@@ -294,7 +292,7 @@ describe('the sign-up page', () => {
     fireEvent.click(submitButton());
     expect(await screen.findByRole('heading', { name: loginMessages.codeTitle })).toBeTruthy();
     // The login page takes pu out of the address (a navigation, which rebuilds the page) and keeps the code entry.
-    await waitFor(() => expect(where).toBe(''));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe(''));
     expect(screen.getByRole('heading', { name: loginMessages.codeTitle })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: loginMessages.title })).toBeNull();
     // Pages load lazily through the route table: slower than the other tests here.
