@@ -94,7 +94,8 @@ describe('SecuritySection cards', () => {
   });
 });
 
-describe('Email setup', () => {
+// The longest journeys of the section; a busy machine needs more than the default 5 s.
+describe('Email setup', { timeout: 20_000 }, () => {
   it('starts from the profile email and shows the contract’s messages for a missing or bad address', async () => {
     serve(userWith({}));
     render(<SecuritySection />, { wrapper: Providers });
@@ -199,7 +200,7 @@ describe('Phone setup', () => {
   });
 });
 
-describe('App setup', () => {
+describe('App setup', { timeout: 20_000 }, () => {
   it('shows the QR code and the key in groups, then verifies a code of the app', async () => {
     const key = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
     const verified = userWith({

@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ReactNode } from 'react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { PasskeySummary } from '#common/contract/passkeys.ts';
+import { passkeyMessages as pm, securityMessages as sm } from '#common/messages.ts';
+import { callDirectly } from '#web/api/account/recent-auth.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { PasskeysCard } from './passkeys-card.tsx';
+
+const webauthn = vi.hoisted(() => ({ startRegistration: vi.fn(), supported: true }));
+vi.mock('@simplewebauthn/browser', async (original) => ({
+  ...(await original<typeof import('@simplewebauthn/browser')>()),
+  browserSupportsWebAuthn: () => webauthn.supported,
+  startRegistration: webauthn.startRegistration,
+}));
+
+type FetchArgs = [input: string, init?: RequestInit];
+const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+const ok = (data: unknown, message: string | null = null) =>
+  new Response(JSON.stringify({ isSuccess: true, data, message }), { status: 200 });
+
+let listed: PasskeySummary[] = [];
+const laptop: PasskeySummary = {
+  id: 7,
+  name: 'Work laptop',
+  createdAt: '2026-01-02T10:00:00.000Z',
+  lastUsedAt: null,
+};
+const registration = {
+  id: 'abc',
+  rawId: 'abc',
+  type: 'public-key',
+  response: { clientDataJSON: 'eyJ9', attestationObject: 'o2Nm' },
+  clientExtensionResults: {},
+};
+
+beforeEach(() => {
+  listed = [];
+  webauthn.supported = true;
+  webauthn.startRegistration.mockReset();
+  fetchMock.mockReset();
+  fetchMock.mockImplementation(async (input, init) => {
+    const key = `${init?.method ?? 'GET'} ${input}`;
+    if (key === 'GET /api/account/passkeys') return ok(listed);
+    if (key === 'POST /api/account/passkeys/register/options')
+      return ok({ challenge: 'c', rp: {}, user: {}, pubKeyCredParams: [] });
+    if (key === 'POST /api/account/passkeys/register/verify') {
+      listed = [laptop];
+      return ok(laptop, pm.added);
+    }
+    if (key === 'DELETE /api/account/passkeys/7') {
+      listed = [];
+      return ok(null, pm.removed);
+    }
+    return new Response('{}', { status: 404 });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const renderCard = () =>
+  render(<PasskeysCard run={callDirectly} />, {
+    wrapper: ({ children }: { children: ReactNode }) => <AppProviders>{children}</AppProviders>,
+  });
+
+describe('PasskeysCard', () => {
+  it('says when there are none, and adds one with its name', async () => {
+    webauthn.startRegistration.mockResolvedValue(registration);
+    renderCard();
+    expect(await screen.findByText(sm.passkeysNone)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(sm.passkeyNameLabel), { target: { value: ' Work laptop ' } });
+    fireEvent.click(screen.getByRole('button', { name: sm.passkeyAdd }));
+    expect(await screen.findByText(pm.added)).toBeTruthy();
+    const sent = fetchMock.mock.calls.find(([input]) => input === '/api/account/passkeys/register/verify');
+    expect(JSON.parse(String(sent?.[1]?.body))).toMatchObject({
+      name: 'Work laptop',
+      response: { id: 'abc' },
+    });
+    const item = await screen.findByRole('listitem');
+    expect(item.textContent).toContain('Work laptop');
+    expect(item.textContent).toContain(sm.passkeyNeverUsed);
+  });
+
+  it('says the passkey was not created when the browser prompt is cancelled', async () => {
+    webauthn.startRegistration.mockRejectedValue(
+      Object.assign(new Error('cancelled'), { name: 'NotAllowedError' }),
+    );
+    renderCard();
+    fireEvent.click(await screen.findByRole('button', { name: sm.passkeyAdd }));
+    expect(await screen.findByText(sm.passkeyCancelled)).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([input]) => input === '/api/account/passkeys/register/verify')).toBe(
+      false,
+    );
+  });
+
+  it('removes a passkey only after the question', async () => {
+    listed = [laptop];
+    renderCard();
+    fireEvent.click(await screen.findByRole('button', { name: sm.passkeyRemoveLabel('Work laptop') }));
+    const question = await screen.findByRole('dialog', { name: sm.passkeyRemoveTitle });
+    expect(question.textContent).toContain(sm.passkeyRemoveQuestion('Work laptop'));
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(question).getByRole('button', { name: sm.passkeyRemove }));
+    expect(await screen.findByText(pm.removed)).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(sm.passkeysNone)).toBeTruthy());
+  });
+
+  it('says so when the browser cannot create passkeys', async () => {
+    webauthn.supported = false;
+    renderCard();
+    expect(await screen.findByText(sm.passkeysUnsupported)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: sm.passkeyAdd })).toBeNull();
+  });
+});
