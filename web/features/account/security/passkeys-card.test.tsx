@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ReactNode } from 'react';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type * as WebAuthnBrowser from '@simplewebauthn/browser';
 import type { PasskeySummary } from '#common/contract/passkeys.ts';
 import { passkeyMessages as pm, securityMessages as sm } from '#common/messages.ts';
 import { callDirectly } from '#web/api/account/recent-auth.ts';
@@ -9,7 +10,7 @@ import { PasskeysCard } from './passkeys-card.tsx';
 
 const webauthn = vi.hoisted(() => ({ startRegistration: vi.fn(), supported: true }));
 vi.mock('@simplewebauthn/browser', async (original) => ({
-  ...(await original<typeof import('@simplewebauthn/browser')>()),
+  ...(await original<typeof WebAuthnBrowser>()),
   browserSupportsWebAuthn: () => webauthn.supported,
   startRegistration: webauthn.startRegistration,
 }));
