@@ -162,6 +162,7 @@ export function PasskeysCard({ run }: { run: RecentAuthRunner }) {
                     size="xs"
                     leftSection={<IconTrash size={14} aria-hidden color="var(--mantine-color-red-filled)" />}
                     aria-label={sm.passkeyRemoveLabel(passkey.name)}
+                    style={{ flexShrink: 0 }}
                     onClick={() => setRemoving(passkey)}
                     loading={remove.isPending && remove.variables === passkey.id}
                   >
