@@ -1,4 +1,7 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import type * as WebAuthnBrowser from '@simplewebauthn/browser';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import {
   accountMessages,
@@ -21,6 +24,15 @@ let server: AppServer;
 let context: BrowserContext;
 let page: Page;
 let recoveryCodes: string[] = [];
+const require = createRequire(import.meta.url);
+/** The UMD build of @simplewebauthn/browser, to register a passkey from the page as set-up (as passkeys.spec.ts). */
+const WEBAUTHN_BUNDLE = path.join(
+  path.dirname(require.resolve('@simplewebauthn/browser')),
+  '..',
+  'dist',
+  'bundle',
+  'index.umd.min.js',
+);
 
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
@@ -57,6 +69,33 @@ async function submitPassword(): Promise<void> {
 async function typeCode(code: string): Promise<void> {
   await page.getByLabel(twoFactorMessages.codeDigit(1, 6)).click();
   await page.keyboard.type(code);
+}
+
+/** Calls the API from the page as the web app does (bearer token from UTOKEN, XSRF cookie echoed): set-up only. */
+async function apiFromPage<T>(
+  url: string,
+  body: unknown,
+): Promise<{ isSuccess: boolean; data: T; message: string }> {
+  return page.evaluate(
+    async ({ key, url, body }) => {
+      const verification = JSON.parse(atob(localStorage.getItem(key) ?? '')) as { token: string };
+      const xsrf = document.cookie
+        .split('; ')
+        .find((c) => c.startsWith('XSRF-TOKEN='))
+        ?.slice('XSRF-TOKEN='.length);
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${verification.token}`,
+          'content-type': 'application/json',
+          ...(xsrf ? { 'x-xsrf-token': decodeURIComponent(xsrf) } : {}),
+        },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as { isSuccess: boolean; data: T; message: string };
+    },
+    { key: SESSION_STORAGE_KEY, url, body },
+  );
 }
 
 test('an anonymous visit to /account lands on /error/unauthorized', async () => {
@@ -117,23 +156,7 @@ test('the administrator signs in with the emailed code (a wrong one first) and l
 
 test('recovery codes issued after sign-in sign in through the method choice', async () => {
   // Recovery codes come from the account API (a recent sign-in is needed: this one is).
-  const answer = await page.evaluate(async (key) => {
-    const verification = JSON.parse(atob(localStorage.getItem(key) ?? '')) as { token: string };
-    const xsrf = document.cookie
-      .split('; ')
-      .find((c) => c.startsWith('XSRF-TOKEN='))
-      ?.slice('XSRF-TOKEN='.length);
-    const response = await fetch('/api/account/recovery-codes', {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${verification.token}`,
-        'content-type': 'application/json',
-        ...(xsrf ? { 'x-xsrf-token': decodeURIComponent(xsrf) } : {}),
-      },
-      body: '{}',
-    });
-    return (await response.json()) as { isSuccess: boolean; data: { recoveryCodes: string[] } | null };
-  }, SESSION_STORAGE_KEY);
+  const answer = await apiFromPage<{ recoveryCodes: string[] } | null>('/api/account/recovery-codes', {});
   expect(answer.isSuccess).toBe(true);
   recoveryCodes = answer.data?.recoveryCodes ?? [];
   expect(recoveryCodes.length).toBeGreaterThan(0);
@@ -158,10 +181,48 @@ test('recovery codes issued after sign-in sign in through the method choice', as
   await expect(page).toHaveURL(/\/account$/);
 });
 
+test("'Sign in with a passkey' signs in with the passkey alone", async () => {
+  // Set-up: Chromium's virtual authenticator, and a passkey registered through the API while signed in.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  // Under the page's CSP the bundle must come as a script file of the page's origin, not inline.
+  await page.route(`${server.origin}/e2e/simplewebauthn-browser.js`, (route) =>
+    route.fulfill({ path: WEBAUTHN_BUNDLE, contentType: 'text/javascript' }),
+  );
+  await page.addScriptTag({ url: '/e2e/simplewebauthn-browser.js' });
+  const options = await apiFromPage<Record<string, unknown>>('/api/account/passkeys/register/options', {});
+  expect(options.isSuccess, options.message).toBe(true);
+  const registration = await page.evaluate(async (optionsJSON) => {
+    const browser = (window as unknown as { SimpleWebAuthnBrowser: typeof WebAuthnBrowser })
+      .SimpleWebAuthnBrowser;
+    return browser.startRegistration({
+      optionsJSON: optionsJSON as unknown as Parameters<typeof browser.startRegistration>[0]['optionsJSON'],
+    });
+  }, options.data);
+  const added = await apiFromPage('/api/account/passkeys/register/verify', { response: registration });
+  expect(added.isSuccess, added.message).toBe(true);
+
+  await page.goto(`${server.origin}/account/logout`);
+  await expect(page).toHaveURL(/\/home$/);
+  await page.goto(`${server.origin}/account/login`);
+  await page.getByRole('button', { name: loginMessages.passkey }).click();
+  await expect(page).toHaveURL(/\/admin\/home$/);
+});
+
 test('the idle alert keeps the session on Yes!, and logs out when unanswered', async () => {
   // The fake clock must be there before the app starts its idle watch.
   await page.clock.install();
-  await page.reload();
+  await page.goto(`${server.origin}/account`);
   await expect(page).toHaveURL(/\/account$/);
   await page.clock.runFor(150 * 10_000);
   const alert = page.getByRole('dialog', { name: sessionMessages.idleTitle });
