@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, request, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { PreSignIn, Verification } from '#common/contract/account.ts';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
@@ -226,6 +227,29 @@ test('a person who is not an administrator has no Admin entry', async () => {
   );
   // Still signed in: a missing link is not a sign-out.
   await expect(accountButton(member.username)).toBeVisible();
+
+  // Between the mobile breakpoint and a laptop the header still fits: menu, switch and username on one line.
+  for (const width of [600, 768, 1024]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(server.origin + '/home');
+    const button = accountButton(member.username);
+    await expect(button).toBeVisible();
+    const box = await button.boundingBox();
+    expect((box?.x ?? 0) + (box?.width ?? 0), `the account button at ${width} px`).toBeLessThanOrEqual(width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    // Below 992 px only the icon shows; the open menu's first line names who is signed in.
+    await button.click();
+    const menu = accountMenu(member.username);
+    await expect(menu.getByText(member.username, { exact: true })).toBeVisible({ visible: width < 992 });
+    const scan = await new AxeBuilder({ page }).include('[role="menu"]').analyze();
+    expect(scan.violations.map((v) => v.id)).toEqual([]);
+    await page.screenshot({
+      path: `test-results/screenshots/header-signed-in-${width}.png`,
+      clip: { x: 0, y: 0, width, height: 260 },
+    });
+    await page.keyboard.press('Escape');
+  }
+  await page.setViewportSize(desktop);
 });
 
 test('the light/dark switch follows the system until used, then flips and survives a reload', async () => {

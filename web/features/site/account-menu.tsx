@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { Button, Menu, Text } from '@mantine/core';
+import { Box, Button, Menu, Text } from '@mantine/core';
 import { IconChevronDown, IconUser } from '@tabler/icons-react';
 import { ACCOUNT_MENU_WIDTH } from '#common/limits.ts';
 import { accountLinks } from '#web/features/site/account-links.ts';
@@ -36,17 +36,27 @@ export function AccountMenu({ user }: { user: { username: string; isAdmin: boole
           color="gray"
           c="var(--mantine-color-text)"
           px="xs"
-          leftSection={<IconUser size={18} aria-hidden="true" />}
-          rightSection={<IconChevronDown size={14} aria-hidden="true" />}
-          styles={{ label: { minWidth: 0 } }}
+          // The name is the username at every width, also where only the icon shows.
+          aria-label={user.username}
+          styles={{ label: { minWidth: 0, gap: 6 } }}
         >
-          {/* A long username is cut short; the full name stays the button's accessible name. */}
-          <Text span inherit truncate="end" maw={{ base: '7rem', md: '12rem' }}>
+          <IconUser size={18} aria-hidden="true" style={{ flexShrink: 0 }} />
+          {/* Below 992 px the menu bar leaves no room for the name: the icon alone opens the menu, whose first
+              line then says who is signed in. A long username is cut short. */}
+          <Text span inherit truncate="end" maw="12rem" visibleFrom="md">
             {user.username}
           </Text>
+          <Box component="span" visibleFrom="md" style={{ display: 'inline-flex' }}>
+            <IconChevronDown size={14} aria-hidden="true" />
+          </Box>
         </Button>
       </Menu.Target>
       <Menu.Dropdown>
+        <Menu.Label hiddenFrom="md" fz="sm" fw={600} c="var(--mantine-color-text)">
+          <Text span inherit truncate="end" display="block">
+            {user.username}
+          </Text>
+        </Menu.Label>
         {accountLinks(user).map(({ label, to, icon: Icon }) => (
           <Menu.Item key={to} component={Link} to={to} leftSection={<Icon size={16} aria-hidden="true" />}>
             {label}
