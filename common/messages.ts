@@ -418,11 +418,6 @@ export const humanCheckMessages = {
   label: 'Human check',
 } as const;
 
-/** The human check (the ALTCHA widget) of the sign-in, sign-up and forgot-password forms: its group's name. */
-export const humanCheckMessages = {
-  label: 'Human check',
-} as const;
-
 /** The login page (spec 000 §2, §4): its headings, labels and buttons, and what each second step asks for. */
 export const loginMessages = {
   title: 'Login',
