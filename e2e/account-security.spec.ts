@@ -1,20 +1,14 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type * as WebAuthnBrowser from '@simplewebauthn/browser';
 import * as OTPAuth from 'otpauth';
-import type { PreSignIn, Verification } from '#common/contract/account.ts';
-import type { PasskeyLoginOptions } from '#common/contract/passkeys.ts';
-import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import {
   accountMessages as m,
+  loginMessages,
   passkeyMessages as pm,
   securityMessages as sm,
   twoFactorMessages as tm,
 } from '#common/messages.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
-import { solveHumanCheck } from './support/human-check.ts';
 import { lookAt } from './support/look.ts';
 
 /*
@@ -23,31 +17,14 @@ import { lookAt } from './support/look.ts';
  * an app code; add a passkey with Chromium's virtual authenticator and sign in with it; set up the phone with the
  * code from the SMS outbox; remove the passkey.
  *
- * The login page is still a placeholder while this is written, so signing in goes through the API as the web app
- * does (login, then login/verify, then the verification stored under UTOKEN the way web/session/storage.ts stores
- * it); everything on the account page goes through the page.
+ * Every sign-in goes through the login page (the real human check, the emailed code from the SMTP sink, the app's
+ * code computed with otpauth from the key the page showed, 'Sign in with a passkey').
  */
 
 let server: AppServer;
-const require = createRequire(import.meta.url);
-/** The UMD build of @simplewebauthn/browser, for the passkey sign-in through the API (see e2e/passkeys.spec.ts). */
-const WEBAUTHN_BUNDLE = path.join(
-  path.dirname(require.resolve('@simplewebauthn/browser')),
-  '..',
-  'dist',
-  'bundle',
-  'index.umd.min.js',
-);
 const PHONE = '+14155550199';
 
-interface Envelope<T> {
-  status: number;
-  isSuccess: boolean;
-  data: T;
-  message: string | null;
-}
-
-// Eight looks (an axe scan in two schemes and four screenshots each) on a shared two-core machine take minutes.
+// Nine looks (an axe scan in two schemes and four screenshots each) on a shared two-core machine take minutes.
 test.describe.configure({ mode: 'serial', timeout: 600_000 });
 
 test.beforeAll(async () => {
@@ -57,78 +34,22 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-/** Calls the API from the page as the web app does: the XSRF cookie echoed in X-XSRF-TOKEN, the bearer token. */
-async function api<T>(
-  page: Page,
-  method: 'GET' | 'POST',
-  url: string,
-  options: { body?: unknown; token?: string | null } = {},
-): Promise<Envelope<T>> {
-  return page.evaluate(
-    async ({ method, url, body, token }) => {
-      const cookie = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='));
-      const xsrf = cookie ? decodeURIComponent(cookie.slice('XSRF-TOKEN='.length)) : null;
-      const response = await fetch(url, {
-        method,
-        headers: {
-          ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
-          ...(xsrf ? { 'x-xsrf-token': xsrf } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
-      });
-      const answer = (await response.json()) as { isSuccess: boolean; data: unknown; message: string | null };
-      return { status: response.status, ...answer };
-    },
-    { method, url, body: options.body, token: options.token ?? null },
-  ) as Promise<Envelope<T>>;
+/** Signs out through the app's own route (the server ends the session; the page goes home). */
+async function signOut(page: Page): Promise<void> {
+  await page.goto(`${server.origin}/account/logout`);
+  await expect(page).toHaveURL(/\/home$/);
 }
 
-/** Stores the session as web/session/storage.ts does (base64 of the UTF-8 JSON under UTOKEN). */
-async function storeSession(page: Page, verification: Verification): Promise<void> {
-  await page.evaluate(
-    ({ key, value }) => {
-      let binary = '';
-      for (const byte of new TextEncoder().encode(JSON.stringify(value))) binary += String.fromCharCode(byte);
-      localStorage.setItem(key, btoa(binary));
-    },
-    { key: SESSION_STORAGE_KEY, value: verification },
-  );
-}
-
-/** The password step of a sign-in (human check solved in Node). */
-async function passwordStep(page: Page): Promise<PreSignIn> {
-  await page.goto(`${server.origin}/home`);
-  await api(page, 'GET', '/api/health'); // the first GET sets the XSRF cookie
-  const answer = await api<PreSignIn>(page, 'POST', '/api/account/login', {
-    body: {
-      username: server.admin.username,
-      password: server.admin.password,
-      token: await solveHumanCheck(server.origin),
-    },
-  });
-  expect(answer.status, answer.message ?? '').toBe(200);
-  return answer.data;
-}
-
-async function secondStep(
-  page: Page,
-  pre: PreSignIn,
-  otp: string,
-  selected2fa: string,
-): Promise<Verification> {
-  const answer = await api<Verification>(page, 'POST', '/api/account/login/verify', {
-    body: { key: pre.key, otp, selected2fa },
-  });
-  expect(answer.status, answer.message ?? '').toBe(200);
-  return answer.data;
-}
-
-/** Opens /account signed in with this verification. */
-async function openAccount(page: Page, verification: Verification): Promise<void> {
-  await storeSession(page, verification);
-  await page.goto(`${server.origin}/account`);
-  await expect(page.getByRole('heading', { level: 2, name: sm.title })).toBeVisible();
+/** The login page's first step, as a person does it: username, password, the real human check, Login; back to
+ * /account afterwards. */
+async function submitPassword(page: Page): Promise<void> {
+  await page.goto(`${server.origin}/account/login?r=${encodeURIComponent('/account')}`);
+  await page.getByLabel(loginMessages.username).fill(server.admin.username);
+  await page.getByRole('textbox', { name: loginMessages.password }).fill(server.admin.password);
+  const widget = page.getByTestId('human-check');
+  await widget.getByText("I'm not a robot").click();
+  await expect(widget.locator('[data-state="verified"]')).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: loginMessages.login, exact: true }).click();
 }
 
 const methodCard = (page: Page, method: 'Email' | 'Phone' | 'Totp') =>
@@ -163,11 +84,11 @@ test('the administrator secures the account: app, recovery codes, preferred, pas
   page,
   context,
 }) => {
-  // First sign-in: password and the emailed code (Email is the only method so far).
-  const first = await passwordStep(page);
-  expect(first.preferred2fa).toBe('Email');
-  const session = await secondStep(page, first, await server.mail.nextCode(server.admin.email), 'Email');
-  await openAccount(page, session);
+  // First sign-in through the login page: password, then the emailed code (Email is the only method so far).
+  await submitPassword(page);
+  await typeCode(page.locator('body'), await server.mail.nextCode(server.admin.email));
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole('heading', { level: 2, name: sm.title })).toBeVisible();
   const app = methodCard(page, 'Totp');
   await expect(app.getByText(sm.notSetUp)).toBeVisible();
   await expect(app.getByRole('switch', { name: sm.makePreferred })).toBeDisabled();
@@ -213,13 +134,16 @@ test('the administrator secures the account: app, recovery codes, preferred, pas
   await expect(methodCard(page, 'Email').getByRole('switch', { name: sm.makePreferred })).toBeEnabled();
   await lookAt(page, 'account-security-app-preferred');
 
-  // Sign in again: the app is now the second step (no code is mailed), answered with the app's next code.
-  await api(page, 'GET', '/api/account/logout', { token: session.token });
-  const again = await passwordStep(page);
-  expect(again.preferred2fa).toBe('Totp');
-  expect(again.allowed2fa).toEqual(expect.arrayContaining(['Email', 'Totp', 'Recovery']));
-  const appSession = await secondStep(page, again, (await authenticator.code(setupCode.step)).code, 'Totp');
-  await openAccount(page, appSession);
+  // Sign in again through the login page: the app is now the preferred second step, answered with its next code.
+  await signOut(page);
+  await submitPassword(page);
+  await expect(page.getByRole('radio', { name: tm.methodLabels.Totp })).toBeChecked();
+  await page.getByRole('button', { name: loginMessages.continue }).click();
+  await expect(page.getByText(loginMessages.codeIntro.Totp)).toBeVisible();
+  await expect(page.getByRole('button', { name: /Resend/ })).toHaveCount(0);
+  await typeCode(page.locator('body'), (await authenticator.code(setupCode.step)).code);
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole('heading', { level: 2, name: sm.title })).toBeVisible();
   await expect(methodCard(page, 'Totp').getByText(sm.preferred, { exact: true })).toBeVisible();
 
   // A passkey from Chromium's virtual authenticator, with a name.
@@ -247,26 +171,12 @@ test('the administrator secures the account: app, recovery codes, preferred, pas
   expect(stored.credentials).toHaveLength(1);
   await lookAt(page, 'account-security-passkey-added');
 
-  // Sign in with the passkey alone (the login page's button is not built yet: the same calls, from the page).
-  await api(page, 'GET', '/api/account/logout', { token: appSession.token });
-  await page.route(`${server.origin}/e2e/simplewebauthn-browser.js`, (route) =>
-    route.fulfill({ path: WEBAUTHN_BUNDLE, contentType: 'text/javascript' }),
-  );
-  await page.addScriptTag({ url: '/e2e/simplewebauthn-browser.js' });
-  const ceremony = await api<PasskeyLoginOptions>(page, 'POST', '/api/account/login/passkey/options');
-  expect(ceremony.status, ceremony.message ?? '').toBe(200);
-  const assertion = await page.evaluate(async (options) => {
-    const browser = (window as unknown as { SimpleWebAuthnBrowser: typeof WebAuthnBrowser })
-      .SimpleWebAuthnBrowser;
-    return browser.startAuthentication({
-      optionsJSON: options as unknown as Parameters<typeof browser.startAuthentication>[0]['optionsJSON'],
-    });
-  }, ceremony.data.options);
-  const passkeySignIn = await api<Verification>(page, 'POST', '/api/account/login/passkey/verify', {
-    body: { ceremonyId: ceremony.data.ceremonyId, response: assertion },
-  });
-  expect(passkeySignIn.status, passkeySignIn.message ?? '').toBe(200);
-  await openAccount(page, passkeySignIn.data);
+  // Sign in with the passkey alone: 'Sign in with a passkey' on the login page, no username, password or code.
+  await signOut(page);
+  await page.goto(`${server.origin}/account/login?r=${encodeURIComponent('/account')}`);
+  await page.getByRole('button', { name: loginMessages.passkey }).click();
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole('heading', { level: 2, name: sm.title })).toBeVisible();
   await expect(passkeys.getByRole('listitem')).toContainText(/Last used /);
 
   // Phone: +1 and the three boxes, typed in one go (each full box moves on), the code from the SMS outbox.
