@@ -433,7 +433,7 @@ export const loginMessages = {
   social: (provider: string) => `Continue with ${provider}`,
   socialNames: { google: 'Google', microsoft: 'Microsoft', facebook: 'Facebook' },
   chooseTitle: 'Confirm it is you',
-  chooseIntro: 'Your password is right. Choose how to confirm it is you.',
+  chooseIntro: 'Your password is right. One more step before you are signed in.',
   continue: 'Continue',
   codeTitle: 'Enter your code',
   codeIntro: {
