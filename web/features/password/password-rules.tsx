@@ -49,7 +49,8 @@ export function PasswordRules({ value }: { value: string }) {
                 </ThemeIcon>
               }
             >
-              <Text span size="sm" c={met ? undefined : 'dimmed'}>
+              {/* Inside the input's description, which is dimmed: a met rule reads in the page's text colour. */}
+              <Text span size="sm" c={met ? 'var(--mantine-color-text)' : 'dimmed'}>
                 {rule.label}
               </Text>
               <VisuallyHidden>{met ? ' (done)' : ' (to do)'}</VisuallyHidden>
