@@ -30,11 +30,11 @@ export function AccountPage() {
     notifications.show({ color: 'green', message });
     setDeleted(true);
   }, []);
-  // Leaving happens once the page's contents are gone: their pending-changes guard would hold the navigation.
+  // Leaving happens once the page's contents are gone (their pending-changes guard would hold the navigation), and
+  // the session ends only at /home: signed out on /account, the access guard would send the person to the 401 page.
   useEffect(() => {
     if (!deleted) return;
-    signOut();
-    void navigate(HOME_PATH, { replace: true });
+    void Promise.resolve(navigate(HOME_PATH, { replace: true })).then(signOut);
   }, [deleted, signOut, navigate]);
 
   if (deleted) return null;
