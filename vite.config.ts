@@ -25,6 +25,9 @@ export default defineConfig({
           // React and the router change rarely: one long-cached chunk. Everything else splits by route.
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+            // Zod and the setting that turns its eval off travel together: a chunk that builds schemas is evaluated
+            // before the entry's own code, so the setting in main.tsx alone came too late (a CSP violation).
+            { name: 'zod', test: /([\\/]node_modules[\\/]zod[\\/])|([\\/]web[\\/]zod-config\.ts$)/ },
           ],
         },
       },
