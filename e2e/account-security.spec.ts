@@ -212,4 +212,18 @@ test('the administrator secures the account: app, recovery codes, preferred, pas
   await question.getByRole('button', { name: sm.passkeyRemove }).click();
   await expect(page.getByText(pm.removed)).toBeVisible();
   await expect(passkeys.getByText(sm.passkeysNone)).toBeVisible();
+
+  // New recovery codes, after the question: ten others, shown once again.
+  const recovery = page.getByRole('region', { name: sm.recoveryTitle });
+  await recovery.getByRole('button', { name: sm.recoveryRegenerate }).click();
+  const ask = page.getByRole('dialog', { name: sm.recoveryRegenerateTitle });
+  await expect(ask).toContainText(sm.recoveryRegenerateQuestion);
+  await ask.getByRole('button', { name: sm.recoveryRegenerate }).click();
+  await expect(codesDialog).toBeVisible();
+  const fresh = await codesDialog.getByRole('listitem').allTextContents();
+  expect(fresh).toHaveLength(10);
+  expect(fresh.filter((code) => codes.includes(code))).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(codesDialog).toBeHidden();
+  await expect(recovery).toContainText(sm.recoveryLeft(10, 10));
 });
