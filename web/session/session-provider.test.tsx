@@ -179,10 +179,15 @@ describe('refresh', () => {
     const soon = { ...sampleVerification, expiration: new Date(now + 5 * 60_000 + 150).toISOString() };
     signedInAs(soon);
     verifyAnswer = soon;
-    renderAt('/home', { now: () => now });
+    // The test's own clock: the refresh comes when the test says, however slowly the page renders.
+    const { clock, advance } = manualClock();
+    renderAt('/home', { now: () => now, clock });
     expect(await screen.findByRole('banner')).toBeTruthy();
     expect(calls('/api/account/verify')).toHaveLength(1);
     verifyAnswer = { ...sampleVerification, token: 'refreshed' };
+    act(() => advance(149));
+    expect(calls('/api/account/verify')).toHaveLength(1);
+    act(() => advance(1));
     await waitFor(() => expect(calls('/api/account/verify')).toHaveLength(2));
     await waitFor(() => expect(readStoredVerification()?.token).toBe('refreshed'));
   });
@@ -192,9 +197,11 @@ describe('refresh', () => {
     const soon = { ...sampleVerification, expiration: new Date(now + 5 * 60_000 + 100).toISOString() };
     signedInAs(soon);
     verifyAnswer = soon;
-    renderAt('/home', { now: () => now });
+    const { clock, advance } = manualClock();
+    renderAt('/home', { now: () => now, clock });
     expect(await screen.findByRole('banner')).toBeTruthy();
     verifyAnswer = null;
+    act(() => advance(100));
     await waitFor(() => expect(calls('/api/account/logout')).toHaveLength(1));
     await waitFor(() => expect(where).toBe('/home'));
     expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();

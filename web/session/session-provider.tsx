@@ -93,7 +93,12 @@ export function SessionProvider({
     if (!starting) return;
     const controller = new AbortController();
     fetchVerification(controller.signal).then(
-      (answer) => (answer.isSuccess ? accept(answer.data) : signOut()),
+      (answer) => {
+        if (answer.isSuccess) return accept(answer.data);
+        // Spec 001 §4: a start-up failure goes to the console; the person simply starts signed out.
+        console.warn(`The stored session could not be verified: ${answer.message}`);
+        signOut();
+      },
       () => undefined, // aborted: the effect ran again (StrictMode) and that run decides
     );
     return () => controller.abort();
