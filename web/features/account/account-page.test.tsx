@@ -103,6 +103,7 @@ function renderPage(at = '/account') {
           { path: '/account', element: <AccountPage /> },
           { path: '/account/updatePassword', element: <h1>Update password page</h1> },
           { path: '/home', element: <h1>Home page</h1> },
+          { path: '/account/logout', element: <h1>Logout page</h1> },
         ],
       },
     ],
@@ -306,7 +307,7 @@ describe('Delete Account', () => {
     expect(calls('DELETE', '/api/account/delete')).toHaveLength(0);
   });
 
-  it('confirmed, asks for the password when the server wants it, deletes, signs out and goes home', async () => {
+  it('confirmed, asks for the password when the server wants it, deletes, and leaves through /account/logout', async () => {
     handlers['DELETE /api/account/delete'] = [
       () => envelope(null, am.reauthRequired, 403),
       () => envelope(null, am.accountDeleted),
@@ -321,9 +322,8 @@ describe('Delete Account', () => {
     const reauth = await screen.findByRole('dialog', { name: pm.reauthTitle });
     fireEvent.change(within(reauth).getByLabelText(pm.reauthPassword), { target: { value: 'Secret#123' } });
     fireEvent.click(within(reauth).getByRole('button', { name: pm.reauthConfirm }));
-    expect(await screen.findByRole('heading', { name: 'Home page' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/home');
-    expect(signOut).toHaveBeenCalled();
+    expect(await screen.findByRole('heading', { name: 'Logout page' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/account/logout');
     expect(calls('DELETE', '/api/account/delete')).toHaveLength(2);
     expect(calls('POST', '/api/account/reauth')).toEqual([{ password: 'Secret#123' }]);
     expect(await screen.findByText(am.accountDeleted)).toBeTruthy();

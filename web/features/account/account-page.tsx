@@ -4,9 +4,8 @@ import { notifications } from '@mantine/notifications';
 import { useNavigate } from 'react-router';
 import { accountPageMessages as pm } from '#common/messages.ts';
 import { useAccount } from '#web/api/account/account.ts';
-import { HOME_PATH } from '#web/content/site.ts';
+import { LOGOUT_PATH } from '#web/session/session-provider.tsx';
 import { SecuritySection } from '#web/features/account/security/security-section.tsx';
-import { useSession } from '#web/session/session-context.ts';
 import { PageLoader } from '#web/ui/page-loader.tsx';
 import { AccountDetailsCard } from './account-details-card.tsx';
 import { DeleteAccountCard } from './delete-account-card.tsx';
@@ -21,7 +20,6 @@ import { ReauthProvider } from './reauth/reauth-provider.tsx';
  */
 export function AccountPage() {
   const account = useAccount();
-  const { signOut } = useSession();
   const navigate = useNavigate();
   const [deleted, setDeleted] = useState(false);
   useLinkOutcome();
@@ -30,12 +28,12 @@ export function AccountPage() {
     notifications.show({ color: 'green', message });
     setDeleted(true);
   }, []);
-  // Leaving happens once the page's contents are gone (their pending-changes guard would hold the navigation), and
-  // the session ends only at /home: signed out on /account, the access guard would send the person to the 401 page.
+  // Leaving happens once the page's contents are gone (their pending-changes guard would hold the navigation), through
+  // /account/logout, which signs out on a public page and then goes to /home: signing out here, on /account, would
+  // have the access guard send the person to the 401 page before the navigation lands.
   useEffect(() => {
-    if (!deleted) return;
-    void Promise.resolve(navigate(HOME_PATH, { replace: true })).then(signOut);
-  }, [deleted, signOut, navigate]);
+    if (deleted) void navigate(LOGOUT_PATH, { replace: true });
+  }, [deleted, navigate]);
 
   if (deleted) return null;
   if (account.isPending) return <PageLoader label={pm.loading} />;
