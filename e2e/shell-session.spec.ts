@@ -122,7 +122,10 @@ async function signUpThroughApi(): Promise<void> {
 async function startSignedIn(verification: Verification, path = '/home'): Promise<void> {
   await page.goto(server.origin + path);
   const stored = Buffer.from(JSON.stringify(verification), 'utf8').toString('base64');
-  await page.evaluate(([key, value]) => localStorage.setItem(key, value), [SESSION_STORAGE_KEY, stored]);
+  await page.evaluate(({ key, value }) => localStorage.setItem(key, value), {
+    key: SESSION_STORAGE_KEY,
+    value: stored,
+  });
   await page.reload();
 }
 

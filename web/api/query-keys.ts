@@ -8,7 +8,6 @@ export const queryKeys = {
     all: ['account'] as const,
     verification: () => [...queryKeys.account.all, 'verification'] as const,
     user: () => [...queryKeys.account.all, 'user'] as const,
-    captcha: () => [...queryKeys.account.all, 'captcha'] as const,
     roles: () => [...queryKeys.account.all, 'roles'] as const,
     providers: () => [...queryKeys.account.all, 'providers'] as const,
   },

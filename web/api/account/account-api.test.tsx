@@ -9,7 +9,6 @@ import {
   postAccount,
   useUpdateAccount,
 } from '#web/api/account/account.ts';
-import { CAPTCHA_CHALLENGE_PATH, fetchCaptchaChallenge } from '#web/api/account/captcha.ts';
 import { postForgotPassword } from '#web/api/account/forgot-password.ts';
 import { postLogin, useLogin } from '#web/api/account/login.ts';
 import { postLoginResend } from '#web/api/account/login-resend.ts';
@@ -156,15 +155,6 @@ describe('the account calls', () => {
     };
     expect(isVerification(step)).toBe(false);
     expect(nextStepOf(step)).toEqual(step);
-  });
-
-  it('reads the ALTCHA challenge outside the envelope', async () => {
-    const challenge = { algorithm: 'SHA-256', challenge: 'c', salt: 's', signature: 'g', maxnumber: 10 };
-    fetchMock.mockResolvedValue(new Response(JSON.stringify(challenge)));
-    expect(await fetchCaptchaChallenge()).toEqual({ isSuccess: true, data: challenge, message: null });
-    expect(call().url).toBe(CAPTCHA_CHALLENGE_PATH);
-    fetchMock.mockResolvedValue(new Response('nope', { status: 503 }));
-    expect((await fetchCaptchaChallenge()).message).toBe('GET request failed.');
   });
 });
 
