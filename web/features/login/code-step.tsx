@@ -2,9 +2,9 @@ import { Anchor, Button, Group, Stack } from '@mantine/core';
 import { IconFingerprint } from '@tabler/icons-react';
 import type { SignInMethod } from '#common/contract/account.ts';
 import { loginMessages as lm } from '#common/messages.ts';
-import { CodeCountdown } from './code-countdown.tsx';
-import { CodeEntry } from './code-entry.tsx';
-import { ResendButton } from './resend-button.tsx';
+import { CodeCountdown } from '#web/ui/one-time-code/code-countdown.tsx';
+import { CodeEntry } from '#web/ui/one-time-code/code-entry.tsx';
+import { ResendButton } from '#web/ui/one-time-code/resend-button.tsx';
 
 type CodeStepProps = {
   method: SignInMethod;

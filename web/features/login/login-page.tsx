@@ -6,7 +6,7 @@ import { loginMessages as lm } from '#common/messages.ts';
 import { safeReturnPath } from '#web/session/safe-return-path.ts';
 import { CodeStep } from './code-step.tsx';
 import { CredentialsForm } from './credentials-form.tsx';
-import { LoginCard } from './login-card.tsx';
+import { FormCard } from '#web/ui/form-card.tsx';
 import { emailCodeExpiresAt, offersAnotherMethod, offersRecovery, resendLockedUntil } from './login-steps.ts';
 import { MethodStep } from './method-step.tsx';
 import { readPreSignInToken } from './pre-sign-in-token.ts';
@@ -51,7 +51,7 @@ export function LoginPage() {
 
   if (state.step === 'credentials' || !state.preSignIn) {
     return (
-      <LoginCard icon={<IconLogin2 size={26} />} title={lm.title} intro={lm.intro}>
+      <FormCard icon={<IconLogin2 size={26} />} title={lm.title} intro={lm.intro}>
         <CredentialsForm
           onSubmit={actions.signInWithPassword}
           onInvalid={actions.invalidForm}
@@ -60,12 +60,12 @@ export function LoginPage() {
           submitting={submitting}
           returnTo={returnTo}
         />
-      </LoginCard>
+      </FormCard>
     );
   }
   if (state.step === 'choose') {
     return (
-      <LoginCard icon={<IconShieldCheck size={26} />} title={lm.chooseTitle} intro={lm.chooseIntro}>
+      <FormCard icon={<IconShieldCheck size={26} />} title={lm.chooseTitle} intro={lm.chooseIntro}>
         <MethodStep
           preSignIn={state.preSignIn}
           method={state.method}
@@ -74,11 +74,11 @@ export function LoginPage() {
           onStartOver={actions.startOver}
           busy={submitting}
         />
-      </LoginCard>
+      </FormCard>
     );
   }
   return (
-    <LoginCard icon={<IconShieldCheck size={26} />} title={lm.codeTitle} intro={lm.codeIntro[state.method]}>
+    <FormCard icon={<IconShieldCheck size={26} />} title={lm.codeTitle} intro={lm.codeIntro[state.method]}>
       <CodeStep
         method={state.method}
         attempt={state.codeAttempt}
@@ -95,7 +95,7 @@ export function LoginPage() {
         verifying={submitting && !resending}
         resending={resending}
       />
-    </LoginCard>
+    </FormCard>
   );
 }
 

@@ -1,6 +1,6 @@
 import type { PreSignIn, SignInMethod } from '#common/contract/account.ts';
 import { EMAIL_CODE_LIFETIME_MS, RESEND_LOCK_MS } from '#common/limits.ts';
-import { canResend, resendLockFromMessage } from './resend-lock.ts';
+import { canResend, resendLockFromMessage } from '#web/ui/one-time-code/resend-lock.ts';
 
 /*
  * The login page's steps (spec 000 §2, §4) as a reducer, so every transition is a plain function the tests call:

@@ -12,9 +12,9 @@ import { validateWith } from '#web/forms/schema-validation.ts';
 import { useSubmit } from '#web/forms/use-submit.ts';
 import { UPDATE_PASSWORD_PATH } from '#web/session/landing.ts';
 import { HumanCheck } from '#web/ui/human-check.tsx';
-import { AccountCard } from '#web/features/password/account-card.tsx';
-import { failureMessage } from '#web/features/password/failure-message.ts';
-import { useSpecForm } from '#web/features/password/use-spec-form.ts';
+import { FormCard } from '#web/ui/form-card.tsx';
+import { failureMessage } from '#web/api/failure-message.ts';
+import { useSpecForm } from '#web/forms/use-spec-form.ts';
 
 type ForgotPasswordValues = { username: string; token: string };
 
@@ -68,7 +68,7 @@ export function ForgotPasswordPage() {
   };
 
   return (
-    <AccountCard
+    <FormCard
       icon={<IconKey size={26} />}
       title="Forgot your password?"
       intro="Enter your username. If the account exists, we email a code to its address; sign in with it and choose a new password."
@@ -90,6 +90,6 @@ export function ForgotPasswordPage() {
           </Button>
         </Stack>
       </form>
-    </AccountCard>
+    </FormCard>
   );
 }

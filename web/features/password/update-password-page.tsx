@@ -13,10 +13,10 @@ import { useSubmit } from '#web/forms/use-submit.ts';
 import { homeOf, UPDATE_PASSWORD_PATH } from '#web/session/landing.ts';
 import { safeReturnPath } from '#web/session/safe-return-path.ts';
 import { useSession } from '#web/session/session-context.ts';
-import { AccountCard } from '#web/features/password/account-card.tsx';
-import { failureMessage } from '#web/features/password/failure-message.ts';
-import { NewPasswordInput } from '#web/features/password/new-password-input.tsx';
-import { useSpecForm } from '#web/features/password/use-spec-form.ts';
+import { FormCard } from '#web/ui/form-card.tsx';
+import { failureMessage } from '#web/api/failure-message.ts';
+import { NewPasswordInput } from '#web/ui/new-password-input.tsx';
+import { useSpecForm } from '#web/forms/use-spec-form.ts';
 
 type UpdatePasswordValues = { password: string; passwordConfirm: string };
 
@@ -83,7 +83,7 @@ export function UpdatePasswordPage() {
 
   const username = verification?.user.username;
   return (
-    <AccountCard
+    <FormCard
       icon={<IconLockPassword size={26} />}
       title="Update your password"
       intro={
@@ -103,6 +103,6 @@ export function UpdatePasswordPage() {
           </Button>
         </Stack>
       </form>
-    </AccountCard>
+    </FormCard>
   );
 }

@@ -10,10 +10,10 @@ import { useSignup } from '#web/api/account/signup.ts';
 import { LOGIN_PATH } from '#web/content/site.ts';
 import { validateWith } from '#web/forms/schema-validation.ts';
 import { useSubmit } from '#web/forms/use-submit.ts';
-import { AccountCard } from '#web/features/password/account-card.tsx';
-import { failureMessage } from '#web/features/password/failure-message.ts';
-import { NewPasswordInput } from '#web/features/password/new-password-input.tsx';
-import { useSpecForm } from '#web/features/password/use-spec-form.ts';
+import { FormCard } from '#web/ui/form-card.tsx';
+import { failureMessage } from '#web/api/failure-message.ts';
+import { NewPasswordInput } from '#web/ui/new-password-input.tsx';
+import { useSpecForm } from '#web/forms/use-spec-form.ts';
 import { HumanCheck } from '#web/ui/human-check.tsx';
 
 /** The form's values in the request's own shape (spec 001 §7), so the contract's schema checks them as they are. */
@@ -83,7 +83,7 @@ export function SignupPage() {
   };
 
   return (
-    <AccountCard
+    <FormCard
       icon={<IconUserPlus size={26} />}
       title="Create your account"
       intro="Every account signs in with a second step: we email you a six-digit code to confirm your address."
@@ -112,6 +112,6 @@ export function SignupPage() {
           </Button>
         </Stack>
       </form>
-    </AccountCard>
+    </FormCard>
   );
 }

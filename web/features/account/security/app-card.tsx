@@ -7,7 +7,7 @@ import type { RecentAuthRunner } from '#web/api/account/recent-auth.ts';
 import { useTotpSetup } from '#web/api/account/totp-setup.ts';
 import { useVerifyTotpCode } from '#web/api/account/verify-totp-code.ts';
 import type { ApiSuccess } from '#web/api/query.ts';
-import { CodeEntry } from '#web/features/login/code-entry.tsx';
+import { CodeEntry } from '#web/ui/one-time-code/code-entry.tsx';
 import { showFailure } from './failure-toast.ts';
 import { MethodCard } from './method-card.tsx';
 import { initialSetup, isSettingUp, setupReducer } from './method-setup.ts';

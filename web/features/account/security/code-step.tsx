@@ -1,9 +1,9 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import type { TwoFactorMethod } from '#common/contract/account.ts';
 import { securityMessages as sm } from '#common/messages.ts';
-import { CodeCountdown } from '#web/features/login/code-countdown.tsx';
-import { CodeEntry } from '#web/features/login/code-entry.tsx';
-import { ResendButton } from '#web/features/login/resend-button.tsx';
+import { CodeCountdown } from '#web/ui/one-time-code/code-countdown.tsx';
+import { CodeEntry } from '#web/ui/one-time-code/code-entry.tsx';
+import { ResendButton } from '#web/ui/one-time-code/resend-button.tsx';
 
 type CodeStepProps = {
   method: Extract<TwoFactorMethod, 'Email' | 'Phone'>;

@@ -4,7 +4,7 @@ import type { UseMutationResult } from '@tanstack/react-query';
 import type { MethodVerified } from '#common/contract/account.ts';
 import { EMAIL_CODE_LIFETIME_MS } from '#common/limits.ts';
 import type { ApiSuccess } from '#web/api/query.ts';
-import { useResendLock } from '#web/features/login/resend-lock.ts';
+import { useResendLock } from '#web/ui/one-time-code/resend-lock.ts';
 import { showFailure } from './failure-toast.ts';
 import { initialSetup, setupReducer } from './method-setup.ts';
 

@@ -1,5 +1,5 @@
 import { PasswordInput, type PasswordInputProps } from '@mantine/core';
-import { PasswordRules } from '#web/features/password/password-rules.tsx';
+import { PasswordRules } from '#web/ui/password-rules.tsx';
 
 /**
  * A password input for choosing a password: the browser may suggest a strong one (new-password), and the show/hide

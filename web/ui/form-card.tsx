@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { Container, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 
 /**
- * The centred card of the account screens (sign-up, forgot and update password), in the setup page's style: an
- * icon, the heading and one sentence on what happens next, the form, and a footer line of links.
+ * The centred card of the account screens (login, sign-up, forgot and update password), in the setup page's style:
+ * an icon, the heading and one sentence on what to do, the form or step, and an optional footer line of links.
  */
-export function AccountCard({
+export function FormCard({
   icon,
   title,
   intro,
