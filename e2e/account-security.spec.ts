@@ -9,7 +9,10 @@ import {
   twoFactorMessages as tm,
 } from '#common/messages.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
+import { tickHumanCheck } from './support/human-check.ts';
 import { lookAt } from './support/look.ts';
+import { signOut } from './support/sign-in.ts';
+import { addVirtualAuthenticator } from './support/virtual-authenticator.ts';
 
 /*
  * The account page's Security section as the administrator uses it (spec 000 §2, §4, §5, §8): set up the
@@ -34,21 +37,13 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-/** Signs out through the app's own route (the server ends the session; the page goes home). */
-async function signOut(page: Page): Promise<void> {
-  await page.goto(`${server.origin}/account/logout`);
-  await expect(page).toHaveURL(/\/home$/);
-}
-
 /** The login page's first step, as a person does it: username, password, the real human check, Login; back to
  * /account afterwards. */
 async function submitPassword(page: Page): Promise<void> {
   await page.goto(`${server.origin}/account/login?r=${encodeURIComponent('/account')}`);
   await page.getByLabel(loginMessages.username).fill(server.admin.username);
   await page.getByRole('textbox', { name: loginMessages.password }).fill(server.admin.password);
-  const widget = page.getByTestId('human-check');
-  await widget.getByText("I'm not a robot").click();
-  await expect(widget.locator('[data-state="verified"]')).toBeVisible({ timeout: 20_000 });
+  await tickHumanCheck(page);
   await page.getByRole('button', { name: loginMessages.login, exact: true }).click();
 }
 
@@ -82,7 +77,6 @@ function appCodes(secretBase32: string) {
 
 test('the administrator secures the account: app, recovery codes, preferred, passkey, phone', async ({
   page,
-  context,
 }) => {
   // First sign-in through the login page: password, then the emailed code (Email is the only method so far).
   await submitPassword(page);
@@ -135,7 +129,7 @@ test('the administrator secures the account: app, recovery codes, preferred, pas
   await lookAt(page, 'account-security-app-preferred');
 
   // Sign in again through the login page: the app is now the preferred second step, answered with its next code.
-  await signOut(page);
+  await signOut(page, server.origin);
   await submitPassword(page);
   await expect(page.getByRole('radio', { name: tm.methodLabels.Totp })).toBeChecked();
   await page.getByRole('button', { name: loginMessages.continue }).click();
@@ -147,18 +141,7 @@ test('the administrator secures the account: app, recovery codes, preferred, pas
   await expect(methodCard(page, 'Totp').getByText(sm.preferred, { exact: true })).toBeVisible();
 
   // A passkey from Chromium's virtual authenticator, with a name.
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  const { client: cdp, authenticatorId } = await addVirtualAuthenticator(page);
   const passkeys = page.getByRole('region', { name: sm.passkeysTitle });
   await expect(passkeys.getByText(sm.passkeysNone)).toBeVisible();
   await passkeys.getByLabel(sm.passkeyNameLabel).fill('Journey laptop');
@@ -172,7 +155,7 @@ test('the administrator secures the account: app, recovery codes, preferred, pas
   await lookAt(page, 'account-security-passkey-added');
 
   // Sign in with the passkey alone: 'Sign in with a passkey' on the login page, no username, password or code.
-  await signOut(page);
+  await signOut(page, server.origin);
   await page.goto(`${server.origin}/account/login?r=${encodeURIComponent('/account')}`);
   await page.getByRole('button', { name: loginMessages.passkey }).click();
   await expect(page).toHaveURL(/\/account$/);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { expect, test, type Page } from '@playwright/test';
-import type { PreSignIn, Verification } from '#common/contract/account.ts';
+import type { Verification } from '#common/contract/account.ts';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import {
   accountApiMessages as am,
@@ -12,9 +12,11 @@ import {
   accountPageMessages as pm,
   adminMessages,
 } from '#common/messages.ts';
+import { api, pageApi } from './support/api.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
 import { solveHumanCheck } from './support/human-check.ts';
 import { lookAt } from './support/look.ts';
+import { signInThroughApi, signUpThroughApi, storeSession } from './support/sign-in.ts';
 
 /*
  * The account page (spec 000 §2, §4, §5, §6, §8) apart from its Security section (e2e/account-security.spec.ts):
@@ -27,13 +29,6 @@ import { lookAt } from './support/look.ts';
  */
 
 let server: AppServer;
-
-interface Envelope<T> {
-  status: number;
-  isSuccess: boolean;
-  data: T;
-  message: string | null;
-}
 
 // Each step looks at its screens (axe in two schemes, four screenshots): slow on a busy machine.
 test.describe.configure({ mode: 'serial', timeout: 420_000 });
@@ -52,64 +47,16 @@ test.afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Calls the API from the page as the web app does: the XSRF cookie echoed in X-XSRF-TOKEN, the bearer token. */
-async function api<T>(
-  page: Page,
-  method: 'GET' | 'POST',
-  url: string,
-  options: { body?: unknown; token?: string | null } = {},
-): Promise<Envelope<T>> {
-  return page.evaluate(
-    async ({ method, url, body, token }) => {
-      const cookie = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='));
-      const xsrf = cookie ? decodeURIComponent(cookie.slice('XSRF-TOKEN='.length)) : null;
-      const response = await fetch(url, {
-        method,
-        headers: {
-          ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
-          ...(xsrf ? { 'x-xsrf-token': xsrf } : {}),
-          ...(token ? { authorization: `Bearer ${token}` } : {}),
-        },
-        ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
-      });
-      const answer = (await response.json()) as { isSuccess: boolean; data: unknown; message: string | null };
-      return { status: response.status, ...answer };
-    },
-    { method, url, body: options.body, token: options.token ?? null },
-  ) as Promise<Envelope<T>>;
-}
-
-/** Stores the session as web/session/storage.ts does (base64 of the UTF-8 JSON under UTOKEN). */
-async function storeSession(page: Page, verification: Verification): Promise<void> {
-  await page.evaluate(
-    ({ key, value }) => {
-      let binary = '';
-      for (const byte of new TextEncoder().encode(JSON.stringify(value))) binary += String.fromCharCode(byte);
-      localStorage.setItem(key, btoa(binary));
-    },
-    { key: SESSION_STORAGE_KEY, value: verification },
-  );
-}
-
 /** Opens a page of the app once, so API calls from it carry the XSRF cookie. */
 async function openApp(page: Page): Promise<void> {
   await page.goto(`${server.origin}/home`);
   await api(page, 'GET', '/api/health'); // the first GET sets the XSRF cookie
 }
 
-/** Signs in through the API with the password and the emailed code. */
-async function signIn(page: Page, username: string, password: string, email: string): Promise<Verification> {
+/** Signs the administrator in through the API from a page of the app, with the password and the emailed code. */
+async function signInAsAdmin(page: Page): Promise<Verification> {
   await openApp(page);
-  const pre = await api<PreSignIn>(page, 'POST', '/api/account/login', {
-    body: { username, password, token: await solveHumanCheck(server.origin) },
-  });
-  expect(pre.status, pre.message ?? '').toBe(200);
-  const otp = await server.mail.nextCode(email);
-  const verified = await api<Verification>(page, 'POST', '/api/account/login/verify', {
-    body: { key: pre.data.key, otp, selected2fa: 'Email' },
-  });
-  expect(verified.status, verified.message ?? '').toBe(200);
-  return verified.data;
+  return signInThroughApi(pageApi(page), server, server.admin);
 }
 
 /** Opens /account signed in with this verification. */
@@ -145,7 +92,7 @@ const toast = (page: Page, text: string) =>
   page.locator('.mantine-Notification-root').filter({ hasText: text }).first();
 
 test('the administrator edits the names and saves them; a reload shows them', async ({ page }) => {
-  const admin = await signIn(page, server.admin.username, server.admin.password, server.admin.email);
+  const admin = await signInAsAdmin(page);
   await openAccount(page, admin);
   await expect(field(page, pm.username)).toHaveValue(server.admin.username);
   await expect(field(page, pm.email)).toHaveValue(server.admin.email);
@@ -173,7 +120,7 @@ test('the administrator edits the names and saves them; a reload shows them', as
 test('the administrator uploads a profile image and sees it; a wrong file is refused with a reason', async ({
   page,
 }) => {
-  const admin = await signIn(page, server.admin.username, server.admin.password, server.admin.email);
+  const admin = await signInAsAdmin(page);
   await openAccount(page, admin);
 
   const input = page.getByLabel(pm.chooseImage);
@@ -210,7 +157,7 @@ test('the administrator uploads a profile image and sees it; a wrong file is ref
 test("pending changes hold the person on the page with 'Cannot switch pages with pending changes.'", async ({
   page,
 }) => {
-  const admin = await signIn(page, server.admin.username, server.admin.password, server.admin.email);
+  const admin = await signInAsAdmin(page);
   await openAccount(page, admin);
   await page.setViewportSize({ width: 1366, height: 900 });
   await field(page, pm.lastName).fill('Changed');
@@ -228,7 +175,7 @@ test("pending changes hold the person on the page with 'Cannot switch pages with
 });
 
 test("the only administrator's deletion is refused with the server's reason", async ({ page }) => {
-  const admin = await signIn(page, server.admin.username, server.admin.password, server.admin.email);
+  const admin = await signInAsAdmin(page);
   await openAccount(page, admin);
   await expect(page.getByText(pm.deleteWarning)).toBeVisible();
   await page.getByRole('button', { name: pm.deleteButton }).click();
@@ -245,26 +192,17 @@ test("the only administrator's deletion is refused with the server's reason", as
 test('a second account is deleted after confirming its password, then signed out at /home', async ({
   page,
 }) => {
-  const person = { username: 'ada', password: 'Analytic#1843', email: 'ada@example.com' };
+  const person = {
+    username: 'ada',
+    password: 'Analytic#1843',
+    email: 'ada@example.com',
+    firstName: 'Ada',
+    lastName: 'King',
+  };
   await openApp(page);
-  const signup = await api<string>(page, 'POST', '/api/account/signup', {
-    body: {
-      user: {
-        username: person.username,
-        user_Details: [{ email: person.email, firstName: 'Ada', lastName: 'King' }],
-      },
-      password: person.password,
-      token: await solveHumanCheck(server.origin),
-    },
-  });
-  expect(signup.status, signup.message ?? '').toBe(200);
-  const pre = JSON.parse(Buffer.from(signup.data, 'base64').toString('utf8')) as PreSignIn;
-  const confirmed = await api<Verification>(page, 'POST', '/api/account/login/verify', {
-    body: { key: pre.key, otp: await server.mail.nextCode(person.email), selected2fa: 'Email' },
-  });
-  expect(confirmed.status, confirmed.message ?? '').toBe(200);
+  const confirmed = await signUpThroughApi(pageApi(page), server, person);
 
-  await openAccount(page, confirmed.data);
+  await openAccount(page, confirmed);
   await expect(field(page, pm.firstName)).toHaveValue('Ada');
   ageSessions(person.username);
 

@@ -1,7 +1,4 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import type * as WebAuthnBrowser from '@simplewebauthn/browser';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import {
   accountMessages,
@@ -10,8 +7,16 @@ import {
   sessionMessages,
   twoFactorMessages,
 } from '#common/messages.ts';
+import { api } from './support/api.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
+import { tickHumanCheck } from './support/human-check.ts';
 import { lookAt } from './support/look.ts';
+import { signOut, storedToken } from './support/sign-in.ts';
+import {
+  addVirtualAuthenticator,
+  loadWebAuthnBrowser,
+  registerInPage,
+} from './support/virtual-authenticator.ts';
 
 /*
  * The login page (spec 000 §2, §4, §5, §8, §9) in a real browser against the built server: the anonymous guard, the
@@ -24,15 +29,6 @@ let server: AppServer;
 let context: BrowserContext;
 let page: Page;
 let recoveryCodes: string[] = [];
-const require = createRequire(import.meta.url);
-/** The UMD build of @simplewebauthn/browser, to register a passkey from the page as set-up (as passkeys.spec.ts). */
-const WEBAUTHN_BUNDLE = path.join(
-  path.dirname(require.resolve('@simplewebauthn/browser')),
-  '..',
-  'dist',
-  'bundle',
-  'index.umd.min.js',
-);
 
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
@@ -49,19 +45,11 @@ test.afterAll(async () => {
 
 const toast = (text: string) => page.locator('.mantine-Notification-root').filter({ hasText: text });
 
-/** Ticks the real human-check widget and waits until it has solved its challenge. */
-async function solveHumanCheck(): Promise<void> {
-  const widget = page.getByTestId('human-check');
-  // A person clicks the words beside the box (the box's tick mark lies over the box itself).
-  await widget.getByText("I'm not a robot").click();
-  await expect(widget.locator('[data-state="verified"]')).toBeVisible({ timeout: 20_000 });
-}
-
 /** Username, password and the human check, then Login. */
 async function submitPassword(): Promise<void> {
   await page.getByLabel(loginMessages.username).fill(server.admin.username);
   await page.getByRole('textbox', { name: loginMessages.password }).fill(server.admin.password);
-  await solveHumanCheck();
+  await tickHumanCheck(page);
   await page.getByRole('button', { name: loginMessages.login, exact: true }).click();
 }
 
@@ -71,31 +59,9 @@ async function typeCode(code: string): Promise<void> {
   await page.keyboard.type(code);
 }
 
-/** Calls the API from the page as the web app does (bearer token from UTOKEN, XSRF cookie echoed): set-up only. */
-async function apiFromPage<T>(
-  url: string,
-  body: unknown,
-): Promise<{ isSuccess: boolean; data: T; message: string }> {
-  return page.evaluate(
-    async ({ key, url, body }) => {
-      const verification = JSON.parse(atob(localStorage.getItem(key) ?? '')) as { token: string };
-      const xsrf = document.cookie
-        .split('; ')
-        .find((c) => c.startsWith('XSRF-TOKEN='))
-        ?.slice('XSRF-TOKEN='.length);
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${verification.token}`,
-          'content-type': 'application/json',
-          ...(xsrf ? { 'x-xsrf-token': decodeURIComponent(xsrf) } : {}),
-        },
-        body: JSON.stringify(body),
-      });
-      return (await response.json()) as { isSuccess: boolean; data: T; message: string };
-    },
-    { key: SESSION_STORAGE_KEY, url, body },
-  );
+/** Calls the API from the page with the session the page has stored (UTOKEN): set-up only. */
+async function apiFromPage<T>(url: string, body: unknown) {
+  return api<T>(page, 'POST', url, { body, token: await storedToken(page) });
 }
 
 test('an anonymous visit to /account lands on /error/unauthorized', async () => {
@@ -131,7 +97,7 @@ test('a wrong password resets the human check', async () => {
   await page.goto(`${server.origin}/account/login`);
   await page.getByLabel(loginMessages.username).fill(server.admin.username);
   await page.getByRole('textbox', { name: loginMessages.password }).fill('Wrong#password1');
-  await solveHumanCheck();
+  await tickHumanCheck(page);
   await page.getByRole('button', { name: loginMessages.login, exact: true }).click();
   await expect(toast(accountMessages.loginFailed)).toBeVisible();
   await expect(page.getByTestId('human-check').locator('[data-state="verified"]')).toHaveCount(0);
@@ -161,8 +127,7 @@ test('recovery codes issued after sign-in sign in through the method choice', as
   recoveryCodes = answer.data?.recoveryCodes ?? [];
   expect(recoveryCodes.length).toBeGreaterThan(0);
 
-  await page.goto(`${server.origin}/account/logout`);
-  await expect(page).toHaveURL(/\/home$/);
+  await signOut(page, server.origin);
   await page.goto(`${server.origin}/account/login?r=${encodeURIComponent('/account')}`);
   await submitPassword();
   // Email and recovery codes now: the choice, Email selected as preferred.
@@ -183,37 +148,15 @@ test('recovery codes issued after sign-in sign in through the method choice', as
 
 test("'Sign in with a passkey' signs in with the passkey alone", async () => {
   // Set-up: Chromium's virtual authenticator, and a passkey registered through the API while signed in.
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  // Under the page's CSP the bundle must come as a script file of the page's origin, not inline.
-  await page.route(`${server.origin}/e2e/simplewebauthn-browser.js`, (route) =>
-    route.fulfill({ path: WEBAUTHN_BUNDLE, contentType: 'text/javascript' }),
-  );
-  await page.addScriptTag({ url: '/e2e/simplewebauthn-browser.js' });
+  await addVirtualAuthenticator(page);
+  await loadWebAuthnBrowser(page, server.origin);
   const options = await apiFromPage<Record<string, unknown>>('/api/account/passkeys/register/options', {});
-  expect(options.isSuccess, options.message).toBe(true);
-  const registration = await page.evaluate(async (optionsJSON) => {
-    const browser = (window as unknown as { SimpleWebAuthnBrowser: typeof WebAuthnBrowser })
-      .SimpleWebAuthnBrowser;
-    return browser.startRegistration({
-      optionsJSON: optionsJSON as unknown as Parameters<typeof browser.startRegistration>[0]['optionsJSON'],
-    });
-  }, options.data);
+  expect(options.isSuccess, options.message ?? '').toBe(true);
+  const registration = await registerInPage(page, options.data);
   const added = await apiFromPage('/api/account/passkeys/register/verify', { response: registration });
-  expect(added.isSuccess, added.message).toBe(true);
+  expect(added.isSuccess, added.message ?? '').toBe(true);
 
-  await page.goto(`${server.origin}/account/logout`);
-  await expect(page).toHaveURL(/\/home$/);
+  await signOut(page, server.origin);
   await page.goto(`${server.origin}/account/login`);
   await page.getByRole('button', { name: loginMessages.passkey }).click();
   await expect(page).toHaveURL(/\/admin\/home$/);

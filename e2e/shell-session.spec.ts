@@ -1,11 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, request, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import type { PreSignIn, Verification } from '#common/contract/account.ts';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import type { Verification } from '#common/contract/account.ts';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import { shellMessages } from '#common/messages.ts';
+import { apiClient, type ApiCall } from './support/api.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
-import { solveHumanCheck } from './support/human-check.ts';
 import { lookAt } from './support/look.ts';
+import { signInThroughApi, signUpThroughApi, storedToken, storeSession } from './support/sign-in.ts';
 
 /*
  * The shell with a session (spec 001 §2, §4, §9): a verification signed in through the API is put where the web app
@@ -43,89 +44,20 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-interface Envelope<T> {
-  status: number;
-  isSuccess: boolean;
-  data: T;
-  message: string | null;
-}
-
-/** The API as a client of its own (its own cookies, so its XSRF token): for set-up steps only. */
-async function apiClient() {
-  const client = await request.newContext({ baseURL: server.origin });
-  await client.get('/api/health'); // a first GET gets the XSRF cookie
-  const call = async <T>(method: 'GET' | 'POST', url: string, body?: unknown, token?: string) => {
-    const { cookies } = await client.storageState();
-    const xsrf = cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value;
-    const response = await client.fetch(url, {
-      method,
-      headers: {
-        ...(xsrf ? { 'x-xsrf-token': decodeURIComponent(xsrf) } : {}),
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      ...(body === undefined ? {} : { data: body }),
-    });
-    const answer = (await response.json()) as Omit<Envelope<T>, 'status'>;
-    return { status: response.status(), ...answer };
-  };
-  return { call, dispose: () => client.dispose() };
-}
-
-/** Password, human check and the emailed code, as the login page does: the session's verification. */
-async function signInThroughApi(username: string, password: string, email: string): Promise<Verification> {
-  const api = await apiClient();
+/** Runs a set-up step through the API as a client of its own (its own cookies, so its own XSRF token). */
+async function throughApi<T>(step: (call: ApiCall) => Promise<T>): Promise<T> {
+  const client = await apiClient(server.origin);
   try {
-    const first = await api.call<PreSignIn>('POST', '/api/account/login', {
-      username,
-      password,
-      token: await solveHumanCheck(server.origin),
-    });
-    expect(first.status, first.message ?? '').toBe(200);
-    const signedIn = await api.call<Verification>('POST', '/api/account/login/verify', {
-      key: first.data.key,
-      otp: await server.mail.nextCode(email),
-      selected2fa: first.data.preferred2fa,
-    });
-    expect(signedIn.status, signedIn.message ?? '').toBe(200);
-    return signedIn.data;
+    return await step(client.call);
   } finally {
-    await api.dispose();
-  }
-}
-
-/** A new person with the built-in User role: sign-up, then the emailed code confirms the address. */
-async function signUpThroughApi(): Promise<void> {
-  const api = await apiClient();
-  try {
-    const answer = await api.call<string>('POST', '/api/account/signup', {
-      user: {
-        username: member.username,
-        user_Details: [{ email: member.email, firstName: member.firstName, lastName: member.lastName }],
-      },
-      password: member.password,
-      token: await solveHumanCheck(server.origin),
-    });
-    expect(answer.status, answer.message ?? '').toBe(200);
-    const pending = JSON.parse(Buffer.from(answer.data, 'base64').toString('utf8')) as PreSignIn;
-    const verified = await api.call<Verification>('POST', '/api/account/login/verify', {
-      key: pending.key,
-      otp: await server.mail.nextCode(member.email),
-      selected2fa: pending.preferred2fa,
-    });
-    expect(verified.status, verified.message ?? '').toBe(200);
-  } finally {
-    await api.dispose();
+    await client.dispose();
   }
 }
 
 /** Puts the verification where the web app keeps it and reloads, so the app starts signed in. */
 async function startSignedIn(verification: Verification, path = '/home'): Promise<void> {
   await page.goto(server.origin + path);
-  const stored = Buffer.from(JSON.stringify(verification), 'utf8').toString('base64');
-  await page.evaluate(({ key, value }) => localStorage.setItem(key, value), {
-    key: SESSION_STORAGE_KEY,
-    value: stored,
-  });
+  await storeSession(page, verification);
   await page.reload();
 }
 
@@ -137,9 +69,7 @@ const shownScheme = () => page.locator('html').getAttribute('data-mantine-color-
 
 test('an administrator sees the username, and the account menu with Admin, My Account and Logout', async () => {
   await page.setViewportSize(desktop);
-  await startSignedIn(
-    await signInThroughApi(server.admin.username, server.admin.password, server.admin.email),
-  );
+  await startSignedIn(await throughApi((call) => signInThroughApi(call, server, server.admin)));
   await expect(accountButton(server.admin.username)).toBeVisible();
   await expect(header().getByRole('link', { name: 'Login' })).toHaveCount(0);
 
@@ -197,7 +127,7 @@ test('Logout ends the session, here and on the server, and shows Login again', a
   await page.goto(server.origin + '/home');
   const stored = await page.evaluate((key) => localStorage.getItem(key), SESSION_STORAGE_KEY);
   expect(stored).not.toBeNull();
-  const token = (JSON.parse(Buffer.from(stored ?? '', 'base64').toString('utf8')) as Verification).token;
+  const token = await storedToken(page);
 
   await accountButton(server.admin.username).click();
   await accountMenu(server.admin.username).getByRole('menuitem', { name: 'Logout' }).click();
@@ -206,17 +136,12 @@ test('Logout ends the session, here and on the server, and shows Login again', a
   await expect(accountButton(server.admin.username)).toHaveCount(0);
   expect(await page.evaluate((key) => localStorage.getItem(key), SESSION_STORAGE_KEY)).toBeNull();
 
-  const api = await apiClient();
-  try {
-    expect((await api.call('GET', '/api/account/verify', undefined, token)).status).toBe(401);
-  } finally {
-    await api.dispose();
-  }
+  expect((await throughApi((call) => call('GET', '/api/account/verify', { token }))).status).toBe(401);
 });
 
 test('a person who is not an administrator has no Admin entry', async () => {
-  await signUpThroughApi();
-  await startSignedIn(await signInThroughApi(member.username, member.password, member.email));
+  await throughApi((call) => signUpThroughApi(call, server, member));
+  await startSignedIn(await throughApi((call) => signInThroughApi(call, server, member)));
   await accountButton(member.username).click();
   await expect(accountMenu(member.username).getByRole('menuitem')).toHaveText(['My Account', 'Logout']);
   await page.keyboard.press('Escape');

@@ -1,7 +1,9 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { accountApiMessages, accountMessages, formMessages, twoFactorMessages } from '#common/messages.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
+import { tickHumanCheck } from './support/human-check.ts';
 import { lookAt } from './support/look.ts';
+import { signOut } from './support/sign-in.ts';
 
 /*
  * Sign-up and password recovery in a real browser against the built server (spec 001 §2, §4, §5, §7, §8): a newcomer
@@ -44,25 +46,12 @@ async function go(path: string): Promise<void> {
   await page.goto(server.origin + path);
 }
 
-/** Solves the real ALTCHA widget as a person does: tick the box (its label: the drawn tick covers the input) and
- * wait until it says it is verified. */
-async function passHumanCheck(): Promise<void> {
-  await page.getByText("I'm not a robot", { exact: true }).click();
-  await expect(page.getByTestId('human-check')).toContainText('Verified', { timeout: 20_000 });
-}
-
 /** Types the emailed code into the six boxes of the login page's code entry (complete, it submits itself). */
 async function enterCode(code: string): Promise<void> {
   await expect(page.getByRole('group', { name: twoFactorMessages.codeLabel })).toBeVisible();
   for (const [index, digit] of [...code].entries()) {
     await page.getByLabel(twoFactorMessages.codeDigit(index + 1, code.length), { exact: true }).fill(digit);
   }
-}
-
-/** Ends the session the way the app does (GET /api/account/logout, then home). */
-async function signOut(): Promise<void> {
-  await go('/account/logout');
-  await expect(page).toHaveURL(/\/home$/);
 }
 
 test('the sign-up form explains each rule before anything is sent', async () => {
@@ -102,7 +91,7 @@ test('a newcomer signs up, confirms the email with the code and is signed in', a
   await expect(field('Password')).toHaveAttribute('type', 'text');
   await show.click();
   await expect(field('Password')).toHaveAttribute('type', 'password');
-  await passHumanCheck();
+  await tickHumanCheck(page);
   await lookAt(page, 'signup-filled');
 
   await page.getByRole('button', { name: 'Sign Up' }).click();
@@ -119,13 +108,13 @@ test('a newcomer signs up, confirms the email with the code and is signed in', a
 });
 
 test('the same username cannot sign up twice, and the human check starts over', async () => {
-  await signOut();
+  await signOut(page, server.origin);
   await go('/account/signup');
   await field('Username').fill(newcomer.username);
   await field('Email').fill('someone.else@example.com');
   await field('Password').fill(newcomer.password);
   await field('Password Confirm').fill(newcomer.password);
-  await passHumanCheck();
+  await tickHumanCheck(page);
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expect(page.getByText(accountApiMessages.usernameTaken)).toBeVisible();
   await expect(page).toHaveURL(/\/account\/signup$/);
@@ -152,7 +141,7 @@ test('forgot password: an unknown username gets the same answer as a known one',
 test('forgot password: the emailed code signs in and the new password is chosen', async () => {
   await go('/account/forgotPassword');
   await field('Username').fill(newcomer.username);
-  await passHumanCheck();
+  await tickHumanCheck(page);
   await page.getByRole('button', { name: 'Send Code' }).click();
   await expect(page).toHaveURL(/\/account\/login\?(.+&)?r=%2Faccount%2FupdatePassword/);
   await lookAt(page, 'forgot-password-code-entry');
@@ -174,18 +163,18 @@ test('forgot password: the emailed code signs in and the new password is chosen'
 });
 
 test('the old password no longer signs in; the new one does, with the human check and the emailed code', async () => {
-  await signOut();
+  await signOut(page, server.origin);
   await go('/account/login');
   await field('Username').fill(newcomer.username);
   await field('Password').fill(newcomer.password);
-  await passHumanCheck();
+  await tickHumanCheck(page);
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   await expect(page.getByText(accountMessages.loginFailed)).toBeVisible();
 
   await go('/account/login');
   await field('Username').fill(newcomer.username);
   await field('Password').fill(newcomer.newPassword);
-  await passHumanCheck();
+  await tickHumanCheck(page);
   await page.getByRole('button', { name: 'Login', exact: true }).click();
   await enterCode(await server.mail.nextCode(newcomer.email, 10_000));
   await expect(page).toHaveURL(/\/account$/);
