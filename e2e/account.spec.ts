@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
@@ -33,18 +31,11 @@ let server: AppServer;
 // Each step looks at its screens (axe in two schemes, four screenshots): slow on a busy machine.
 test.describe.configure({ mode: 'serial', timeout: 420_000 });
 
-/** The server's data folder, outside test-results/ (a Playwright run started meanwhile empties that folder, and this
- * journey opens the server's SQLite store itself: see ageSessions). */
-const dataDir = path.join(os.tmpdir(), `dbui-e2e-account-${process.pid}`);
-
 test.beforeAll(async () => {
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.mkdirSync(dataDir, { recursive: true });
-  server = await startAppServer('account', { DATA_DIR: dataDir });
+  server = await startAppServer('account');
 });
 test.afterAll(async () => {
   await server?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Opens a page of the app once, so API calls from it carry the XSRF cookie. */
@@ -72,7 +63,7 @@ async function openAccount(page: Page, verification: Verification): Promise<void
  * server's own SQLite store, the only way to age a session without waiting ten minutes.
  */
 function ageSessions(username: string): void {
-  const store = new Database(path.join(dataDir, 'app.db'));
+  const store = new Database(path.join(server.dataDir, 'app.db'));
   try {
     store.pragma('busy_timeout = 5000');
     store

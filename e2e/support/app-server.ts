@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { startMailSink, type MailSink } from '#server/test/mail-sink.ts';
 import { freePort } from './free-port.ts';
@@ -28,16 +29,15 @@ export interface AppServer {
 export const distFolder = process.env.DBUI_DIST ?? 'dist';
 
 /**
- * Starts the built server on a free port with a fresh data folder (test-results/e2e-<name>), a real SMTP sink, a
+ * Starts the built server on a free port with a fresh data folder (in the temp folder, removed at stop), a real SMTP sink, a
  * cheap human check and the journey administrator, and waits until /api/health answers. `env` adds or overrides
  * variables.
  */
 export async function startAppServer(name: string, env: Record<string, string> = {}): Promise<AppServer> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
-  const dataDir = path.resolve(`test-results/e2e-${name}`);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  fs.mkdirSync(dataDir, { recursive: true });
+  // Outside test-results/: a Playwright run started meanwhile (another person's) empties that folder.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `dbui-e2e-${name}-`));
   const mail = await startMailSink();
   const child: ChildProcess = spawn(process.execPath, [path.join(distFolder, 'server', 'main.js')], {
     env: {
@@ -102,6 +102,7 @@ export async function startAppServer(name: string, env: Record<string, string> =
         await exited;
       }
       await mail.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
