@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { useEffect } from 'react';
 import { notifications } from '@mantine/notifications';
 import { MemoryRouter, useLocation } from 'react-router';
 import type { Verification } from '#common/contract/account.ts';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
-import { accountApiMessages, accountMessages, formMessages } from '#common/messages.ts';
+import { accountApiMessages, accountMessages, accountPageMessages, formMessages } from '#common/messages.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
 import { encodeVerification, readStoredVerification } from '#web/session/storage.ts';
@@ -184,12 +184,24 @@ describe('the update-password page', () => {
     await waitFor(() => expect(where).toBe('/admin/home'));
   });
 
-  it("shows the server's 'Confirm your password to continue.' as it comes and stays", async () => {
-    updateAnswer = () => envelope(null, accountApiMessages.reauthRequired, 403);
+  it('asks for the current password when the server wants a recent sign-in, then saves the new one', async () => {
+    let refusals = 1;
+    updateAnswer = () =>
+      refusals-- > 0
+        ? envelope(null, accountApiMessages.reauthRequired, 403)
+        : envelope(null, accountApiMessages.passwordUpdated);
     renderAt('/account/updatePassword');
     await submitNewPassword();
-    expect(await screen.findByText(accountApiMessages.reauthRequired)).toBeTruthy();
+    const dialog = await screen.findByRole('dialog', { name: accountPageMessages.reauthTitle });
     expect(where).toBe('/account/updatePassword');
+    fetchMock.mockImplementationOnce(() => Promise.resolve(envelope(null, accountApiMessages.reauthDone)));
+    fireEvent.change(within(dialog).getByLabelText(accountPageMessages.reauthPassword), {
+      target: { value: 'Current#Pass1' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: accountPageMessages.reauthConfirm }));
+    await waitFor(() => expect(calls('/api/account/updatePassword')).toHaveLength(2));
+    expect(calls('/api/account/reauth')).toHaveLength(1);
+    await waitFor(() => expect(where).toBe('/account'));
   });
 
   it("toasts 'Failed to Update Password... Please try again.' when the server gives no reason", async () => {

@@ -14,6 +14,8 @@ import { homeOf, UPDATE_PASSWORD_PATH } from '#web/session/landing.ts';
 import { safeReturnPath } from '#web/session/safe-return-path.ts';
 import { useSession } from '#web/session/session-context.ts';
 import { FormCard } from '#web/ui/form-card.tsx';
+import { ReauthProvider } from '#web/features/account/reauth/reauth-provider.tsx';
+import { useReauth } from '#web/features/account/reauth/use-reauth.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
 import { NewPasswordInput } from '#web/ui/new-password-input.tsx';
 import { useSpecForm } from '#web/forms/use-spec-form.ts';
@@ -33,15 +35,24 @@ function returnAddress(raw: string | null): string | null {
 /**
  * /account/updatePassword?expired=true&r=… (spec 001 §2, §4, §7, §8), for a signed-in person: a new password and its
  * confirmation. `expired=true` warns first. Success goes to `r` when it is safe, else administrators to the admin
- * area and others to their account. The server asks for a recent sign-in (a forgot-password sign-in is one) and
- * otherwise answers 'Confirm your password to continue.', shown as it comes.
+ * area and others to their account. The server asks for a recent sign-in (a forgot-password sign-in is one); when
+ * the last one is older than its window, the page asks for the current password (or an app code) and tries again.
  */
 export function UpdatePasswordPage() {
+  const { verification } = useSession();
+  return (
+    <ReauthProvider canUseApp={verification?.user.user_Details[0]?.totpVerified ?? false}>
+      <UpdatePasswordForm />
+    </ReauthProvider>
+  );
+}
+
+function UpdatePasswordForm() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const { verification, reverify } = useSession();
-  const updatePassword = useUpdatePassword();
+  const updatePassword = useUpdatePassword(useReauth());
   const { submitting, submit } = useSubmit();
   const { form, field, checkAll } = useSpecForm({ initialValues, validate, fields: FIELDS });
   const expired = params.get('expired') === 'true';
