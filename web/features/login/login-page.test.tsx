@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import type { PreSignIn } from '#common/contract/account.ts';
+import type { PreSignIn, Verification } from '#common/contract/account.ts';
 import {
   accountMessages,
   formMessages,
@@ -56,10 +56,10 @@ function Where() {
 }
 
 const signIn = vi.fn();
-function renderPage(entry = '/account/login') {
+function renderPage(entry = '/account/login', verification: Verification | null = null) {
   const session: Session = {
-    status: 'signedOut',
-    verification: null,
+    status: verification ? 'signedIn' : 'signedOut',
+    verification,
     signIn,
     signOut: () => undefined,
     reverify: () => Promise.resolve(false),
@@ -104,6 +104,19 @@ afterEach(() => {
 });
 
 describe('the login page', () => {
+  it('sends someone already signed in to their home page, but stays with a return address', async () => {
+    renderPage('/account/login', sampleVerification);
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/account'));
+    cleanup();
+    renderPage('/account/login', adminVerification);
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/admin/home'));
+    cleanup();
+    // The 401 page's Login: this account may not open /admin/users, so the form stays to sign in as another.
+    renderPage('/account/login?r=%2Fadmin%2Fusers', sampleVerification);
+    expect(await screen.findByRole('button', { name: lm.login })).toBeTruthy();
+    expect(screen.getByTestId('where').textContent).toBe('/account/login?r=%2Fadmin%2Fusers');
+  });
+
   it('has the fields, links, human check and buttons of the spec', () => {
     renderPage();
     expect(screen.getByRole('heading', { name: lm.title })).toBeTruthy();

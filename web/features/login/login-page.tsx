@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { notifications } from '@mantine/notifications';
 import { IconLogin2, IconShieldCheck } from '@tabler/icons-react';
 import { loginMessages as lm } from '#common/messages.ts';
+import { landingAfterSignIn } from '#web/session/landing.ts';
 import { safeReturnPath } from '#web/session/safe-return-path.ts';
+import { useSession } from '#web/session/session-context.ts';
 import { CodeStep } from './code-step.tsx';
 import { CredentialsForm } from './credentials-form.tsx';
 import { FormCard } from '#web/ui/form-card.tsx';
@@ -28,6 +30,15 @@ export function LoginPage() {
     return { pu, preSignIn: readPreSignInToken(pu ?? carried), error: params.get('error') };
   });
   const returnTo = safeReturnPath(params.get('r'));
+  const { verification } = useSession();
+  // Someone already signed in who opens the plain login page goes to their home page. With `r` (the 401 page's Login:
+  // this account may not open that page) or `pu`, the page stays, to sign in as someone else or finish a step.
+  // Decided once, on arrival: a sign-in on this page navigates by itself.
+  const [landing] = useState(() =>
+    verification && params.get('pu') === null && params.get('r') === null
+      ? landingAfterSignIn(verification, null)
+      : null,
+  );
   const { state, actions, submitting, resending } = useLoginFlow({ preSignIn: arrived.preSignIn, returnTo });
   const announced = useRef(false);
 
@@ -49,6 +60,7 @@ export function LoginPage() {
     }
   }, [arrived, setParams]);
 
+  if (landing) return <Navigate to={landing} replace />;
   if (state.step === 'credentials' || !state.preSignIn) {
     return (
       <FormCard icon={<IconLogin2 size={26} />} title={lm.title} intro={lm.intro}>
