@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Anchor, Button, Stack, TextInput } from '@mantine/core';
@@ -14,6 +14,7 @@ import { UPDATE_PASSWORD_PATH } from '#web/session/landing.ts';
 import { HumanCheck } from '#web/ui/human-check.tsx';
 import { FormCard } from '#web/ui/form-card.tsx';
 import { failureMessage } from '#web/api/failure-message.ts';
+import { useHumanCheckToken } from '#web/forms/use-human-check-token.ts';
 import { useSpecForm } from '#web/forms/use-spec-form.ts';
 
 type ForgotPasswordValues = { username: string; token: string };
@@ -36,13 +37,10 @@ export function ForgotPasswordPage() {
   const navigate = useNavigate();
   const forgotPassword = useForgotPassword();
   const { submitting, submit } = useSubmit();
-  const [humanCheckKey, setHumanCheckKey] = useState(0);
   const { form, field, checkAll } = useSpecForm({ initialValues, validate, fields: FIELDS });
   const { setFieldValue } = form;
-  const onHumanCheck = useCallback(
-    (payload: string | null) => setFieldValue('token', payload ?? ''),
-    [setFieldValue],
-  );
+  const setToken = useCallback((token: string) => setFieldValue('token', token), [setFieldValue]);
+  const humanCheck = useHumanCheckToken(setToken);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -61,8 +59,7 @@ export function ForgotPasswordPage() {
           color: 'red',
           message: failureMessage(error, accountMessages.forgotPasswordFailed),
         });
-        setFieldValue('token', '');
-        setHumanCheckKey((key) => key + 1);
+        humanCheck.reset();
       }
     });
   };
@@ -84,7 +81,7 @@ export function ForgotPasswordPage() {
       <form onSubmit={onSubmit} noValidate aria-label="Forgot password">
         <Stack gap="sm">
           <TextInput label="Username" autoComplete="username" withAsterisk {...field('username')} />
-          <HumanCheck resetKey={humanCheckKey} onChange={onHumanCheck} />
+          <HumanCheck resetKey={humanCheck.resetKey} onChange={humanCheck.onChange} />
           <Button type="submit" loading={submitting} fullWidth mt="xs">
             Send Code
           </Button>

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Anchor, Button, SimpleGrid, Stack, TextInput } from '@mantine/core';
@@ -13,6 +13,7 @@ import { useSubmit } from '#web/forms/use-submit.ts';
 import { FormCard } from '#web/ui/form-card.tsx';
 import { failureMessage } from '#web/api/failure-message.ts';
 import { NewPasswordInput } from '#web/ui/new-password-input.tsx';
+import { useHumanCheckToken } from '#web/forms/use-human-check-token.ts';
 import { useSpecForm } from '#web/forms/use-spec-form.ts';
 import { HumanCheck } from '#web/ui/human-check.tsx';
 
@@ -51,13 +52,10 @@ export function SignupPage() {
   const navigate = useNavigate();
   const signup = useSignup();
   const { submitting, submit } = useSubmit();
-  const [humanCheckKey, setHumanCheckKey] = useState(0);
   const { form, field, checkAll } = useSpecForm({ initialValues, validate, fields: FIELDS });
   const { setFieldValue } = form;
-  const onHumanCheck = useCallback(
-    (payload: string | null) => setFieldValue('token', payload ?? ''),
-    [setFieldValue],
-  );
+  const setToken = useCallback((token: string) => setFieldValue('token', token), [setFieldValue]);
+  const humanCheck = useHumanCheckToken(setToken);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -76,8 +74,7 @@ export function SignupPage() {
           color: 'red',
           message: failureMessage(error, accountMessages.forgotPasswordFailed),
         });
-        form.setFieldValue('token', '');
-        setHumanCheckKey((key) => key + 1);
+        humanCheck.reset();
       }
     });
   };
@@ -106,7 +103,7 @@ export function SignupPage() {
           </SimpleGrid>
           <NewPasswordInput label="Password" withAsterisk withRules {...field('password')} />
           <NewPasswordInput label="Password Confirm" withAsterisk {...field('passwordConfirm')} />
-          <HumanCheck resetKey={humanCheckKey} onChange={onHumanCheck} />
+          <HumanCheck resetKey={humanCheck.resetKey} onChange={humanCheck.onChange} />
           <Button type="submit" loading={submitting} fullWidth mt="xs">
             Sign Up
           </Button>
