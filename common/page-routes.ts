@@ -35,7 +35,8 @@ export const pageRoutes = [
   '/admin/roles',
   // Content creator
   '/cc',
-  // Database browser: /db/{db} selects a database, /db/{db}/{schema}/{table} browses a table.
+  // Database browser: /db/{db} selects a database, /db/{db}/{schema}/{table} browses a table; /db alone goes to /.
+  '/db',
   '/db/:db',
   '/db/:db/:schema/:table',
   // Error pages and the internal re-navigation hop

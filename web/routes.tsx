@@ -43,6 +43,9 @@ const UpdatePasswordPage = lazy(() =>
     default: m.UpdatePasswordPage,
   })),
 );
+const BrowserPage = lazy(() =>
+  import('#web/features/browser/browser-page.tsx').then((m) => ({ default: m.BrowserPage })),
+);
 const AccountPage = lazy(() =>
   import('#web/features/account/account-page.tsx').then((m) => ({ default: m.AccountPage })),
 );
@@ -62,6 +65,10 @@ const pages: Partial<Record<PageRoute, ReactNode>> = {
   '/account/signup': <SignupPage />,
   '/account/forgotPassword': <ForgotPasswordPage />,
   '/account/updatePassword': <UpdatePasswordPage />,
+  // Spec 000 §2: the browser without a database goes to /.
+  '/db': <Navigate to="/" replace />,
+  '/db/:db': <BrowserPage />,
+  '/db/:db/:schema/:table': <BrowserPage />,
   '/error': <NotFoundPage />,
   '/error/unauthorized': <UnauthorizedPage />,
   '/redirect': <RedirectPage />,

@@ -11,4 +11,29 @@ export const queryKeys = {
     roles: () => [...queryKeys.account.all, 'roles'] as const,
     providers: () => [...queryKeys.account.all, 'providers'] as const,
   },
+  sql: {
+    all: ['sql'] as const,
+    databases: () => [...queryKeys.sql.all, 'databases'] as const,
+    tables: (db: string) => [...queryKeys.sql.all, 'tables', db] as const,
+    /** Everything of one table (pages, history): invalidated after a write to it. */
+    table: (ref: { db: string; schema: string; table: string }) =>
+      [...queryKeys.sql.all, 'table', ref.db, ref.schema, ref.table] as const,
+    page: (request: {
+      db: string;
+      schema: string;
+      table: string;
+      filter: Record<string, unknown>;
+      sort: string | null;
+      page: number;
+      pageSize: number;
+    }) =>
+      [
+        ...queryKeys.sql.table(request),
+        'page',
+        { filter: request.filter, sort: request.sort, page: request.page, pageSize: request.pageSize },
+      ] as const,
+    foreignKeys: (request: { db: string; schema: string; table: string; column: string; term: string }) =>
+      [...queryKeys.sql.table(request), 'foreignKeys', request.column, request.term.trim()] as const,
+    export: (id: string) => [...queryKeys.sql.all, 'export', id] as const,
+  },
 };

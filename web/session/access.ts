@@ -33,6 +33,7 @@ export const pageAccess = {
   '/admin/users': 'admin',
   '/admin/roles': 'admin',
   '/cc': 'signedIn',
+  '/db': 'public',
   '/db/:db': 'signedIn',
   '/db/:db/:schema/:table': 'signedIn',
   '/error': 'public',

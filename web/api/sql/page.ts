@@ -1,0 +1,45 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { pageResult, type Filter, type PageResult } from '#common/contract/sql.ts';
+import { apiPostEncoded, type ApiResult } from '#web/api/client.ts';
+import { unwrapData } from '#web/api/query.ts';
+import { queryKeys } from '#web/api/query-keys.ts';
+import { queryString, tableApiPath, type TableRef } from './paths.ts';
+
+/** One page of a table as the browser asks for it: the filter (column → term), the sort ('Name' or '-Name', null
+ * for none), the page from 1 and the page size (20, 40, 60, 80 or 100). */
+export interface PageRequest extends TableRef {
+  filter: Filter;
+  sort: string | null;
+  page: number;
+  pageSize: number;
+}
+
+/** POST /api/sql/{db}/{schema}/{table}/page/{page}/search?pageSize=&orderBy=: the page's rows and the count
+ * (countIsExact false when it is an estimate or capped). The server seeks from the neighbouring page's key when
+ * it has just served it, so Next and Previous cost what page 1 costs. */
+export function fetchPage(request: PageRequest, signal?: AbortSignal): Promise<ApiResult<PageResult>> {
+  const query = queryString({ pageSize: request.pageSize, orderBy: request.sort });
+  return apiPostEncoded(`${tableApiPath(request)}/page/${request.page}/search${query}`, request.filter, {
+    schema: pageResult,
+    signal,
+  });
+}
+
+export const pageQueryOptions = (request: PageRequest) =>
+  queryOptions({
+    queryKey: queryKeys.sql.page(request),
+    queryFn: async ({ signal }) => unwrapData(await fetchPage(request, signal)),
+    // The page shown stays while the next one loads (no blank grid between pages).
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+
+/** A page of rows; `isPlaceholderData` is true while the previous page is still shown. */
+export function usePage(request: PageRequest | null) {
+  return useQuery({
+    ...pageQueryOptions(
+      request ?? { db: '', schema: '', table: '', filter: {}, sort: null, page: 1, pageSize: 20 },
+    ),
+    enabled: request !== null,
+  });
+}
