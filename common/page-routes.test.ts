@@ -10,6 +10,7 @@ describe('isPageRoute', () => {
       '/services/cloud',
       '/account/forgotPassword',
       '/admin/users',
+      '/db',
       '/db/demo',
       '/db/demo/main/orders',
       '/db/pg/pub%2Fx/secret2',
@@ -28,7 +29,6 @@ describe('isPageRoute', () => {
     for (const path of [
       '/no/such/page',
       '/homes',
-      '/db',
       '/db/demo/main',
       '/db/demo/main/orders/extra',
       '/db//main/orders',
