@@ -1,0 +1,184 @@
+import { useState, type FormEvent } from 'react';
+import { ActionIcon, Group, NativeSelect, NumberInput, Text } from '@mantine/core';
+import { IconChevronLeft, IconChevronRight, IconChevronsLeft, IconChevronsRight } from '@tabler/icons-react';
+import { PAGE_SIZES } from '#common/limits.ts';
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/** Pages of `size` rows that `count` rows fill: at least 1, so an empty result is "Page 1 of 1". */
+export function pageCountOf(count: number, size: number): number {
+  return Math.max(1, Math.ceil(count / size));
+}
+
+/** "1,234 rows", "1 row", or "about 10,000,000 rows" when the count is the engine's estimate. */
+export function rowCountText(count: number, exact: boolean): string {
+  const rows = `${numberFormat.format(count)} ${count === 1 ? 'row' : 'rows'}`;
+  return exact ? rows : `about ${rows}`;
+}
+
+/** What the Page input says when the number typed is not a page (spec 000 §5: only 1 to the page count). */
+export function pageRangeMessage(pageCount: number): string {
+  return pageCount === 1
+    ? 'There is only page 1.'
+    : `Enter a page from 1 to ${numberFormat.format(pageCount)}.`;
+}
+
+export interface PagerProps {
+  page: number;
+  size: number;
+  /** Matching rows; null while the first page of a search is loading. */
+  count: number | null;
+  countIsExact: boolean;
+  onPageChange: (page: number) => void;
+  /** A new size goes back to page 1 (the caller does that). */
+  onSizeChange: (size: number) => void;
+}
+
+/**
+ * The pager (spec 000 §2, §5, §9): rows per page (20 to 100), first, previous, next and last, a page-number entry
+ * that takes only 1 to the page count, "Page X of Y" and the row count (marked "about" when it is an estimate).
+ */
+export function Pager({ page, size, count, countIsExact, onPageChange, onSizeChange }: PagerProps) {
+  const pageCount = count === null ? null : pageCountOf(count, size);
+  const lastKnown = pageCount ?? page;
+
+  return (
+    <Group component="nav" aria-label="Pages" justify="space-between" gap="sm" wrap="wrap">
+      <NativeSelect
+        label="Rows per page"
+        size="xs"
+        w={130}
+        data={PAGE_SIZES.map(String)}
+        value={String(size)}
+        onChange={(event) => onSizeChange(Number(event.currentTarget.value))}
+        styles={{ root: { display: 'flex', alignItems: 'center', gap: 8 }, label: { whiteSpace: 'nowrap' } }}
+      />
+
+      <Group gap={4} wrap="nowrap" align="flex-start">
+        <PageButton label="First page" disabled={page <= 1} onClick={() => onPageChange(1)}>
+          <IconChevronsLeft size={16} aria-hidden="true" />
+        </PageButton>
+        <PageButton label="Previous page" disabled={page <= 1} onClick={() => onPageChange(page - 1)}>
+          <IconChevronLeft size={16} aria-hidden="true" />
+        </PageButton>
+        {/* Keyed by the page shown: after any page change the entry starts again from it, without a stale draft. */}
+        <PageEntry
+          key={`${page}/${lastKnown}`}
+          page={page}
+          pageCount={pageCount}
+          onPageChange={onPageChange}
+        />
+        <PageButton
+          label="Next page"
+          disabled={pageCount === null || page >= pageCount}
+          onClick={() => onPageChange(page + 1)}
+        >
+          <IconChevronRight size={16} aria-hidden="true" />
+        </PageButton>
+        <PageButton
+          label="Last page"
+          disabled={pageCount === null || page >= pageCount}
+          onClick={() => pageCount !== null && onPageChange(pageCount)}
+        >
+          <IconChevronsRight size={16} aria-hidden="true" />
+        </PageButton>
+      </Group>
+
+      <Text size="sm" c="dimmed" aria-live="polite" style={{ whiteSpace: 'nowrap' }}>
+        {pageCount === null ? (
+          `Page ${numberFormat.format(page)}`
+        ) : (
+          <>
+            Page {numberFormat.format(page)} of {numberFormat.format(pageCount)}
+            {' · '}
+            {rowCountText(count ?? 0, countIsExact)}
+          </>
+        )}
+      </Text>
+    </Group>
+  );
+}
+
+function PageButton({
+  label,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  disabled: boolean;
+  onClick: () => void;
+  children: React.ReactNode;
+}) {
+  return (
+    <ActionIcon variant="default" size={30} aria-label={label} disabled={disabled} onClick={onClick}>
+      {children}
+    </ActionIcon>
+  );
+}
+
+/** The page-number entry: Enter (or leaving it) goes to the page typed when it is one; otherwise it says why. */
+function PageEntry({
+  page,
+  pageCount,
+  onPageChange,
+}: {
+  page: number;
+  pageCount: number | null;
+  onPageChange: (page: number) => void;
+}) {
+  const [draft, setDraft] = useState<string | number>(page);
+  const [error, setError] = useState<string | null>(null);
+
+  const apply = () => {
+    const text = String(draft).trim();
+    if (text === String(page)) {
+      setError(null);
+      return;
+    }
+    const wanted = Number(text);
+    const max = pageCount ?? page;
+    if (text === '' || !Number.isInteger(wanted) || wanted < 1 || wanted > max) {
+      setError(pageRangeMessage(max));
+      return;
+    }
+    setError(null);
+    onPageChange(wanted);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    apply();
+  };
+
+  return (
+    <form onSubmit={submit} noValidate style={{ position: 'relative' }}>
+      <NumberInput
+        aria-label="Page"
+        size="xs"
+        w={84}
+        value={draft}
+        onChange={(value) => {
+          setDraft(value);
+          setError(null);
+        }}
+        onBlur={() => {
+          if (String(draft).trim() !== String(page)) apply();
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            setDraft(page);
+            setError(null);
+          }
+        }}
+        allowDecimal={false}
+        allowNegative={false}
+        hideControls
+        thousandSeparator=","
+        error={error}
+        // The message sits under the pager's row instead of pushing the buttons apart.
+        styles={{ error: { position: 'absolute', whiteSpace: 'nowrap', zIndex: 1 } }}
+      />
+    </form>
+  );
+}
