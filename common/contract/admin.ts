@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { adminMessages } from '#common/messages.ts';
 import { ADMIN_PAGE_SIZE, LINK_MAX_LENGTH, LINK_MAX_SEGMENTS, ROLE_MAX_LINKS } from '#common/limits.ts';
 import { canonicalLink, canonicalTableId, type LinkProblem, type TableIdProblem } from '#common/links.ts';
-import { row } from './sql.ts';
 
 /*
  * The administration API (issue 5): roles with their links, per-table permissions and users, exactly as the spec's
@@ -219,16 +218,8 @@ export const auditEntryId = z.object({
   id: z.coerce.number().int().min(1, 'id must be an audit entry Id.'),
 });
 
-/** What an undo did: the change it made (an update back, a delete of an inserted row, an insert of a deleted
- * one), the row's key (new when a restored row got a new identity) and the row as it is now (null when deleted). */
-export const undoResult = z.object({
-  undoEntryId: z.number().int().describe('The data.undo audit entry recording this undo'),
-  change: z.enum(['insert', 'update', 'delete']),
-  key: row,
-  row: row.nullable(),
-  keptKey: z.boolean().describe('false when a restored row got a new identity'),
-});
-export type UndoResult = z.infer<typeof undoResult>;
+/** What an undo did (shared with the data API's row history undo: contract/sql.ts). */
+export { undoResult, type UndoResult } from './sql.ts';
 
 /** The app store's tables the generic admin data calls edit (GET/POST api/admin/app/main/{table}…). */
 export const appTableParams = z.object({ db: z.string(), schema: z.string(), table: z.string() });

@@ -240,3 +240,56 @@ export const foreignKeysQuery = z.object({
     .default(1),
 });
 export type ForeignKeysQuery = z.infer<typeof foreignKeysQuery>;
+
+/*
+ * A row's history (docs/decisions/0026-row-history-and-last-page.md): the audit trail's entries of one row of one
+ * table, for anyone who may read the table, and the undo of one of them for anyone who holds the right it needs.
+ */
+
+/** POST …/history answers at most this many entries, newest first. */
+export const ROW_HISTORY_LIMIT = 50;
+
+export const dataChange = z.enum(['insert', 'update', 'delete']);
+export type DataChangeKind = z.infer<typeof dataChange>;
+
+/** One change of a row, as its audit entry records it. */
+export const rowHistoryEntry = z.object({
+  id: z.number().int().describe('The audit entry'),
+  at: z.string().describe('When, ISO-8601 UTC'),
+  username: z.string().nullable().describe('Who; null when the account no longer exists'),
+  action: z
+    .string()
+    .describe('data.insert, data.update, data.delete, or data.undo (an undo of an earlier change)'),
+  change: dataChange.describe('What happened to the row (for data.undo: what the undo did)'),
+  before: row
+    .nullable()
+    .describe('The row before (null for an insert); binary values as "binary, N bytes, sha256 …"'),
+  after: row.nullable().describe('The row after (null for a delete)'),
+  changedColumns: z
+    .array(z.string())
+    .describe('The columns whose values differ between before and after (insert, delete: every column)'),
+  undoneBy: z.number().int().nullable().describe('The data.undo entry that undid this change, if any'),
+  state: z
+    .enum(['done', 'pending', 'uncertain'])
+    .describe('As the audit trail’s state (only done can be undone)'),
+  canUndo: z
+    .boolean()
+    .describe('Whether …/history/{id}/undo would be allowed now, as far as the row as it is now tells'),
+});
+export type RowHistoryEntry = z.infer<typeof rowHistoryEntry>;
+export const rowHistory = z.array(rowHistoryEntry);
+
+export const historyEntryParams = tableParams.extend({
+  id: z.coerce.number().int().min(1, 'id must be an audit entry Id.'),
+});
+
+/** What an undo did: the change it made (an update back, a delete of an inserted row, an insert of a deleted
+ * one), the row's key (new when a restored row got a new identity) and the row as it is now (null when deleted). */
+export const undoResult = z.object({
+  undoEntryId: z.number().int().describe('The data.undo audit entry recording this undo'),
+  change: dataChange,
+  key: row,
+  row: row.nullable(),
+  keptKey: z.boolean().describe('false when a restored row got a new identity'),
+});
+export type UndoResult = z.infer<typeof undoResult>;

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AppDatabase, AuditState } from './schema.ts';
 
 export type { AuditState } from './schema.ts';
@@ -285,4 +285,47 @@ export async function deleteAuditBefore(
     total += deleted;
     if (deleted < batch) return total;
   }
+}
+
+/** The data changes an audit detail records (`data.undo` included: an undo changes its row too). */
+const DATA_CHANGE_ACTIONS = ['data.insert', 'data.update', 'data.delete', 'data.undo'];
+
+/**
+ * Data change entries of a target whose detail names the key `keyJson` (the key object as JSON, in the table's key
+ * order, as row-audit.ts writes it), newest first, `offset` into them. The key is looked for as text inside the
+ * detail ("key":{…}), a narrowing in the database; callers compare the parsed key exactly, since SQLite's LIKE
+ * ignores the case of ASCII letters.
+ */
+export async function auditOfKey(
+  db: Db,
+  target: string,
+  keyJson: string,
+  page: { offset: number; limit: number },
+): Promise<StoredAuditEntry[]> {
+  const pattern = `%${`"key":${keyJson}`.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return db
+    .selectFrom('audit_log')
+    .leftJoin('users', 'users.id', 'audit_log.user_id')
+    .select(entryColumns)
+    .where('audit_log.target', '=', target)
+    .where('audit_log.action', 'in', DATA_CHANGE_ACTIONS)
+    .where(sql<boolean>`${sql.ref('audit_log.detail')} like ${pattern} escape '\\'`)
+    .orderBy('audit_log.at', 'desc')
+    .orderBy('audit_log.id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+}
+
+/** The done `data.undo` entries that undid any of these entries: entry id → undo id. A pending undo may yet turn
+ * out not to have happened, so it does not count. */
+export async function undosOf(db: Db, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map();
+  const undos = await db
+    .selectFrom('audit_log')
+    .select(['id', 'undo_of'])
+    .where('undo_of', 'in', ids)
+    .where('state', '<>', 'pending')
+    .execute();
+  return new Map(undos.flatMap((u) => (u.undo_of === null ? [] : [[u.undo_of, u.id] as const])));
 }

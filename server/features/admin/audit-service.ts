@@ -1,7 +1,7 @@
 import type { AuditEntryView, AuditQuery } from '#common/contract/admin.ts';
 import { canonicalTableId } from '#common/links.ts';
 import type { AppStore } from '#server/store/app-store.ts';
-import { listAudit, type StoredAuditEntry } from '#server/store/audit.ts';
+import { listAudit, undosOf, type StoredAuditEntry } from '#server/store/audit.ts';
 
 /** A stored detail as JSON; text that is not JSON (none is written so) is answered as it is. */
 export function parsedDetail(detail: string | null): unknown {
@@ -57,19 +57,9 @@ export async function pageOfAudit(
     },
     { offset: (query.page - 1) * query.pageSize, limit: query.pageSize },
   );
-  const undos = rows.length
-    ? await store.db
-        .selectFrom('audit_log')
-        .select(['id', 'undo_of'])
-        .where(
-          'undo_of',
-          'in',
-          rows.map((r) => r.id),
-        )
-        // An undo still pending may yet turn out not to have happened.
-        .where('state', '<>', 'pending')
-        .execute()
-    : [];
-  const undoneBy = new Map(undos.map((u) => [u.undo_of, u.id]));
+  const undoneBy = await undosOf(
+    store.db,
+    rows.map((r) => r.id),
+  );
   return { count, results: rows.map((r) => auditEntryView(r, undoneBy.get(r.id) ?? null)) };
 }

@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import type { UndoResult } from '#common/contract/admin.ts';
-import { tableOfId } from '#common/links.ts';
-import { row as rowSchema, type CellValue, type Row, type Table } from '#common/contract/sql.ts';
+import { tablePath, tableOfId } from '#common/links.ts';
+import {
+  row as rowSchema,
+  type CellValue,
+  type Row,
+  type Table,
+  type TableRights,
+  type UndoResult,
+} from '#common/contract/sql.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
 import { requireTableAccess, type TableAction, type TableRef } from '#server/features/access/policy.ts';
@@ -28,8 +34,9 @@ import { parsedDetail } from './audit-service.ts';
 /*
  * Undo and restore from the audit trail (docs/decisions/0006-access-control.md). A data change is undone by the
  * opposite change: an update by writing back the values it replaced, an insert by deleting the row, a delete by
- * inserting the row again. Administrators may undo any change; its author only while they still hold the right the
- * opposite change needs. Nothing is overwritten that changed after the audited change, and every undo is itself an
+ * inserting the row again. Administrators may undo any change; from the audit trail its author only while they still
+ * hold the right the opposite change needs, and from a row's history (POST api/sql/…/history/{id}/undo,
+ * docs/decisions/0026-row-history-and-last-page.md) anyone who holds that right on the table. Nothing is overwritten that changed after the audited change, and every undo is itself an
  * audited data change (`data.undo`, detail {of, change, key, before, after}); a change is undone at most once. The
  * undo's entry is its claim, an intent recorded before the change commits and confirmed after, like every data
  * change's (#server/features/sql/audit-intents.ts); a change whose own entry is still an intent is not undone.
@@ -49,13 +56,15 @@ export const undoMessages = {
     `The row has changed since (${columns.join(', ')}), so undoing would overwrite newer values. Change it in the table instead.`,
   deletedSince: 'The row was deleted since, so its change cannot be undone.',
   nothingChanged: 'That change left every value as it was: there is nothing to undo.',
+  /** The engine's words (row-writes.ts restoreRow), said ahead when the row's history already knows. */
+  keyTaken: 'A row with the same key exists again, so the deleted row cannot be put back.',
   binary: (columns: string[]) =>
     `${columns.join(', ')} ${columns.length === 1 ? 'holds' : 'hold'} binary data, which the audit keeps only as its ` +
     'length and SHA-256, so it cannot be put back exactly. Change the row in the table instead.',
 } as const;
 
 /** The right the opposite change needs: undoing an update updates, undoing an insert deletes, a restore inserts. */
-const neededRight: Record<DataChange, Exclude<TableAction, 'read'>> = {
+export const neededRight: Record<DataChange, Exclude<TableAction, 'read'>> = {
   update: 'update',
   insert: 'delete',
   delete: 'insert',
@@ -67,7 +76,7 @@ const auditedChange = z.object({
   after: rowSchema.nullable(),
 });
 
-function changeOf(action: string): DataChange | null {
+export function changeOf(action: string): DataChange | null {
   return action === 'data.insert'
     ? 'insert'
     : action === 'data.update'
@@ -124,6 +133,25 @@ interface Outcome extends UndoneChange {
 /** Hands the change over to be recorded, in its transaction before it commits (the engine's beforeCommit). */
 type RecordUndo = (done: UndoneChange) => Promise<void>;
 
+/** The values an update's undo writes back: the columns it changed that a write may set, as they were before. */
+function valuesToWriteBack(table: Table, before: Row, after: Row): { columns: string[]; values: Row } {
+  const writable = (name: string) =>
+    table.columns.some(
+      (c) => c.name === name && !c.isIdentity && !c.isGuid && !c.isComputed && !c.isHidden && !c.isForeignKey,
+    );
+  const columns = Object.keys(before).filter((name) => !same(before[name], after[name]) && writable(name));
+  if (columns.length === 0) throw new ApiError(409, undoMessages.nothingChanged);
+  const values = Object.fromEntries(columns.map((name) => [name, before[name] ?? null]));
+  refuseShortenedBinary(table, values);
+  return { columns, values };
+}
+
+/** Refuses (409) to delete an added row the undo could not tell from the others. */
+function refuseWithoutKey(key: Row): void {
+  if (Object.keys(key).length === 0 || Object.values(key).some((v) => v === null))
+    throw new ApiError(409, undoMessages.noKey);
+}
+
 /** Writes back the values an update replaced, only the columns it changed, if the row is as the update left it. */
 async function undoUpdate(
   engine: DatabaseEngine,
@@ -133,14 +161,7 @@ async function undoUpdate(
   after: Row,
   record: RecordUndo,
 ): Promise<Outcome> {
-  const writable = (name: string) =>
-    table.columns.some(
-      (c) => c.name === name && !c.isIdentity && !c.isGuid && !c.isComputed && !c.isHidden && !c.isForeignKey,
-    );
-  const columns = Object.keys(before).filter((name) => !same(before[name], after[name]) && writable(name));
-  if (columns.length === 0) throw new ApiError(409, undoMessages.nothingChanged);
-  const values = Object.fromEntries(columns.map((name) => [name, before[name] ?? null]));
-  refuseShortenedBinary(table, values);
+  const { columns, values } = valuesToWriteBack(table, before, after);
   const change = await engine.upsert(
     table,
     { ...key, ...values },
@@ -171,8 +192,7 @@ async function undoInsert(
   after: Row,
   record: RecordUndo,
 ): Promise<Outcome> {
-  if (Object.keys(key).length === 0 || Object.values(key).some((v) => v === null))
-    throw new ApiError(409, undoMessages.noKey);
+  refuseWithoutKey(key);
   const deleted = await engine.deleteRow(table, key, {
     beforeDelete: (current) => refuseIfChanged(table, current, after),
     beforeCommit: (gone) => record({ change: 'delete', key, before: gone, after: null, keptKey: true }),
@@ -249,34 +269,137 @@ async function refuseOthers(context: SqlContext, caller: Caller, entry: StoredAu
   throw new ApiError(403, undoMessages.notYours);
 }
 
+/** What an entry must be to be undone, told from the entry alone: a data change (an undo is not undone in turn),
+ * not still an intent, of a table. */
+function undoTarget(entry: StoredAuditEntry): { change: DataChange; ref: TableRef } {
+  const change = changeOf(entry.action);
+  if (!change) throw new ApiError(409, undoMessages.notDataChange);
+  if (entry.state === 'pending') throw new ApiError(409, undoMessages.notConfirmed);
+  const ref = tableOf(entry.target);
+  if (!ref) throw new ApiError(409, undoMessages.noTable);
+  return { change, ref };
+}
+
+/** The rows an audited change recorded and its row's key (a key the audit shortened cannot be looked up). */
+function recordedRows(
+  entry: StoredAuditEntry,
+  table: Table,
+): { before: Row | null; after: Row | null; key: Row } {
+  const parsed = auditedChange.safeParse(parsedDetail(entry.detail));
+  if (!parsed.success) throw new ApiError(409, undoMessages.noRow);
+  const { before, after } = parsed.data;
+  const key = parsed.data.key ?? keyOf(table, after ?? before ?? {});
+  if (Object.values(key).some(isShortenedBinary))
+    throw new ApiError(409, undoMessages.binary(Object.keys(key)));
+  return { before, after, key };
+}
+
+/**
+ * The checks an undo makes against the row as it is now (`current`, null when no row has the key), made ahead of
+ * the write: the undo repeats them in its transaction (undoUpdate, undoInsert) or the engine does (restoreRow).
+ */
+function refuseStale(
+  change: DataChange,
+  table: Table,
+  recorded: { before: Row | null; after: Row | null; key: Row },
+  current: Row | null,
+): void {
+  const { before, after, key } = recorded;
+  if (change === 'update' && before && after) {
+    valuesToWriteBack(table, before, after);
+    if (!current) throw new ApiError(409, undoMessages.deletedSince);
+    refuseIfChanged(table, current, after);
+  } else if (change === 'insert' && after) {
+    refuseWithoutKey(key);
+    if (!current) throw new ApiError(409, undoMessages.deletedSince);
+    refuseIfChanged(table, current, after);
+  } else if (change === 'delete' && before) {
+    refuseShortenedBinary(table, before);
+    if (current) throw new ApiError(409, undoMessages.keyTaken);
+  } else {
+    throw new ApiError(409, undoMessages.noRow);
+  }
+}
+
+/** What a row's history knows when it lists an entry: the table, the caller's rights on it, the undo of the entry
+ * if any, and the row as it is now (null when no row has the key). */
+export interface UndoPreview {
+  table: Table;
+  rights: TableRights;
+  undoneBy: number | null;
+  current: Row | null;
+}
+
+const rightHeld: Record<DataChange, keyof TableRights> = {
+  update: 'canUpdate',
+  insert: 'canDelete',
+  delete: 'canInsert',
+};
+
+/**
+ * Whether the undo of an entry would be allowed now, by the same checks undoEntry makes (a done entry only: one
+ * whose change could not be told to have happened is left to the audit trail). `current` is the row of the entry's
+ * key: a row's history lists only entries of one key.
+ */
+export function canUndo(entry: StoredAuditEntry, preview: UndoPreview): boolean {
+  if (entry.state !== 'done' || preview.undoneBy !== null) return false;
+  try {
+    const { change } = undoTarget(entry);
+    if (!preview.rights[rightHeld[change]]) return false;
+    const recorded = recordedRows(entry, preview.table);
+    refuseStale(change, preview.table, recorded, preview.current);
+    return true;
+  } catch (error) {
+    if (error instanceof ApiError) return false;
+    throw error;
+  }
+}
+
 /** POST api/admin/audit/{id}/undo: undoes one data change; answers what was done and a message saying it. */
 export async function undoChange(
   context: SqlContext,
   caller: Caller,
   id: number,
 ): Promise<{ result: UndoResult; message: string }> {
-  const { store } = context;
-  const entry = await findAudit(store.db, id);
+  const entry = await findAudit(context.store.db, id);
   if (!entry) throw new ApiError(404, undoMessages.notFound);
   await refuseOthers(context, caller, entry);
-  const change = changeOf(entry.action);
-  if (!change) throw new ApiError(409, undoMessages.notDataChange);
-  if (entry.state === 'pending') throw new ApiError(409, undoMessages.notConfirmed);
-  const ref = tableOf(entry.target);
-  if (!ref) throw new ApiError(409, undoMessages.noTable);
-  // The author's rights now, not when they made the change: a right taken away cannot be used through undo.
+  return undoEntry(context, caller, entry);
+}
+
+/**
+ * POST api/sql/{db}/{schema}/{table}/history/{id}/undo: undoes one data change of that table (the caller's links
+ * were checked by the data API); an entry of another table is not found here.
+ */
+export async function undoChangeOfTable(
+  context: SqlContext,
+  caller: Caller,
+  ref: TableRef,
+  id: number,
+): Promise<{ result: UndoResult; message: string }> {
+  const entry = await findAudit(context.store.db, id);
+  if (!entry || entry.target !== tablePath(ref.database, ref.schema, ref.table))
+    throw new ApiError(404, undoMessages.notFound);
+  return undoEntry(context, caller, entry);
+}
+
+/** Undoes an entry once whoever may ask has been decided: the right the opposite change needs, then the change. */
+async function undoEntry(
+  context: SqlContext,
+  caller: Caller,
+  entry: StoredAuditEntry,
+): Promise<{ result: UndoResult; message: string }> {
+  const { store } = context;
+  const id = entry.id;
+  const { change, ref } = undoTarget(entry);
+  // The caller's rights now, not when the change was made: a right taken away cannot be used through undo.
   await requireTableAccess(store, caller.account, ref, neededRight[change], caller.address);
   const done = await findUndoOf(store.db, id);
   if (done) throw new ApiError(409, undoMessages.alreadyUndone(done.id));
 
-  const parsed = auditedChange.safeParse(parsedDetail(entry.detail));
-  if (!parsed.success) throw new ApiError(409, undoMessages.noRow);
-  const { before, after } = parsed.data;
   const engine = databaseNamed(context, ref.database);
   const table = await engine.table(ref.schema, ref.table);
-  const key = parsed.data.key ?? keyOf(table, after ?? before ?? {});
-  if (Object.values(key).some(isShortenedBinary))
-    throw new ApiError(409, undoMessages.binary(Object.keys(key)));
+  const { before, after, key } = recordedRows(entry, table);
 
   const claim = await claimUndo(store.db, {
     userId: caller.account.userId,

@@ -8,15 +8,18 @@ import {
   filterBody,
   foreignKeyChoices,
   foreignKeysQuery,
+  historyEntryParams,
   pageQuery,
   pageResult,
   row,
   rowBody,
+  rowHistory as rowHistoryAnswer,
   searchQuery,
   tableListItem,
   tableListQuery,
   tablePageParams,
   tableParams,
+  undoResult,
 } from '#common/contract/sql.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import type { AppStore } from '#server/store/app-store.ts';
@@ -33,6 +36,7 @@ import {
   searchRows,
   upsertRow,
 } from './sql-service.ts';
+import { rowHistory, undoRowChange } from './row-history-service.ts';
 import { callerOf, refOf, type SqlContext } from './table-access.ts';
 
 /** Rows carry images as base64 inside the encoding: room for a picture of about 15 MB. */
@@ -203,6 +207,46 @@ export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): Fastify
           await deleteRow(context, callerOf(request), refOf(request.params), request.body),
           browserMessages.rowDeleted,
         ),
+    );
+    app.post(
+      '/api/sql/:db/:schema/:table/history',
+      {
+        config: { encodedBody: 'row' },
+        bodyLimit: ROW_BODY_LIMIT_BYTES,
+        schema: {
+          tags,
+          summary:
+            'A row’s history: the audit entries of the row with the body’s key, newest first (at most 50), each ' +
+            'with canUndo (anyone who may read the table)',
+          params: tableParams,
+          body: rowBody,
+          response: { 200: envelope(rowHistoryAnswer) },
+        },
+      },
+      async (request) =>
+        success(await rowHistory(context, callerOf(request), refOf(request.params), request.body)),
+    );
+    app.post(
+      '/api/sql/:db/:schema/:table/history/:id/undo',
+      {
+        schema: {
+          tags,
+          summary:
+            'Undo one change of this table from a row’s history: an update back (CanUpdate), an insert deleted ' +
+            '(CanDelete), a deleted row restored (CanInsert); the undo is audited',
+          params: historyEntryParams,
+          response: { 200: envelope(undoResult) },
+        },
+      },
+      async (request) => {
+        const { result, message } = await undoRowChange(
+          context,
+          callerOf(request),
+          refOf(request.params),
+          request.params.id,
+        );
+        return success(result, message);
+      },
     );
   };
 }
