@@ -1,4 +1,29 @@
+import { useReducer, useRef, useState } from 'react';
+import { ActionIcon, Button, Grid, Group, Modal, Paper, Stack, Tabs, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
 import type { Row, TableListItem } from '#common/contract/sql.ts';
+import { MOBILE_BREAKPOINT_PX, MODAL_FADE_MS } from '#common/limits.ts';
+import { browserMessages as bm } from '#common/messages.ts';
+import { failureMessage } from '#web/api/failure-message.ts';
+import type { TableRef } from '#web/api/sql/paths.ts';
+import { useDeleteRow } from '#web/api/sql/delete-row.ts';
+import { useUpsertRow } from '#web/api/sql/upsert-row.ts';
+import { usePendingChanges } from '#web/forms/pending-changes.ts';
+import { usePopup } from '#web/ui/popups.ts';
+import { editorMessages as em } from './editor-messages.ts';
+import {
+  closeRefusal,
+  deleteRefusal,
+  editorReducer,
+  isPending,
+  openEditor,
+  type EditorAction,
+  type EditorState,
+} from './editor-state.ts';
+import { RowFieldInput } from './fields/row-field.tsx';
+import { deleteBody, rowErrors, rowFields, rowsCanChange, upsertBody } from './row-fields.ts';
+import { RowHistory } from './row-history.tsx';
 
 /** Which row the editor shows: an existing one (edit) or a new one (add). */
 export type EditorTarget = { mode: 'edit'; row: Row } | { mode: 'add' };
@@ -12,7 +37,373 @@ export interface RowEditorProps {
   onClose: (changed: boolean) => void;
 }
 
+/*
+ * Which toast says what (spec 000 §4 and §8 name both sets; each outcome gets one toast carrying both where both fit):
+ * - Save (add or edit) succeeded: title 'Successfully saved changes.' (§4), text the server's message, which is
+ *   'Successfully updated row.' (§8 Rows; it is the fallback too).
+ * - Save failed: title 'Failed to save changes.' (§4), text the server's reason, else 'Failed to update row.' (§8).
+ * - Delete: 'Successfully deleted row.', or 'Failed to delete row.' with the server's reason (§8).
+ * - Delete with pending changes: 'Cannot delete with pending changes.' (§4, §8), nothing is asked or sent.
+ * - Close (X, Escape, a click outside) with pending changes: refused, the modal stays open and a toast says 'Save or
+ *   discard your changes before closing.' (the banner with both buttons is right there, so a question would only
+ *   repeat it); the same rule holds navigation while the editor has pending changes (usePendingChanges).
+ */
+
+/** Grid spans on the modal's own width (container queries): the spec's 2 and 3 of 12 on a wide form, fewer fields
+ * a line as the form narrows, one a line on a phone. */
+const SPANS = {
+  2: { base: 12, xs: 6, sm: 4, lg: 2 },
+  3: { base: 12, xs: 6, md: 4, lg: 3 },
+} as const;
+const CONTAINER_BREAKPOINTS = { xs: '420px', sm: '600px', md: '780px', lg: '1000px', xl: '1200px' };
+
 /** The row editor modal (spec 000 §2, §4, §5, §8). */
-export function RowEditor(_props: RowEditorProps) {
-  return null;
+export function RowEditor({ db, table, target, onClose }: RowEditorProps) {
+  // The last target stays shown while the modal fades out; each opening mounts the form afresh.
+  const [shown, setShown] = useState<{ target: EditorTarget; opening: number } | null>(
+    target ? { target, opening: 1 } : null,
+  );
+  if (target && target !== shown?.target) setShown({ target, opening: (shown?.opening ?? 0) + 1 });
+  if (!shown) return null;
+  return (
+    <EditorContent
+      key={shown.opening}
+      db={db}
+      table={table}
+      target={shown.target}
+      opened={target !== null}
+      onClose={onClose}
+    />
+  );
+}
+
+interface EditorContentProps {
+  db: string;
+  table: TableListItem;
+  target: EditorTarget;
+  opened: boolean;
+  onClose: (changed: boolean) => void;
+}
+
+function EditorContent({ db, table, target, opened, onClose }: EditorContentProps) {
+  const phone = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX - 0.02}px)`) ?? false;
+  const ref: TableRef = { db, schema: table.schema, table: table.name };
+  const [state, dispatch] = useReducer(
+    (current: EditorState, action: EditorAction) => editorReducer(table, current, action),
+    null,
+    () => openEditor(table, target.mode, target.mode === 'edit' ? target.row : null),
+  );
+  const [tab, setTab] = useState<string>('row');
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  // Something was saved, deleted or undone since the editor opened: the grid reads its page again on close.
+  const changed = useRef(false);
+  const upsert = useUpsertRow(ref);
+  const remove = useDeleteRow(ref);
+
+  const { rights } = table;
+  const canWrite = state.mode === 'add' ? rights.canInsert : rights.canUpdate;
+  const fields = rowFields(table, state.mode, canWrite);
+  const errors = rowErrors(fields, state.values);
+  const pending = isPending(state);
+  usePendingChanges(opened && pending);
+
+  const close = () => {
+    const refusal = closeRefusal(state);
+    if (refusal) {
+      notifications.show({ color: 'yellow', message: refusal });
+      return;
+    }
+    onClose(changed.current);
+  };
+  usePopup(opened, () => onClose(changed.current));
+
+  const save = async () => {
+    dispatch({ type: 'markAll' });
+    const invalid = fields.find((field) => errors[field.column.name]);
+    if (invalid) {
+      setTab('row');
+      document.querySelector<HTMLElement>(`[data-column="${CSS.escape(invalid.column.name)}"]`)?.focus();
+      return;
+    }
+    try {
+      const answer = await upsert.mutateAsync(upsertBody(table, state.mode, state.values, state.backup.row));
+      changed.current = true;
+      dispatch({ type: 'saved', row: answer.data });
+      notifications.show({
+        color: 'green',
+        title: bm.savedChanges,
+        message: answer.message ?? bm.rowUpdated,
+      });
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: bm.saveFailed,
+        message: failureMessage(error, bm.rowUpdateFailed),
+      });
+    }
+  };
+
+  const askDelete = () => {
+    const refusal = deleteRefusal(state);
+    if (refusal) {
+      notifications.show({ color: 'yellow', message: refusal });
+      return;
+    }
+    setConfirmingDelete(true);
+  };
+
+  const confirmDelete = async () => {
+    try {
+      await remove.mutateAsync(deleteBody(table, state.backup.row));
+      setConfirmingDelete(false);
+      notifications.show({ color: 'green', message: bm.rowDeleted });
+      onClose(true);
+    } catch (error) {
+      setConfirmingDelete(false);
+      notifications.show({
+        color: 'red',
+        title: bm.rowDeleteFailed,
+        message: failureMessage(error, bm.rowDeleteFailed),
+      });
+    }
+  };
+
+  const editing = state.mode === 'edit';
+  const note = editing
+    ? !rights.canUpdate
+      ? em.readOnlyRow
+      : !rowsCanChange(table)
+        ? em.noChangeWithoutKey
+        : null
+    : state.backup.mode === 'edit'
+      ? em.copied
+      : null;
+  const canSave = canWrite;
+
+  return (
+    <>
+      <Modal.Root
+        opened={opened}
+        onClose={close}
+        size="75rem"
+        fullScreen={phone}
+        centered={!phone}
+        closeOnClickOutside={false}
+        transitionProps={{ transition: 'fade', duration: MODAL_FADE_MS }}
+      >
+        <Modal.Overlay />
+        <Modal.Content>
+          <Modal.Header>
+            <Stack gap={0} miw={0} style={{ flex: 1 }}>
+              <Modal.Title fw={700} fz="lg">
+                {editing ? em.editTitle : em.addTitle}
+              </Modal.Title>
+              <Text size="sm" c="dimmed" truncate="end">
+                {table.schema}.{table.name}
+              </Text>
+            </Stack>
+            <Group gap={4} wrap="nowrap">
+              {rights.canInsert && editing && (
+                <Tooltip label={em.copyRow}>
+                  <ActionIcon
+                    variant="subtle"
+                    size="lg"
+                    aria-label={em.copyRow}
+                    onClick={() => dispatch({ type: 'copy' })}
+                  >
+                    <CopyIcon />
+                  </ActionIcon>
+                </Tooltip>
+              )}
+              {rights.canDelete && editing && (
+                <Tooltip label={em.deleteRow}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    size="lg"
+                    aria-label={em.deleteRow}
+                    onClick={askDelete}
+                  >
+                    <TrashIcon />
+                  </ActionIcon>
+                </Tooltip>
+              )}
+              <Modal.CloseButton aria-label="Close" />
+            </Group>
+          </Modal.Header>
+          <Modal.Body pb={0}>
+            <Tabs
+              value={editing ? tab : 'row'}
+              onChange={(value) => setTab(value ?? 'row')}
+              keepMounted={false}
+            >
+              <Tabs.List mb="md">
+                <Tabs.Tab value="row">{em.rowTab}</Tabs.Tab>
+                {editing && <Tabs.Tab value="history">{em.historyTab}</Tabs.Tab>}
+              </Tabs.List>
+              <Tabs.Panel value="row">
+                <form
+                  aria-label={editing ? em.editTitle : em.addTitle}
+                  noValidate
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    if (pending && canSave) void save();
+                  }}
+                >
+                  {note && (
+                    <Text size="sm" c="dimmed" mb="sm">
+                      {note}
+                    </Text>
+                  )}
+                  <Grid type="container" breakpoints={CONTAINER_BREAKPOINTS} gap="md">
+                    {fields.map((field) => {
+                      const name = field.column.name;
+                      return (
+                        <Grid.Col key={name} span={SPANS[field.width]}>
+                          <RowFieldInput
+                            field={field}
+                            value={state.values[name] ?? null}
+                            error={state.marked.has(name) ? errors[name] : undefined}
+                            onChange={(value) => dispatch({ type: 'change', column: name, value })}
+                            onBlur={() => dispatch({ type: 'leave', column: name })}
+                            tableRef={ref}
+                          />
+                        </Grid.Col>
+                      );
+                    })}
+                  </Grid>
+                  <PendingBanner
+                    pending={pending}
+                    canSave={canSave}
+                    saving={upsert.isPending}
+                    onDiscard={() => dispatch({ type: 'discard' })}
+                  />
+                </form>
+              </Tabs.Panel>
+              {editing && (
+                <Tabs.Panel value="history" pb="md">
+                  <RowHistory
+                    db={db}
+                    table={table}
+                    row={state.backup.row}
+                    onUndone={(row) => {
+                      changed.current = true;
+                      if (row === null) onClose(true);
+                      else dispatch({ type: 'saved', row });
+                    }}
+                  />
+                </Tabs.Panel>
+              )}
+            </Tabs>
+          </Modal.Body>
+        </Modal.Content>
+      </Modal.Root>
+      <Modal.Root
+        opened={confirmingDelete}
+        onClose={() => setConfirmingDelete(false)}
+        centered
+        size="sm"
+        zIndex={400}
+        transitionProps={{ transition: 'fade', duration: MODAL_FADE_MS }}
+      >
+        <Modal.Overlay />
+        <Modal.Content>
+          <Modal.Header>
+            <Modal.Title fw={700}>{bm.deleteRowTitle}</Modal.Title>
+            <Modal.CloseButton aria-label="Close" />
+          </Modal.Header>
+          <Modal.Body>
+            <Text size="sm">{bm.deleteRowMessage}</Text>
+            <Group justify="flex-end" gap="sm" mt="lg">
+              <Button variant="default" onClick={() => setConfirmingDelete(false)}>
+                {em.cancel}
+              </Button>
+              <Button color="red" loading={remove.isPending} onClick={() => void confirmDelete()}>
+                {em.delete}
+              </Button>
+            </Group>
+          </Modal.Body>
+        </Modal.Content>
+      </Modal.Root>
+    </>
+  );
+}
+
+/** The bottom banner of pending changes (spec 000 §4): it appears with the first edit and goes with Save or Discard. */
+function PendingBanner({
+  pending,
+  canSave,
+  saving,
+  onDiscard,
+}: {
+  pending: boolean;
+  canSave: boolean;
+  saving: boolean;
+  onDiscard: () => void;
+}) {
+  return (
+    <div
+      style={{
+        position: 'sticky',
+        bottom: 0,
+        zIndex: 2,
+        paddingBottom: 'var(--mantine-spacing-md)',
+        paddingTop: 'var(--mantine-spacing-md)',
+        background: 'var(--mantine-color-body)',
+      }}
+    >
+      {pending && (
+        <Paper withBorder radius="md" p="sm" role="status" aria-live="polite" shadow="sm">
+          <Group justify="space-between" gap="sm">
+            <Text size="sm" fw={500}>
+              {bm.pendingChanges}
+            </Text>
+            <Group gap="sm">
+              <Button variant="default" onClick={onDiscard} disabled={saving}>
+                {em.discardChanges}
+              </Button>
+              {canSave && (
+                <Button type="submit" loading={saving}>
+                  {em.saveChanges}
+                </Button>
+              )}
+            </Group>
+          </Group>
+        </Paper>
+      )}
+    </div>
+  );
+}
+
+function CopyIcon() {
+  return (
+    <svg
+      width={20}
+      height={20}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      aria-hidden
+    >
+      <rect x="8" y="8" width="12" height="12" rx="2" />
+      <path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2" />
+    </svg>
+  );
+}
+
+function TrashIcon() {
+  return (
+    <svg
+      width={20}
+      height={20}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      aria-hidden
+    >
+      <path d="M4 7h16M10 11v6M14 11v6M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
+    </svg>
+  );
 }

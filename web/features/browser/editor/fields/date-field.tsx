@@ -1,0 +1,76 @@
+import '@mantine/dates/styles.css';
+import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
+import dayjs from 'dayjs';
+import { parseWireDate, pickerValue, timeValue, wireDate } from '#web/features/browser/editor/date-values.ts';
+import { textOf, type FieldProps } from './field-props.ts';
+import { TextField } from './text-field.tsx';
+
+/** Dates in the short format the grid uses too (spec 000 §9). */
+const DATE_FORMAT = 'MMM D, YYYY';
+const DATE_TIME_FORMAT = 'MMM D, YYYY HH:mm:ss';
+
+/**
+ * A date or time column (spec 000 §5: text showing a formatted date): the formatted value with a picker. The value
+ * travels as ISO text in its own offset (date-values.ts). Text the pickers cannot read (a MySQL zero date) is shown
+ * and edited as plain text, which the server checks.
+ */
+export function DateField(props: FieldProps) {
+  const { field, value, error, onChange, onBlur } = props;
+  const { column } = field;
+  const text = value === null ? null : textOf(value);
+  const common = {
+    label: column.name,
+    error,
+    withAsterisk: field.required,
+    readOnly: field.readOnly,
+    onBlur,
+    'data-column': column.name,
+  };
+
+  if (field.kind === 'time') {
+    const time = timeValue(text);
+    if (text !== null && time === null) return <TextField {...props} />;
+    return (
+      <TimeInput
+        {...common}
+        withSeconds
+        value={time ?? ''}
+        onChange={(event) => {
+          const next = event.currentTarget.value;
+          onChange(next === '' ? null : next.length === 5 ? `${next}:00` : next);
+        }}
+      />
+    );
+  }
+
+  const withTime = field.kind === 'datetime';
+  const picked = pickerValue(text, withTime);
+  if (text !== null && picked === null) return <TextField {...props} />;
+  const clearable = column.isNullable && !field.readOnly;
+  const change = (next: string | null) => onChange(wireDate(next, withTime, text, column.type));
+
+  if (!withTime) {
+    return (
+      <DatePickerInput
+        {...common}
+        value={picked}
+        valueFormat={DATE_FORMAT}
+        placeholder={text === null ? 'null' : undefined}
+        clearable={clearable}
+        onChange={change}
+      />
+    );
+  }
+  const offset = text === null ? null : (parseWireDate(text)?.offset ?? null);
+  return (
+    <DateTimePicker
+      {...common}
+      value={picked}
+      withSeconds
+      valueFormat={(date) => `${dayjs(date).format(DATE_TIME_FORMAT)}${offset ? ` ${offset}` : ''}`}
+      placeholder={text === null ? 'null' : undefined}
+      clearable={clearable}
+      onChange={change}
+    />
+  );
+}

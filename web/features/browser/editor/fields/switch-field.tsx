@@ -1,0 +1,18 @@
+import { Switch } from '@mantine/core';
+import type { FieldProps } from './field-props.ts';
+
+/** A bit column: a switch (spec 000 §5). Null shows as off and stays null until switched. Read-only: disabled. */
+export function SwitchField({ field, value, error, onChange, onBlur }: FieldProps) {
+  return (
+    <Switch
+      label={field.column.name}
+      checked={value === true}
+      disabled={field.readOnly}
+      error={error}
+      onChange={(event) => onChange(event.currentTarget.checked)}
+      onBlur={onBlur}
+      mt="lg"
+      data-column={field.column.name}
+    />
+  );
+}
