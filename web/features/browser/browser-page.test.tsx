@@ -1,0 +1,286 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import type { Filter, Row } from '#common/contract/sql.ts';
+import { browserMessages } from '#common/messages.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import type { DataGridProps } from '#web/features/browser/grid/data-grid.tsx';
+import type { RowEditorProps } from '#web/features/browser/editor/row-editor.tsx';
+import { BrowserPage } from './browser-page.tsx';
+import { albumTable, customerTable, notesTable } from './test-tables.ts';
+
+// A page with a router, a grid and forms is slow to render in jsdom on a shared machine.
+vi.setConfig({ testTimeout: 20_000 });
+
+// The grid, editor, export and information pieces have their own tests; here they only have to receive what the
+// page gives them and hand back what a person does with them.
+vi.mock('#web/features/browser/grid/data-grid.tsx', () => ({
+  DataGrid: ({ rows, sort, onSortChange, onOpenRow, loading, stale }: DataGridProps) => (
+    <div role="grid" aria-label="Rows" aria-busy={loading || stale}>
+      <button type="button" onClick={() => onSortChange(sort === 'LastName' ? '-LastName' : 'LastName')}>
+        LastName
+      </button>
+      {rows.map((row) => (
+        <div role="row" key={String(row.Id)} onClick={() => onOpenRow(row)}>
+          {String(row.Name)}
+        </div>
+      ))}
+    </div>
+  ),
+}));
+vi.mock('#web/features/browser/editor/row-editor.tsx', () => ({
+  RowEditor: ({ target, onClose }: RowEditorProps) =>
+    target ? (
+      <div role="dialog" aria-label={target.mode === 'add' ? 'Add row' : 'Edit row'}>
+        <button type="button" onClick={() => onClose(true)}>
+          Close after saving
+        </button>
+      </div>
+    ) : null,
+}));
+vi.mock('#web/features/browser/export/export-button.tsx', () => ({
+  ExportButton: () => <button type="button">Export</button>,
+}));
+vi.mock('#web/features/browser/info/table-info-modal.tsx', () => ({
+  TableInfoModal: ({ opened }: { opened: boolean }) =>
+    opened ? <div role="dialog" aria-label="Table information" /> : null,
+}));
+
+type FetchArgs = [input: string, init: RequestInit];
+const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+type Handler = (url: URL, body: Filter | undefined) => Response;
+let handlers: Record<string, Handler>;
+
+function envelope(data: unknown, message: string | null = null, status = 200): Response {
+  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+/** The body of a data API call: JSON, URL-encoded, base64 (spec 000 §7). */
+const decodeBody = (body: unknown): Filter | undefined =>
+  typeof body === 'string' ? (JSON.parse(decodeURIComponent(atob(body))) as Filter) : undefined;
+
+function pageOf(count: number, names: string[], countIsExact = true) {
+  const results: Row[] = names.map((name, i) => ({ Id: i + 1, Name: name }));
+  return envelope({ results, count, countIsExact });
+}
+
+/** The page calls made, as "{table} page {n} size {s} sort {sort} {filter}". */
+function pageCalls(): string[] {
+  return fetchMock.mock.calls
+    .map(([url, init]) => ({ url: new URL(url, 'http://localhost'), body: decodeBody(init.body) }))
+    .filter(({ url }) => url.pathname.includes('/page/'))
+    .map(({ url, body }) => {
+      const [, , , , , table, , page] = url.pathname.split('/');
+      const sort = url.searchParams.get('orderBy') ?? '-';
+      return `${table} page ${page} size ${url.searchParams.get('pageSize')} sort ${sort} ${JSON.stringify(body)}`;
+    });
+}
+
+function renderPage(at: string) {
+  window.history.replaceState(null, '', at);
+  const router = createMemoryRouter(
+    [
+      { path: '/db/:db', element: <BrowserPage /> },
+      { path: '/db/:db/:schema/:table', element: <BrowserPage /> },
+      { path: '/', element: <h1>Home page</h1> },
+    ],
+    { initialEntries: [at] },
+  );
+  render(
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+const address = () => `${window.location.pathname}${window.location.search}`;
+const tablesNav = () => screen.getByRole('navigation', { name: 'Tables' });
+const pagerNav = () => screen.getByRole('navigation', { name: 'Pages' });
+
+beforeEach(() => {
+  notifications.clean();
+  handlers = {
+    'GET /api/sql': () => envelope([{ name: 'chinook', engine: 'sqlite' }]),
+    'GET /api/sql/chinook': () => envelope([albumTable, customerTable, notesTable]),
+    'POST /api/sql/chinook/main/Customer/page/*/search': () => pageOf(1234, ['Ada', 'Grace']),
+    'POST /api/sql/chinook/main/Album/page/*/search': () =>
+      pageOf(2, ['Jagged Little Pill', 'Let There Be Rock']),
+    'POST /api/sql/chinook/main/Notes/page/*/search': () => pageOf(0, []),
+  };
+  fetchMock.mockReset();
+  fetchMock.mockImplementation((input, init) => {
+    const url = new URL(input, 'http://localhost');
+    const path = url.pathname.replace(/\/page\/\d+\//, '/page/*/');
+    const handler = handlers[`${init.method ?? 'GET'} ${path}`];
+    const body = decodeBody(init.body);
+    return Promise.resolve(handler ? handler(url, body) : envelope(null, `No handler for ${path}`, 404));
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
+});
+
+describe('the database browser', () => {
+  it('lists the tables as schema.name, says to choose one, and filters the list by the search box', async () => {
+    renderPage('/db/chinook');
+    expect(screen.getByRole('heading', { level: 1, name: 'chinook' })).toBeTruthy();
+    expect(await within(tablesNav()).findByRole('link', { name: 'main.Album' })).toBeTruthy();
+    expect(within(tablesNav()).getByRole('link', { name: 'main.Customer' }).getAttribute('href')).toBe(
+      '/db/chinook/main/Customer',
+    );
+    expect(screen.getByRole('heading', { level: 2, name: 'Choose a table' })).toBeTruthy();
+    expect(pageCalls()).toEqual([]);
+
+    fireEvent.change(within(tablesNav()).getByLabelText('Search tables'), { target: { value: 'CUST' } });
+    await waitFor(() => expect(within(tablesNav()).queryByRole('link', { name: 'main.Album' })).toBeNull());
+    expect(
+      within(tablesNav())
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['main.Customer']);
+
+    fireEvent.change(within(tablesNav()).getByLabelText('Search tables'), { target: { value: 'nothing' } });
+    expect(await within(tablesNav()).findByText('No table matches “nothing”.')).toBeTruthy();
+  });
+
+  it('switches tables in place and writes the address', async () => {
+    renderPage('/db/chinook/main/Customer?page=3&sort=LastName&q.LastName=Go');
+    expect(await screen.findByRole('heading', { level: 2, name: 'main.Customer' })).toBeTruthy();
+    expect(
+      (await within(tablesNav()).findByRole('link', { name: 'main.Customer' })).getAttribute('aria-current'),
+    ).toBe('page');
+    await waitFor(() =>
+      expect(pageCalls()).toContain('Customer page 3 size 20 sort LastName {"LastName":"Go"}'),
+    );
+
+    fireEvent.click(within(tablesNav()).getByRole('link', { name: 'main.Album' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'main.Album' })).toBeTruthy();
+    expect(address()).toBe('/db/chinook/main/Album');
+    expect(within(tablesNav()).getByRole('link', { name: 'main.Album' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    await waitFor(() => expect(pageCalls()).toContain('Album page 1 size 20 sort - {}'));
+    expect(await screen.findByText('Jagged Little Pill')).toBeTruthy();
+    // The search form belongs to the new table: Album has one searchable column.
+    const search = screen.getByRole('form', { name: 'Search' });
+    expect(within(search).getByLabelText('AlbumId', { selector: 'input' })).toBeTruthy();
+    expect(within(search).queryByLabelText('LastName')).toBeNull();
+  });
+
+  it('searches from page 1, with the trimmed terms in the address', async () => {
+    renderPage('/db/chinook/main/Customer?page=3');
+    const search = await screen.findByRole('form', { name: 'Search' });
+    fireEvent.change(within(search).getByLabelText('LastName', { selector: 'input' }), {
+      target: { value: '  Gon ' },
+    });
+    fireEvent.click(within(search).getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(pageCalls()).toContain('Customer page 1 size 20 sort - {"LastName":"Gon"}'));
+    expect(address()).toBe('/db/chinook/main/Customer?q.LastName=Gon');
+
+    fireEvent.click(within(search).getByRole('button', { name: 'Clear' }));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer'));
+  });
+
+  it('sorts from page 1', async () => {
+    renderPage('/db/chinook/main/Customer?page=4&size=40');
+    fireEvent.click(await screen.findByRole('button', { name: 'LastName' }));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?size=40&sort=LastName'));
+    await waitFor(() => expect(pageCalls()).toContain('Customer page 1 size 40 sort LastName {}'));
+  });
+
+  it('pages: next, last, a typed page and the page size, each in the address', async () => {
+    renderPage('/db/chinook/main/Customer');
+    const pages = await screen.findByRole('navigation', { name: 'Pages' });
+    expect(await within(pages).findByText(/Page 1 of 62/)).toBeTruthy();
+    expect(within(pages).getByText(/1,234 rows/)).toBeTruthy();
+
+    fireEvent.click(within(pages).getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?page=2'));
+    await waitFor(() => expect(pageCalls()).toContain('Customer page 2 size 20 sort - {}'));
+
+    fireEvent.click(within(pagerNav()).getByRole('button', { name: 'Last page' }));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?page=62'));
+
+    const entry = within(pagerNav()).getByRole('textbox', { name: 'Page' });
+    fireEvent.change(entry, { target: { value: '63' } });
+    fireEvent.submit(entry.closest('form') as HTMLFormElement);
+    expect(within(pagerNav()).getByText('Enter a page from 1 to 62.')).toBeTruthy();
+    expect(address()).toBe('/db/chinook/main/Customer?page=62');
+    fireEvent.change(entry, { target: { value: '7' } });
+    fireEvent.submit(entry.closest('form') as HTMLFormElement);
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?page=7'));
+
+    fireEvent.change(within(pagerNav()).getByRole('combobox', { name: 'Rows per page' }), {
+      target: { value: '100' },
+    });
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?size=100'));
+    await waitFor(() => expect(pageCalls()).toContain('Customer page 1 size 100 sort - {}'));
+    expect(await within(pagerNav()).findByText(/Page 1 of 13/)).toBeTruthy();
+  });
+
+  it('shows the last page for an address past it', async () => {
+    renderPage('/db/chinook/main/Album?page=9');
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Album'));
+    await waitFor(() => expect(pageCalls()).toContain('Album page 1 size 20 sort - {}'));
+  });
+
+  it('offers Add only with the right to insert, and refreshes the page when the editor closes after a change', async () => {
+    renderPage('/db/chinook/main/Customer');
+    fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
+    expect(screen.getByRole('dialog', { name: 'Add row' })).toBeTruthy();
+    const before = pageCalls().length;
+    fireEvent.click(screen.getByRole('button', { name: 'Close after saving' }));
+    await waitFor(() => expect(pageCalls().length).toBe(before + 1));
+
+    fireEvent.click(await screen.findByText('Grace'));
+    expect(screen.getByRole('dialog', { name: 'Edit row' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Table information' }));
+    expect(screen.getByRole('dialog', { name: 'Table information' })).toBeTruthy();
+
+    fireEvent.click(within(tablesNav()).getByRole('link', { name: 'main.Notes' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'main.Notes' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add' })).toBeNull();
+  });
+
+  it('says when the table in the address is not one of the list', async () => {
+    renderPage('/db/chinook/main/Secret');
+    expect(await screen.findByRole('heading', { level: 2, name: 'Table not found' })).toBeTruthy();
+    expect(screen.queryByText(browserMessages.pageFailed)).toBeNull();
+  });
+
+  it("toasts 'No database was found.' for a database the person's links do not show", async () => {
+    handlers['GET /api/sql/nope'] = () => envelope(null, 'Not found.', 404);
+    renderPage('/db/nope');
+    expect(
+      await screen.findByText(browserMessages.noDatabase, { selector: '.mantine-Notification-description' }),
+    ).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 2, name: browserMessages.noDatabase })).toBeTruthy();
+    expect(screen.queryByText(browserMessages.tableInfoFailed)).toBeNull();
+  });
+
+  it("toasts 'Failed to get databases.' and 'Failed to get table information.'", async () => {
+    handlers['GET /api/sql'] = () => new Response('', { status: 500 });
+    handlers['GET /api/sql/chinook'] = () => new Response('', { status: 500 });
+    renderPage('/db/chinook');
+    expect(await screen.findByText(browserMessages.databasesFailed)).toBeTruthy();
+    expect(await screen.findByText(browserMessages.tableInfoFailed)).toBeTruthy();
+  });
+
+  it("toasts the server's reason when a page fails, else 'Failed to get page.'", async () => {
+    handlers['POST /api/sql/chinook/main/Customer/page/*/search'] = () =>
+      envelope(null, 'Email is not indexed, so it cannot be searched.', 400);
+    renderPage('/db/chinook/main/Customer?q.Email=a');
+    expect(await screen.findByText('Email is not indexed, so it cannot be searched.')).toBeTruthy();
+
+    handlers['POST /api/sql/chinook/main/Album/page/*/search'] = () => new Response('', { status: 502 });
+    fireEvent.click(within(tablesNav()).getByRole('link', { name: 'main.Album' }));
+    expect(await screen.findByText(browserMessages.pageFailed)).toBeTruthy();
+  });
+});

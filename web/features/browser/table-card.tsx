@@ -1,0 +1,156 @@
+import { useState, type ReactNode } from 'react';
+import { ActionIcon, Box, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Row, TableListItem } from '#common/contract/sql.ts';
+import { queryKeys } from '#web/api/query-keys.ts';
+import { DataGrid } from '#web/features/browser/grid/data-grid.tsx';
+import { RowEditor, type EditorTarget } from '#web/features/browser/editor/row-editor.tsx';
+import { ExportButton } from '#web/features/browser/export/export-button.tsx';
+import { TableInfoModal } from '#web/features/browser/info/table-info-modal.tsx';
+import type { BrowserAddress } from './browser-address.ts';
+import { Pager } from './pager.tsx';
+import { SearchForm } from './search-form.tsx';
+import { tableLabel } from './table-list.tsx';
+import type { BrowserViewActions } from './use-browser-view.ts';
+
+/** The page of rows the card shows, as the page-level query has it. */
+export interface CardPage {
+  rows: Row[];
+  /** null until the first answer for this table. */
+  count: number | null;
+  countIsExact: boolean;
+  /** Nothing to show yet. */
+  loading: boolean;
+  /** The previous page stays shown while the next one loads. */
+  stale: boolean;
+}
+
+export interface TableCardProps {
+  db: string;
+  table: TableListItem;
+  view: BrowserAddress;
+  actions: BrowserViewActions;
+  page: CardPage;
+}
+
+/**
+ * The selected table's card (spec 000 §2): its title, the information icon, Add (only with CanInsert), the search
+ * form with Clear, Export and Search, the grid and the pager; a row click opens the editor, and closing the editor
+ * after a change reads the page again.
+ */
+export function TableCard({ db, table, view, actions, page }: TableCardProps) {
+  const queryClient = useQueryClient();
+  const [infoOpened, setInfoOpened] = useState(false);
+  const [target, setTarget] = useState<EditorTarget | null>(null);
+  const label = tableLabel(table);
+
+  const closeEditor = (changed: boolean) => {
+    setTarget(null);
+    if (changed) {
+      void queryClient.invalidateQueries({
+        queryKey: queryKeys.sql.table({ db, schema: table.schema, table: table.name }),
+      });
+    }
+  };
+
+  return (
+    <CardFrame>
+      <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
+        <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+          <Title order={2} fz={{ base: 'h4', sm: 'h3' }} style={{ overflowWrap: 'anywhere' }}>
+            {label}
+          </Title>
+          <Tooltip label="Table information" withArrow openDelay={300}>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label="Table information"
+              onClick={() => setInfoOpened(true)}
+            >
+              <IconInfoCircle size={20} aria-hidden="true" />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+        {table.rights.canInsert && (
+          <Button
+            leftSection={<IconPlus size={16} aria-hidden="true" />}
+            onClick={() => setTarget({ mode: 'add' })}
+            style={{ flexShrink: 0 }}
+          >
+            Add
+          </Button>
+        )}
+      </Group>
+
+      <SearchForm
+        key={table.id}
+        table={table}
+        filter={view.filter}
+        onSearch={actions.search}
+        actions={<ExportButton db={db} table={table} filter={view.filter} sort={view.sort} />}
+      />
+
+      {/* On narrow screens the grid scrolls sideways here, inside the card, not the page. */}
+      <Box style={{ overflowX: 'auto', minWidth: 0 }}>
+        <DataGrid
+          table={table}
+          rows={page.rows}
+          sort={view.sort}
+          onSortChange={actions.sortBy}
+          onOpenRow={(row) => setTarget({ mode: 'edit', row })}
+          loading={page.loading}
+          stale={page.stale}
+        />
+      </Box>
+
+      <Pager
+        page={view.page}
+        size={view.size}
+        count={page.count}
+        countIsExact={page.countIsExact}
+        onPageChange={actions.goToPage}
+        onSizeChange={actions.setSize}
+      />
+
+      <TableInfoModal db={db} table={table} opened={infoOpened} onClose={() => setInfoOpened(false)} />
+      <RowEditor db={db} table={table} target={target} onClose={closeEditor} />
+    </CardFrame>
+  );
+}
+
+/** The card around the browser's right side: the table, or what stands in for it. */
+export function CardFrame({ children }: { children: ReactNode }) {
+  return (
+    <Card withBorder radius="md" padding="md" style={{ overflow: 'visible' }}>
+      <Stack gap="md">{children}</Stack>
+    </Card>
+  );
+}
+
+/** The card with a heading and a sentence, for no table chosen, a table not found, or a table loading. */
+export function CardMessage({
+  icon,
+  title,
+  children,
+}: {
+  icon: ReactNode;
+  title: string;
+  children?: ReactNode;
+}) {
+  return (
+    <CardFrame>
+      <Stack align="center" gap="xs" py="xl" ta="center">
+        <Box c="dimmed">{icon}</Box>
+        <Title order={2} fz="h3">
+          {title}
+        </Title>
+        {children && (
+          <Text c="dimmed" maw="32rem">
+            {children}
+          </Text>
+        )}
+      </Stack>
+    </CardFrame>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useRef, useState } from 'react';
+import { notifications } from '@mantine/notifications';
+import { browserMessages } from '#common/messages.ts';
+import type { TableListItem } from '#common/contract/sql.ts';
+import { failureMessage } from '#web/api/failure-message.ts';
+import { useDatabases } from '#web/api/sql/databases.ts';
+import { usePage } from '#web/api/sql/page.ts';
+import { useTables } from '#web/api/sql/tables.ts';
+import type { BrowserAddress } from './browser-address.ts';
+import type { CardPage } from './table-card.tsx';
+import { isSameTable } from './table-list.tsx';
+
+/** Shows a failure's toast once per failure (spec 000 §8: the server's message when it sent one). */
+function useFailureToast(error: Error | null, when: boolean, fallback: string) {
+  const shown = useRef<Error | null>(null);
+  useEffect(() => {
+    if (!error || !when || shown.current === error) return;
+    shown.current = error;
+    notifications.show({ color: 'red', message: failureMessage(error, fallback) });
+  }, [error, when, fallback]);
+}
+
+export interface BrowserData {
+  /** false: the database is not one the person's links show (or none exists); null: not known yet. */
+  databaseFound: boolean | null;
+  tables: TableListItem[] | undefined;
+  tablesFailed: boolean;
+  /** The table the view names: undefined while the list loads, null when the list does not have it. */
+  table: TableListItem | null | undefined;
+  page: CardPage;
+}
+
+/**
+ * What the browser reads: the databases (to tell an unknown one), the tables of the view's database, and the
+ * view's page. The page is asked for at once, beside the table list, so the first rows are not one round trip
+ * later than they could be. Failures are toasts (spec 000 §8), each only where it is news: an unknown database
+ * says 'No database was found.' and not also that its tables failed.
+ */
+export function useBrowserData(view: BrowserAddress): BrowserData {
+  const databases = useDatabases();
+  const tables = useTables(view.db);
+  const pageQuery = usePage(
+    view.table
+      ? {
+          db: view.db,
+          schema: view.table.schema,
+          table: view.table.name,
+          filter: view.filter,
+          sort: view.sort,
+          page: view.page,
+          pageSize: view.size,
+        }
+      : null,
+  );
+
+  const databaseFound = databases.data ? databases.data.some((d) => d.name === view.db) : null;
+  const table =
+    view.table === null
+      ? null
+      : tables.data
+        ? (tables.data.find((item) => isSameTable(view.table, item)) ?? null)
+        : undefined;
+
+  useFailureToast(databases.error, true, browserMessages.databasesFailed);
+  const missingShown = useRef(false);
+  useEffect(() => {
+    if (databaseFound !== false || missingShown.current) return;
+    missingShown.current = true;
+    notifications.show({ color: 'red', message: browserMessages.noDatabase });
+  }, [databaseFound]);
+  useFailureToast(tables.error, databaseFound === true || databases.isError, browserMessages.tableInfoFailed);
+  useFailureToast(pageQuery.error, Boolean(table), browserMessages.pageFailed);
+
+  // The query keeps the last page as a placeholder while the next loads; a page of another table is no use here.
+  const tableKey = view.table ? `${view.table.schema}\u0000${view.table.name}` : null;
+  const [loadedTable, setLoadedTable] = useState<string | null>(null);
+  const fresh = pageQuery.isSuccess && !pageQuery.isPlaceholderData;
+  if (fresh && loadedTable !== tableKey) setLoadedTable(tableKey);
+  const usable = pageQuery.data && (fresh || loadedTable === tableKey) ? pageQuery.data : undefined;
+
+  return {
+    databaseFound,
+    tables: tables.data,
+    tablesFailed: tables.isError,
+    table,
+    page: {
+      rows: usable?.results ?? [],
+      count: usable?.count ?? null,
+      countIsExact: usable?.countIsExact ?? true,
+      loading: view.table !== null && usable === undefined && !pageQuery.isError,
+      stale: usable !== undefined && pageQuery.isPlaceholderData,
+    },
+  };
+}
