@@ -223,8 +223,9 @@ async function chromiumPath(): Promise<string> {
   return chromiumExecutable();
 }
 
-/** The grid's data rows (a row with cells: the header row has column headers only). */
-const ROW_SELECTOR = '[role="grid"][aria-label="Rows"] [role="row"]:has([role="gridcell"], td)';
+/** The grid's data rows once it shows a page that is not loading (rows are focusable, so they carry a
+ * tabindex; the skeleton and the "no rows" line do not; the grid is aria-busy while a page loads). */
+const ROW_SELECTOR = '[role="grid"][aria-label="Rows"]:not([aria-busy="true"]) tbody tr[tabindex]';
 
 /**
  * Installed before the app's scripts: records in window.__firstRowAt the time (ms since navigation start) of the
@@ -383,7 +384,7 @@ async function measureCase(
         result.nextMs.push(await timeClick(page, { role: 'button', name: 'Next page' }));
       result.pagesOf =
         (await page
-          .getByText(/^Page [\d,]+ of [\d,]+$/)
+          .getByText(/^Page [\d,]+ of [\d,]+/)
           .first()
           .textContent()) ?? '';
       await page.close();
