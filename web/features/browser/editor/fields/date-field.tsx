@@ -5,9 +5,10 @@ import { parseWireDate, pickerValue, timeValue, wireDate } from '#web/features/b
 import { textOf, type FieldProps } from './field-props.ts';
 import { TextField } from './text-field.tsx';
 
-/** Dates in the short format the grid uses too (spec 000 §9). */
-const DATE_FORMAT = 'MMM D, YYYY';
-const DATE_TIME_FORMAT = 'MMM D, YYYY HH:mm:ss';
+/** Dates in the grid's short form (spec 000 §9), with the seconds a person may edit; a value with an offset shows it
+ * and is shown in it (the grid shows such values in the viewer's zone; the editor edits what the database holds). */
+const DATE_FORMAT = 'YYYY-MM-DD';
+const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 /**
  * A date or time column (spec 000 §5: text showing a formatted date): the formatted value with a picker. The value

@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { formMessages } from '#common/messages.ts';
+import { ada, column, customersTable, productTagsTable } from './editor-test-table.ts';
+import {
+  copyRow,
+  deleteBody,
+  fieldError,
+  fieldKind,
+  fieldWidth,
+  numberFormat,
+  rowErrors,
+  rowFields,
+  upsertBody,
+} from './row-fields.ts';
+
+const byName = (fields: ReturnType<typeof rowFields>, name: string) => {
+  const field = fields.find((f) => f.column.name === name);
+  if (!field) throw new Error(name);
+  return field;
+};
+
+describe('field kind by column (spec 000 §5)', () => {
+  it('bit is a switch, image an image picker, a foreign key a combobox', () => {
+    expect(fieldKind(column(1, 'b', { typeGroup: 'bit', type: 'bit' }))).toBe('switch');
+    expect(fieldKind(column(1, 'i', { typeGroup: 'image', type: 'image' }))).toBe('image');
+    expect(fieldKind(column(1, 'f', { isForeignKey: true, typeGroup: 'Number', type: 'int' }))).toBe(
+      'combobox',
+    );
+  });
+
+  it('dates and times get pickers: a date alone, a date and time, a time', () => {
+    expect(fieldKind(column(1, 'd', { typeGroup: 'Date', type: 'date' }))).toBe('date');
+    expect(fieldKind(column(1, 'd', { typeGroup: 'Date', type: 'datetime2' }))).toBe('datetime');
+    expect(fieldKind(column(1, 'd', { typeGroup: 'Date', type: 'datetimeoffset' }))).toBe('datetime');
+    expect(fieldKind(column(1, 't', { typeGroup: 'Time', type: 'time' }))).toBe('time');
+  });
+
+  it('numbers get a number input', () => {
+    expect(fieldKind(column(1, 'n', { typeGroup: 'Number', type: 'decimal' }))).toBe('number');
+  });
+
+  it('unlimited text and text over 500 characters are an 8-row textarea, else a textbox', () => {
+    expect(fieldKind(column(1, 't', { maxLength: -1 }))).toBe('textarea');
+    expect(fieldKind(column(1, 't', { maxLength: 501 }))).toBe('textarea');
+    expect(fieldKind(column(1, 't', { maxLength: 500 }))).toBe('text');
+    expect(fieldKind(column(1, 't', { maxLength: 20 }))).toBe('text');
+  });
+});
+
+describe('grid width (spec 000 §5)', () => {
+  it('text and comboboxes under 50 characters sit in the 2-column grid, others in the 3-column grid', () => {
+    expect(fieldWidth(column(1, 't', { maxLength: 49 }))).toBe(2);
+    expect(fieldWidth(column(1, 't', { maxLength: 50 }))).toBe(3);
+    expect(fieldWidth(column(1, 't', { maxLength: -1 }))).toBe(3);
+    expect(fieldWidth(column(1, 'f', { isForeignKey: true, maxLength: 2 }))).toBe(2);
+    expect(fieldWidth(column(1, 'f', { isForeignKey: true, maxLength: 100 }))).toBe(3);
+    expect(fieldWidth(column(1, 'n', { typeGroup: 'Number', type: 'int', maxLength: 0 }))).toBe(3);
+  });
+});
+
+describe('number format (spec 000 §5: step 10^-scale, exactly scale decimals)', () => {
+  it('decimal(10,2) and money: step 0.01 and 2 decimals', () => {
+    expect(
+      numberFormat(column(1, 'n', { typeGroup: 'Number', type: 'decimal', precision: 10, scale: 2 })),
+    ).toEqual({
+      step: 0.01,
+      decimalScale: 2,
+      allowDecimal: true,
+    });
+    expect(
+      numberFormat(column(1, 'n', { typeGroup: 'Number', type: 'numeric', precision: 5, scale: 4 })).step,
+    ).toBe(0.0001);
+  });
+
+  it('whole numbers take no decimals; floats and unconstrained numerics take any', () => {
+    expect(numberFormat(column(1, 'n', { typeGroup: 'Number', type: 'int' }))).toEqual({
+      step: 1,
+      decimalScale: 0,
+      allowDecimal: false,
+    });
+    expect(numberFormat(column(1, 'n', { typeGroup: 'Number', type: 'real' })).decimalScale).toBeUndefined();
+    expect(
+      numberFormat(column(1, 'n', { typeGroup: 'Number', type: 'numeric', precision: 0 })).allowDecimal,
+    ).toBe(true);
+  });
+});
+
+describe('read-only columns (spec 000 §4)', () => {
+  it('guid, identity, hidden and computed are read-only when adding; foreign keys are not', () => {
+    const fields = rowFields(customersTable(), 'add');
+    const readOnly = fields.filter((f) => f.readOnly).map((f) => f.column.name);
+    expect(readOnly).toEqual(['customer_id', 'customer_guid', 'full_name']);
+    expect(
+      byName(rowFields(customersTable({}, [column(1, 'h', { isHidden: true })]), 'add'), 'h').readOnly,
+    ).toBe(true);
+  });
+
+  it('an existing row also has its foreign-key columns read-only', () => {
+    const fields = rowFields(customersTable(), 'edit');
+    expect(byName(fields, 'country_code').readOnly).toBe(true);
+    expect(byName(fields, 'first_name').readOnly).toBe(false);
+  });
+
+  it('every column of an existing row is read-only when the table has no identity or guid', () => {
+    expect(rowFields(productTagsTable(), 'edit').every((f) => f.readOnly)).toBe(true);
+    expect(rowFields(productTagsTable(), 'add').every((f) => !f.readOnly)).toBe(true);
+  });
+
+  it('without the right to write, every column is read-only', () => {
+    expect(rowFields(customersTable(), 'edit', false).every((f) => f.readOnly)).toBe(true);
+  });
+});
+
+describe('validation (spec 000 §5)', () => {
+  const fields = rowFields(customersTable(), 'add');
+
+  it("'{Column} is required.' for an empty non-nullable column", () => {
+    expect(fieldError(byName(fields, 'first_name'), null)).toBe(formMessages.required('first_name'));
+    expect(fieldError(byName(fields, 'first_name'), 'Ada')).toBeUndefined();
+  });
+
+  it('not for bit, read-only columns, or (on a new row) a column with a default', () => {
+    expect(fieldError(byName(fields, 'is_active'), null)).toBeUndefined();
+    expect(fieldError(byName(fields, 'customer_id'), null)).toBeUndefined();
+    expect(fieldError(byName(fields, 'full_name'), null)).toBeUndefined();
+    expect(fieldError(byName(fields, 'loyalty_points'), null)).toBeUndefined();
+    // An existing row cannot take an empty value there: the default applies to inserts only.
+    const editFields = rowFields(customersTable(), 'edit');
+    expect(fieldError(byName(editFields, 'loyalty_points'), null)).toBe(
+      formMessages.required('loyalty_points'),
+    );
+  });
+
+  it("'{Column} cannot be more than {n} characters.' counts characters as the server does", () => {
+    expect(fieldError(byName(fields, 'first_name'), 'x'.repeat(51))).toBe(
+      formMessages.tooLong('first_name', 50),
+    );
+    expect(fieldError(byName(fields, 'first_name'), '😀'.repeat(50))).toBeUndefined();
+  });
+
+  it('rowErrors names every invalid field', () => {
+    expect(
+      rowErrors(fields, { first_name: null, email: 'a@b.c', country_code: null, created_at: null }),
+    ).toEqual({
+      first_name: formMessages.required('first_name'),
+      country_code: formMessages.required('country_code'),
+      created_at: formMessages.required('created_at'),
+    });
+  });
+});
+
+describe('copy (spec 000 §4)', () => {
+  it('clears identity, guid and the other read-only columns, and keeps the rest', () => {
+    const copy = copyRow(customersTable(), ada);
+    expect(copy.customer_id).toBeNull();
+    expect(copy.customer_guid).toBeNull();
+    expect(copy.full_name).toBeNull();
+    expect(copy.first_name).toBe('Ada');
+    expect(copy.country_code).toBe('GB');
+  });
+});
+
+describe('the bodies sent', () => {
+  it('a new row: every column a person fills in, without read-only ones and empty defaulted ones', () => {
+    const table = customersTable();
+    const values = { ...copyRow(table, ada), loyalty_points: null, is_active: null };
+    const body = upsertBody(table, 'add', values, {});
+    expect(body).not.toHaveProperty('customer_id');
+    expect(body).not.toHaveProperty('customer_guid');
+    expect(body).not.toHaveProperty('full_name');
+    expect(body).not.toHaveProperty('loyalty_points');
+    expect(body).not.toHaveProperty('is_active');
+    expect(body.first_name).toBe('Ada');
+    expect(body.notes).toBeNull();
+  });
+
+  it('an existing row: its key and the changed columns only', () => {
+    const body = upsertBody(
+      customersTable(),
+      'edit',
+      { ...ada, first_name: 'Augusta', credit_limit: '1500.50' },
+      ada,
+    );
+    expect(body).toEqual({ customer_id: 7, first_name: 'Augusta' });
+  });
+
+  it('a delete sends the key', () => {
+    expect(deleteBody(customersTable(), ada)).toEqual({ customer_id: 7 });
+    expect(deleteBody(productTagsTable(), { product_id: 1, tag_id: 2, added_on: '2024-01-01' })).toEqual({
+      product_id: 1,
+      tag_id: 2,
+    });
+  });
+});
