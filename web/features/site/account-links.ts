@@ -1,4 +1,10 @@
-import { IconLogout, IconShieldLock, IconUserCircle, type TablerIcon } from '@tabler/icons-react';
+import {
+  IconDatabase,
+  IconLogout,
+  IconShieldLock,
+  IconUserCircle,
+  type TablerIcon,
+} from '@tabler/icons-react';
 import { ACCOUNT_PATH, ADMIN_HOME_PATH } from '#web/session/landing.ts';
 import { LOGOUT_PATH } from '#web/session/session-provider.tsx';
 
@@ -10,11 +16,13 @@ export interface AccountLink {
 
 /**
  * The account menu's entries (spec 001 §2), the same in the header's menu and the mobile drawer: Admin only for an
- * administrator, then My Account and Logout (the logout page ends the session on the server, then here).
+ * administrator, Databases when the person has one (the browser at their first database: DatabaseSelect's
+ * useDatabasesEntry), then My Account and Logout (the logout page ends the session on the server, then here).
  */
-export function accountLinks(user: { isAdmin: boolean }): AccountLink[] {
+export function accountLinks(user: { isAdmin: boolean }, databasesPath: string | null = null): AccountLink[] {
   return [
     ...(user.isAdmin ? [{ label: 'Admin', to: ADMIN_HOME_PATH, icon: IconShieldLock }] : []),
+    ...(databasesPath ? [{ label: 'Databases', to: databasesPath, icon: IconDatabase }] : []),
     { label: 'My Account', to: ACCOUNT_PATH, icon: IconUserCircle },
     { label: 'Logout', to: LOGOUT_PATH, icon: IconLogout },
   ];

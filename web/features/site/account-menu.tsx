@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Box, Button, Menu, Text } from '@mantine/core';
 import { IconChevronDown, IconUser } from '@tabler/icons-react';
 import { ACCOUNT_MENU_WIDTH } from '#common/limits.ts';
+import { useDatabasesEntry } from '#web/features/browser/database-select.tsx';
 import { accountLinks } from '#web/features/site/account-links.ts';
 import { usePopup } from '#web/ui/popups.ts';
 
@@ -12,6 +13,7 @@ import { usePopup } from '#web/ui/popups.ts';
  */
 export function AccountMenu({ user }: { user: { username: string; isAdmin: boolean } }) {
   const [opened, setOpened] = useState(false);
+  const databasesPath = useDatabasesEntry();
   // Leaving the session closes every popup, this menu included.
   usePopup(opened, () => setOpened(false));
 
@@ -57,7 +59,7 @@ export function AccountMenu({ user }: { user: { username: string; isAdmin: boole
             {user.username}
           </Text>
         </Menu.Label>
-        {accountLinks(user).map(({ label, to, icon: Icon }) => (
+        {accountLinks(user, databasesPath).map(({ label, to, icon: Icon }) => (
           <Menu.Item key={to} component={Link} to={to} leftSection={<Icon size={16} aria-hidden="true" />}>
             {label}
           </Menu.Item>

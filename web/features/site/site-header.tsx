@@ -9,6 +9,7 @@ import { HOME_PATH, LOGIN_PATH } from '#web/content/site.ts';
 import { useSession } from '#web/session/session-context.ts';
 import { usePopup } from '#web/ui/popups.ts';
 import { Wordmark } from '#web/ui/wordmark.tsx';
+import { DatabaseSelect, useDatabasesEntry } from '#web/features/browser/database-select.tsx';
 import { accountLinks } from '#web/features/site/account-links.ts';
 import { AccountMenu } from '#web/features/site/account-menu.tsx';
 import { ColorSchemeSwitch } from '#web/features/site/color-scheme-switch.tsx';
@@ -53,6 +54,7 @@ export function SiteHeader() {
       </Group>
 
       <Group gap="xs" wrap="nowrap" visibleFrom="xs" style={{ flexShrink: 0 }}>
+        <DatabaseSelect />
         <ColorSchemeSwitch variant="icon" />
         {user ? (
           <AccountMenu user={user} />
@@ -86,6 +88,7 @@ export function SiteHeader() {
           </Drawer.Header>
           <Drawer.Body>
             <Stack component="nav" aria-label="Mobile" gap={4}>
+              <DatabaseSelect fullWidth onChosen={close} />
               {menuEntries.map((entry) => (
                 <MobileEntry key={entry.label} entry={entry} pathname={pathname} onNavigate={close} />
               ))}
@@ -224,6 +227,7 @@ function MobileAccount({
   pathname: string;
   onNavigate: () => void;
 }) {
+  const databasesPath = useDatabasesEntry();
   return (
     <Stack gap={4} aria-label="Account" role="group">
       <Group gap="xs" px="sm" py={6} wrap="nowrap">
@@ -232,7 +236,7 @@ function MobileAccount({
           {user.username}
         </Text>
       </Group>
-      {accountLinks(user).map(({ label, to, icon: Icon }) => (
+      {accountLinks(user, databasesPath).map(({ label, to, icon: Icon }) => (
         <NavLink
           key={to}
           component={Link}

@@ -1,0 +1,120 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import type { Verification } from '#common/contract/account.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { SiteHeader } from '#web/features/site/site-header.tsx';
+import { SessionContext, type Session } from '#web/session/session-context.ts';
+import { adminVerification, sampleVerification } from '#web/session/test-session.ts';
+import { databaseOfPath, linksMayShowDatabases, showsDatabaseSelect } from './database-select.tsx';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+const fetchMock = vi.fn<(input: string, init: RequestInit) => Promise<Response>>();
+const envelope = (data: unknown) =>
+  new Response(JSON.stringify({ isSuccess: true, data, message: null }), {
+    headers: { 'Content-Type': 'application/json' },
+  });
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  fetchMock.mockImplementation((url) =>
+    Promise.resolve(
+      url === '/api/sql'
+        ? envelope([
+            { name: 'chinook', engine: 'sqlite' },
+            { name: 'sales db', engine: 'postgres' },
+          ])
+        : new Response('', { status: 404 }),
+    ),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function Address() {
+  const { pathname } = useLocation();
+  return <output aria-label="address">{pathname}</output>;
+}
+
+function renderHeader(verification: Verification, at: string) {
+  const session: Session = {
+    status: 'signedIn',
+    verification,
+    signIn: () => undefined,
+    signOut: () => undefined,
+    reverify: () => Promise.resolve(true),
+  };
+  render(
+    <AppProviders>
+      <MemoryRouter initialEntries={[at]}>
+        <SessionContext value={session}>
+          <SiteHeader />
+          <Routes>
+            <Route path="*" element={<Address />} />
+          </Routes>
+        </SessionContext>
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+const address = () => screen.getByRole('status', { name: 'address' }).textContent;
+const browsingAda: Verification = {
+  ...sampleVerification,
+  links: [...sampleVerification.links, '/db/chinook/*'],
+};
+
+describe('the Database dropdown', () => {
+  it('reads the database of a browser path', () => {
+    expect(databaseOfPath('/db/chinook/main/Album')).toBe('chinook');
+    expect(databaseOfPath('/db/sales%20db')).toBe('sales db');
+    expect(databaseOfPath('/admin/users')).toBeNull();
+    expect(showsDatabaseSelect('/db/x')).toBe(true);
+    expect(showsDatabaseSelect('/admin/roles')).toBe(true);
+    expect(showsDatabaseSelect('/account')).toBe(false);
+    expect(linksMayShowDatabases(['/account/*'])).toBe(false);
+    expect(linksMayShowDatabases(['/db/chinook/main/Album'])).toBe(true);
+    expect(linksMayShowDatabases(['*'])).toBe(true);
+  });
+
+  it('shows the database of the address and goes to another one without its table', async () => {
+    renderHeader(adminVerification, '/db/chinook/main/Album');
+    const select = await screen.findByRole<HTMLInputElement>('combobox', { name: 'Database' });
+    await waitFor(() => expect(select.value).toBe('chinook'));
+    expect(select.getAttribute('placeholder')).toBe('Database');
+    fireEvent.click(select);
+    fireEvent.click(await screen.findByRole('option', { name: 'sales db', hidden: true }));
+    await waitFor(() => expect(address()).toBe('/db/sales%20db'));
+  });
+
+  it('is on administration pages too', async () => {
+    renderHeader(adminVerification, '/admin/users');
+    expect(await screen.findByRole('combobox', { name: 'Database' })).toBeTruthy();
+  });
+
+  it('is not on other pages', async () => {
+    renderHeader(adminVerification, '/account');
+    // The account menu asks for the databases; the dropdown still stays away.
+    await waitFor(() => expect(fetchMock).toHaveBeenCalled());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('combobox', { name: 'Database' })).toBeNull();
+  });
+});
+
+describe("the account menu's Databases entry", () => {
+  it('goes to the first database of a person whose links show one', async () => {
+    renderHeader(browsingAda, '/account');
+    fireEvent.click(screen.getByRole('button', { name: 'ada' }));
+    const entry = await screen.findByRole('menuitem', { name: 'Databases' });
+    expect(entry.getAttribute('href')).toBe('/db/chinook');
+  });
+
+  it('is not there, and nothing is asked, for a person whose links show no database', async () => {
+    renderHeader(sampleVerification, '/account');
+    fireEvent.click(screen.getByRole('button', { name: 'ada' }));
+    await screen.findAllByRole('menuitem');
+    expect(screen.queryByRole('menuitem', { name: 'Databases' })).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
