@@ -32,7 +32,7 @@ async function writeClipboard(text: string): Promise<void> {
 }
 
 /**
- * A small button that copies one cell's value, shown on hover or focus of its row; a toast says it worked. It
+ * A small button that copies one cell's value, shown on hover of its cell or on its own focus; a toast says it. It
  * stops its click so the row does not open. `focusable` puts it in the tab order (the grid's active row only).
  */
 export function CellCopyButton({
