@@ -34,6 +34,9 @@ export const queryKeys = {
       ] as const,
     foreignKeys: (request: { db: string; schema: string; table: string; column: string; term: string }) =>
       [...queryKeys.sql.table(request), 'foreignKeys', request.column, request.term.trim()] as const,
+    /** A row's history (row-history.ts), by its key values. */
+    history: (ref: { db: string; schema: string; table: string }, key: Record<string, unknown>) =>
+      [...queryKeys.sql.table(ref), 'history', key] as const,
     export: (id: string) => [...queryKeys.sql.all, 'export', id] as const,
   },
 };
