@@ -149,7 +149,6 @@ export function DataGrid({
         }}
         className={classes.row}
         tabIndex={index === activeIndex ? 0 : -1}
-        aria-rowindex={index + 2}
         onFocus={(event) => {
           if (event.target === event.currentTarget) setActive(index);
         }}
@@ -188,8 +187,6 @@ export function DataGrid({
         role="grid"
         aria-label={gridMessages.label}
         aria-busy={loading || stale || undefined}
-        aria-rowcount={loading ? -1 : rows.length + 1}
-        aria-colcount={shown.length}
         className={classes.grid}
         data-stale={(stale && !loading) || undefined}
         stickyHeader
@@ -197,7 +194,7 @@ export function DataGrid({
         verticalSpacing={6}
       >
         <Table.Thead>
-          <Table.Tr aria-rowindex={1}>
+          <Table.Tr>
             {headerGroup?.headers.map((header) => {
               const column = header.column.columnDef.meta?.column;
               if (!column) return null;
