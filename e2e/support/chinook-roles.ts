@@ -2,7 +2,7 @@ import { expect, type Page } from '@playwright/test';
 import type { Verification } from '#common/contract/account.ts';
 import type { Role } from '#common/contract/admin.ts';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
-import { apiClient } from './api.ts';
+import { apiClient, type ApiCall } from './api.ts';
 import type { AppServer } from './app-server.ts';
 import { signInThroughApi, signUpThroughApi, type Newcomer } from './sign-in.ts';
 
@@ -30,12 +30,7 @@ export interface RoleSpec {
 
 /** Signs the server's administrator in through the API: the verification to store in a page. */
 export async function signInAdmin(server: AppServer): Promise<Verification> {
-  const client = await apiClient(server.origin);
-  try {
-    return await signInThroughApi(client.call, server, server.admin);
-  } finally {
-    await client.dispose();
-  }
+  return withClient(server, (call) => signInThroughApi(call, server, server.admin));
 }
 
 /**
@@ -48,16 +43,19 @@ export async function memberOfNewRole(
   spec: RoleSpec,
   username: string,
 ): Promise<Verification> {
-  const client = await apiClient(server.origin);
-  try {
-    const person: Newcomer = {
-      username,
-      password: 'Member#12345',
-      email: `${username}@example.com`,
-      firstName: 'Journey',
-      lastName: 'Member',
-    };
-    const signedUp = await signUpThroughApi(client.call, server, person);
+  const person: Newcomer = {
+    username,
+    password: 'Member#12345',
+    email: `${username}@example.com`,
+    firstName: 'Journey',
+    lastName: 'Member',
+  };
+  // A client each for the newcomer, the administrator and the new sign-in: an XSRF token is bound to the session
+  // it was issued for (server/plugins/csrf.ts), so one cookie jar cannot speak for two people in turn.
+  const signedUp = await withClient(server, (call) => signUpThroughApi(call, server, person));
+  await withClient(server, async (call) => {
+    // A GET with the administrator's bearer first, for an XSRF token bound to their session.
+    await call('GET', '/api/admin/roles', { token: adminToken });
     const role: Role = {
       Id: 0,
       Name: spec.name,
@@ -72,9 +70,17 @@ export async function memberOfNewRole(
       })),
       User_Roles: [{ Id: 0, RoleId: 0, UserId: signedUp.user.id }],
     };
-    const saved = await client.call<Role>('POST', '/api/admin/roles', { body: role, token: adminToken });
+    const saved = await call<Role>('POST', '/api/admin/roles', { body: role, token: adminToken });
     expect(saved.status, saved.message ?? '').toBe(200);
-    return await signInThroughApi(client.call, server, person);
+  });
+  return withClient(server, (call) => signInThroughApi(call, server, person));
+}
+
+/** Runs `work` with an API client of its own (own cookies), disposed after. */
+async function withClient<T>(server: AppServer, work: (call: ApiCall) => Promise<T>): Promise<T> {
+  const client = await apiClient(server.origin);
+  try {
+    return await work(client.call);
   } finally {
     await client.dispose();
   }

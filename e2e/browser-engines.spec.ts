@@ -1,0 +1,68 @@
+import { test } from '@playwright/test';
+import type { Verification } from '#common/contract/account.ts';
+import { startAppServer, type AppServer } from './support/app-server.ts';
+import {
+  addAlbumWithArtist,
+  editCustomerAndSave,
+  exportCustomersToCsv,
+  findCustomerByLastName,
+  pageTracksToTheEndAndBack,
+  sortTracksByName,
+} from './support/chinook-browser.ts';
+import {
+  createChinooks,
+  databasesEnv,
+  dropChinooks,
+  engineTitles,
+  type ChinookDatabase,
+  type ChinookEngine,
+} from './support/chinook-databases.ts';
+import { signInAdmin } from './support/chinook-roles.ts';
+
+/*
+ * The database browser's core on MariaDB and SQLite Chinook, the same steps as on PostgreSQL (e2e/browser.spec.ts):
+ * find a customer by an indexed column, sort, page to the end and back, edit and save, add a row with a foreign key
+ * chosen from the combobox, export to CSV. One server holds both databases.
+ */
+
+const engines: { engine: ChinookEngine; name: string }[] = [
+  { engine: 'mysql', name: 'chinook_maria' },
+  { engine: 'sqlite', name: 'chinook_lite' },
+];
+
+let server: AppServer;
+let databases: ChinookDatabase[] = [];
+let admin: Verification;
+
+test.describe.configure({ timeout: 90_000 });
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  databases = await createChinooks(engines);
+  server = await startAppServer('browser-engines', databasesEnv(databases));
+  admin = await signInAdmin(server);
+});
+test.afterAll(async () => {
+  await server?.stop();
+  await dropChinooks(databases);
+});
+
+const steps = [
+  ['find a customer by an indexed column', findCustomerByLastName],
+  ['sort tracks by a header', sortTracksByName],
+  ['page tracks to the end and back', pageTracksToTheEndAndBack],
+  ['edit a customer and save', editCustomerAndSave],
+  ['add an album with its artist chosen in the combobox', addAlbumWithArtist],
+  ['export a search to CSV and compare it with the table', exportCustomersToCsv],
+] as const;
+
+for (const { engine } of engines) {
+  test.describe(engineTitles[engine], () => {
+    for (const [title, step] of steps) {
+      test(title, async ({ page }) => {
+        const db = databases.find((d) => d.engine === engine)!;
+        await step(page, server, admin, db);
+      });
+    }
+  });
+}
