@@ -21,8 +21,10 @@ export const exportStatusQueryOptions = (job: ExportJobRef) =>
   queryOptions({
     queryKey: queryKeys.sql.export(job.id),
     queryFn: async ({ signal }) => unwrapData(await fetchExportStatus(job, signal)),
-    // Spec 000 §4/§9: the first read 2 s after the start, then again every 2 s while in progress.
-    refetchInterval: (query) => (query.state.data?.inProgress === false ? false : EXPORT_POLL_DELAY_MS),
+    // Spec 000 §4/§9: the first read 2 s after the start, then again every 2 s while in progress. A failed read
+    // (a failed or cancelled export answers isSuccess false) ends the polling as well.
+    refetchInterval: (query) =>
+      query.state.status === 'error' || query.state.data?.inProgress === false ? false : EXPORT_POLL_DELAY_MS,
     refetchIntervalInBackground: true,
     gcTime: 0,
     retry: false,

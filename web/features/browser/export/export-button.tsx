@@ -1,4 +1,18 @@
+import { Button, Group, Menu, Paper, Portal, Progress, Text } from '@mantine/core';
+import {
+  IconChevronDown,
+  IconDownload,
+  IconFileSpreadsheet,
+  IconFileTypeCsv,
+  IconJson,
+  IconX,
+  type TablerIcon,
+} from '@tabler/icons-react';
+import type { ExportFormat } from '#common/contract/exports.ts';
 import type { Filter, TableListItem } from '#common/contract/sql.ts';
+import { exportFormatLabels, progressText, STARTING } from './export-progress-text.ts';
+import classes from './export.module.css';
+import { type ExportJobState, useExportJob } from './use-export-job.ts';
 
 export interface ExportButtonProps {
   db: string;
@@ -8,7 +22,94 @@ export interface ExportButtonProps {
   sort: string | null;
 }
 
+const formatIcons: Record<ExportFormat, TablerIcon> = {
+  csv: IconFileTypeCsv,
+  jsonl: IconJson,
+  xlsx: IconFileSpreadsheet,
+};
+const formats: ExportFormat[] = ['csv', 'jsonl', 'xlsx'];
+
 /** Export (spec 000 §4): a job for the current search and sort, its progress, cancel, and the download. */
-export function ExportButton(_props: ExportButtonProps) {
-  return null;
+export function ExportButton({ db, table, filter, sort }: ExportButtonProps) {
+  const { state, busy, start, cancel } = useExportJob();
+  const exportAs = (format: ExportFormat) =>
+    start({ db, schema: table.schema, table: table.name, filter, sort, format });
+  return (
+    <>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <Button
+            variant="default"
+            disabled={busy}
+            leftSection={<IconDownload size={16} aria-hidden="true" />}
+            rightSection={<IconChevronDown size={14} aria-hidden="true" />}
+          >
+            Export
+          </Button>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {formats.map((format) => {
+            const Icon = formatIcons[format];
+            return (
+              <Menu.Item
+                key={format}
+                leftSection={<Icon size={16} aria-hidden="true" />}
+                onClick={() => exportAs(format)}
+              >
+                {exportFormatLabels[format]}
+              </Menu.Item>
+            );
+          })}
+        </Menu.Dropdown>
+      </Menu>
+      {busy && <ExportProgress state={state} onCancel={cancel} />}
+    </>
+  );
+}
+
+/**
+ * The running export: a small panel fixed to the bottom of the window (the full width on phones), so it stays in
+ * view while the person scrolls, pages or searches, whatever the card's layout around the button.
+ */
+function ExportProgress({ state, onCancel }: { state: ExportJobState; onCancel: () => void }) {
+  const status = state.status;
+  const text = progressText(status);
+  const measured = status !== null && text !== STARTING;
+  const percent = status?.percentageCompleted ?? 0;
+  const job = state.job;
+  return (
+    <Portal>
+      <Paper component="section" aria-label="Export" className={classes.panel} withBorder shadow="md" p="sm">
+        <Text size="sm" fw={600} truncate="end" mb={6}>
+          Exporting {job ? `${job.schema}.${job.table}` : ''}
+          {state.format ? ` as ${exportFormatLabels[state.format]}` : ''}
+        </Text>
+        <Progress.Root
+          size="md"
+          role="progressbar"
+          aria-label="Export progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={measured ? percent : undefined}
+          aria-valuetext={text}
+        >
+          <Progress.Section value={measured ? percent : 100} animated={!measured} withAria={false} />
+        </Progress.Root>
+        <Group justify="space-between" gap="xs" mt={8} wrap="nowrap">
+          <Text size="sm" c="dimmed">
+            {text}
+          </Text>
+          <Button
+            size="xs"
+            variant="default"
+            leftSection={<IconX size={14} aria-hidden="true" />}
+            onClick={onCancel}
+            disabled={state.phase !== 'running' || state.cancelling}
+          >
+            Cancel export
+          </Button>
+        </Group>
+      </Paper>
+    </Portal>
+  );
 }
