@@ -61,8 +61,8 @@ function Browser({ initial }: { initial: BrowserAddress }) {
         <Stack gap="md" maw={720} mx="auto">
           {heading}
           <CardMessage icon={<IconDatabaseOff size={40} />} title={browserMessages.noDatabase}>
-            “{view.db}” is not a database your access includes. Choose one from the Database list in the
-            header.
+            “{view.db}” is not a database your access includes. Choose one from the Database list
+            {isPhone ? ' in the menu' : ' in the header'}.
           </CardMessage>
         </Stack>
       </Box>
@@ -81,52 +81,60 @@ function Browser({ initial }: { initial: BrowserAddress }) {
   );
   const card = <Card view={view} data={data} actions={actions} isPhone={isPhone} />;
 
-  if (isPhone) {
-    return (
-      <Stack gap="sm" px="xs" py="sm">
-        {heading}
-        <Button
-          variant="default"
-          fullWidth
-          justify="space-between"
-          rightSection={
-            <IconChevronDown
-              size={16}
-              aria-hidden="true"
-              style={{ transform: listOpen ? 'rotate(180deg)' : undefined, transition: 'transform 150ms' }}
-            />
-          }
-          leftSection={<IconTable size={16} aria-hidden="true" />}
-          aria-expanded={listOpen}
-          aria-controls={listId}
-          onClick={() => setListOpen((open) => !open)}
-        >
-          {view.table ? tableLabel(view.table) : 'Tables'}
-        </Button>
-        <Collapse expanded={listOpen} id={listId}>
-          {list('50vh')}
-        </Collapse>
-        {card}
-      </Stack>
-    );
-  }
-
+  // One tree at every width (only the side column changes), so the card and its state stay when the window
+  // crosses the phone breakpoint.
   return (
-    <Group align="flex-start" wrap="nowrap" gap="md" px={{ base: 'sm', md: 'md', lg: 'xl' }} py="md">
-      <Stack
-        gap="sm"
-        w={{ base: 200, md: 240, lg: 280 }}
-        style={{
-          flexShrink: 0,
-          position: 'sticky',
-          top: 'calc(var(--app-shell-header-offset, 4rem) + var(--mantine-spacing-md))',
-        }}
-      >
-        {heading}
-        {list('calc(100dvh - var(--app-shell-header-offset, 4rem) - 11rem)')}
-      </Stack>
+    <Box
+      px={isPhone ? 'xs' : { base: 'sm', md: 'md', lg: 'xl' }}
+      py={isPhone ? 'sm' : 'md'}
+      style={{
+        display: 'flex',
+        flexDirection: isPhone ? 'column' : 'row',
+        alignItems: isPhone ? 'stretch' : 'flex-start',
+        gap: isPhone ? 'var(--mantine-spacing-sm)' : 'var(--mantine-spacing-md)',
+      }}
+    >
+      {isPhone ? (
+        <Stack gap="sm">
+          {heading}
+          <Button
+            variant="default"
+            fullWidth
+            justify="space-between"
+            rightSection={
+              <IconChevronDown
+                size={16}
+                aria-hidden="true"
+                style={{ transform: listOpen ? 'rotate(180deg)' : undefined, transition: 'transform 150ms' }}
+              />
+            }
+            leftSection={<IconTable size={16} aria-hidden="true" />}
+            aria-expanded={listOpen}
+            aria-controls={listId}
+            onClick={() => setListOpen((open) => !open)}
+          >
+            {view.table ? tableLabel(view.table) : 'Tables'}
+          </Button>
+          <Collapse expanded={listOpen} id={listId}>
+            {list('50vh')}
+          </Collapse>
+        </Stack>
+      ) : (
+        <Stack
+          gap="sm"
+          w={{ base: 210, md: 240, lg: 280 }}
+          style={{
+            flexShrink: 0,
+            position: 'sticky',
+            top: 'calc(var(--app-shell-header-offset, 4rem) + var(--mantine-spacing-md))',
+          }}
+        >
+          {heading}
+          {list('calc(100dvh - var(--app-shell-header-offset, 4rem) - 11rem)')}
+        </Stack>
+      )}
       <Box style={{ flex: 1, minWidth: 0 }}>{card}</Box>
-    </Group>
+    </Box>
   );
 }
 

@@ -88,8 +88,9 @@ export function DatabaseSelect({
       allowDeselect={false}
       searchable={names.length > 7}
       nothingFoundMessage="No database matches"
-      leftSection={<IconDatabase size={16} aria-hidden="true" />}
-      w={fullWidth ? '100%' : { base: 150, lg: 190 }}
+      // Beside the menu bar on a tablet there is room for the name only; from 992 px the icon too.
+      leftSection={fullWidth ? <IconDatabase size={16} aria-hidden="true" /> : undefined}
+      w={fullWidth ? '100%' : { base: 112, md: 150, lg: 190 }}
       comboboxProps={{ width: 'max-content', position: 'bottom-end' }}
       maxDropdownHeight={320}
     />

@@ -47,11 +47,14 @@ export function Pager({ page, size, count, countIsExact, onPageChange, onSizeCha
       <NativeSelect
         label="Rows per page"
         size="xs"
-        w={130}
         data={PAGE_SIZES.map(String)}
         value={String(size)}
         onChange={(event) => onSizeChange(Number(event.currentTarget.value))}
-        styles={{ root: { display: 'flex', alignItems: 'center', gap: 8 }, label: { whiteSpace: 'nowrap' } }}
+        styles={{
+          root: { display: 'flex', alignItems: 'center', gap: 8 },
+          label: { whiteSpace: 'nowrap' },
+          input: { width: 72 },
+        }}
       />
 
       <Group gap={4} wrap="nowrap" align="flex-start">
@@ -152,7 +155,7 @@ function PageEntry({
   };
 
   return (
-    <form onSubmit={submit} noValidate style={{ position: 'relative' }}>
+    <form onSubmit={submit} noValidate>
       <NumberInput
         aria-label="Page"
         size="xs"
@@ -176,8 +179,7 @@ function PageEntry({
         hideControls
         thousandSeparator=","
         error={error}
-        // The message sits under the pager's row instead of pushing the buttons apart.
-        styles={{ error: { position: 'absolute', whiteSpace: 'nowrap', zIndex: 1 } }}
+        styles={{ error: { whiteSpace: 'nowrap' } }}
       />
     </form>
   );

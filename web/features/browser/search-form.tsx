@@ -85,7 +85,7 @@ export function SearchForm({ table, filter, onSearch, actions }: SearchFormProps
 
   return (
     <form aria-label="Search" onSubmit={submit} noValidate>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 4 }} spacing="sm" verticalSpacing="xs">
+      <SimpleGrid cols={{ base: 2, md: 3, xl: 4 }} spacing="sm" verticalSpacing="xs">
         {columns.map((column) => (
           <TermInput
             key={column.name}

@@ -1,4 +1,4 @@
-import { useState, type MouseEvent } from 'react';
+import { Fragment, useState, type MouseEvent } from 'react';
 import { CloseButton, Loader, NavLink, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconEye, IconSearch, IconTable } from '@tabler/icons-react';
@@ -94,7 +94,7 @@ export function TableList({ db, tables, failed, selected, onSelect, maxHeight }:
                     component="a"
                     href={browserAddressUrl(freshView(db, { schema: table.schema, name: table.name }))}
                     onClick={(event: MouseEvent) => select(event, table)}
-                    label={tableLabel(table)}
+                    label={<BreakableName text={tableLabel(table)} />}
                     active={active}
                     aria-current={active ? 'page' : undefined}
                     title={table.isView ? `${tableLabel(table)} (view)` : tableLabel(table)}
@@ -108,5 +108,21 @@ export function TableList({ db, tables, failed, selected, onSelect, maxHeight }:
         </ScrollArea.Autosize>
       )}
     </Stack>
+  );
+}
+
+/** A name that may wrap after its dots and underscores (main.order_<wbr>statuses) rather than inside a word; the
+ * text, and so the accessible name, stays the same. */
+function BreakableName({ text }: { text: string }) {
+  const parts = text.split(/(?<=[._])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
   );
 }
