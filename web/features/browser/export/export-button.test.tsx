@@ -153,12 +153,13 @@ async function exportAs(format: string) {
 const progressbar = () => screen.queryByRole('progressbar', { name: 'Export progress' });
 
 describe('ExportButton', () => {
-  it('offers CSV, JSON Lines and Excel (XLSX)', async () => {
+  it('offers CSV, CSV for Excel, JSON Lines and Excel (XLSX)', async () => {
     renderButton();
     fireEvent.click(exportButton());
     await advance(300);
     expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
       'CSV',
+      'CSV for Excel',
       'JSON Lines',
       'Excel (XLSX)',
     ]);
@@ -211,7 +212,8 @@ describe('ExportButton', () => {
       () => envelope(status({ state: 'cancelled', inProgress: false }), exportMessages.cancelled),
     ];
     renderButton();
-    await exportAs('CSV');
+    await exportAs('CSV for Excel');
+    expect(fetchMock.mock.calls[0]![0]).toBe(`${BASE}?orderBy=-InvoiceDate&format=csv&bom=true`);
     await advance(EXPORT_POLL_DELAY_MS);
     expect(screen.getByText('10% · less than a minute left')).toBeTruthy();
 

@@ -22,18 +22,19 @@ export interface ExportButtonProps {
   sort: string | null;
 }
 
-const formatIcons: Record<ExportFormat, TablerIcon> = {
-  csv: IconFileTypeCsv,
-  jsonl: IconJson,
-  xlsx: IconFileSpreadsheet,
-};
-const formats: ExportFormat[] = ['csv', 'jsonl', 'xlsx'];
+/** The menu's choices: the server's formats, and CSV with a byte-order mark so Excel reads it as UTF-8. */
+const choices: { label: string; format: ExportFormat; bom: boolean; icon: TablerIcon }[] = [
+  { label: exportFormatLabels.csv, format: 'csv', bom: false, icon: IconFileTypeCsv },
+  { label: 'CSV for Excel', format: 'csv', bom: true, icon: IconFileTypeCsv },
+  { label: exportFormatLabels.jsonl, format: 'jsonl', bom: false, icon: IconJson },
+  { label: exportFormatLabels.xlsx, format: 'xlsx', bom: false, icon: IconFileSpreadsheet },
+];
 
 /** Export (spec 000 §4): a job for the current search and sort, its progress, cancel, and the download. */
 export function ExportButton({ db, table, filter, sort }: ExportButtonProps) {
   const { state, busy, start, cancel } = useExportJob();
-  const exportAs = (format: ExportFormat) =>
-    start({ db, schema: table.schema, table: table.name, filter, sort, format });
+  const exportAs = (format: ExportFormat, bom: boolean) =>
+    start({ db, schema: table.schema, table: table.name, filter, sort, format, bom });
   return (
     <>
       <Menu position="bottom-end" withinPortal>
@@ -48,18 +49,15 @@ export function ExportButton({ db, table, filter, sort }: ExportButtonProps) {
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
-          {formats.map((format) => {
-            const Icon = formatIcons[format];
-            return (
-              <Menu.Item
-                key={format}
-                leftSection={<Icon size={16} aria-hidden="true" />}
-                onClick={() => exportAs(format)}
-              >
-                {exportFormatLabels[format]}
-              </Menu.Item>
-            );
-          })}
+          {choices.map(({ label, format, bom, icon: Icon }) => (
+            <Menu.Item
+              key={label}
+              leftSection={<Icon size={16} aria-hidden="true" />}
+              onClick={() => exportAs(format, bom)}
+            >
+              {label}
+            </Menu.Item>
+          ))}
         </Menu.Dropdown>
       </Menu>
       {busy && <ExportProgress state={state} onCancel={cancel} />}
