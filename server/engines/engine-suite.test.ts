@@ -360,6 +360,97 @@ describe.each(chosen)('the %s engine', (kind) => {
       }
     });
 
+    /** The ids OFFSET gives: the page's statement written out, the key breaking ties in the sort's direction. */
+    async function idsByOffset(
+      t: Table,
+      id: string,
+      orderBy: string,
+      page: number,
+      pageSize: number,
+    ): Promise<unknown[]> {
+      const descending = orderBy.startsWith('-');
+      const column = orderBy.replace(/^-/, '');
+      const direction = sql.raw(descending ? 'desc' : 'asc');
+      const order =
+        column === id
+          ? sql`${sql.id(id)} ${direction}`
+          : sql`${sql.id(column)} ${direction}, ${sql.id(id)} ${direction}`;
+      const { rows } = await sql<{ id: unknown }>`select ${sql.id(id)} as id from ${sql.id(schema, t.name)}
+        order by ${order} limit ${sql.lit(pageSize)} offset ${sql.lit((page - 1) * pageSize)}`.execute(
+        engine.db,
+      );
+      return rows.map((r) => Number(r.id));
+    }
+
+    it('reads the last page from the end, with the rows OFFSET gives on an exact count', async () => {
+      const track = await table('Track');
+      const id = n('TrackId');
+      const fresh = await connectDatabase('fresh', kind, database.url);
+      try {
+        const freshTrack = await fresh.table(schema, track.name);
+        // Unique, non-unique, and nullable (a total order with the key, though not seekable) sort columns.
+        for (const orderBy of [id, `-${id}`, n('Milliseconds'), `-${n('Composer')}`]) {
+          for (const pageSize of [20, 100]) {
+            const last = Math.ceil(3503 / pageSize);
+            const page = await fresh.page(freshTrack, { filter: {}, orderBy, page: last, pageSize });
+            expect(page).toMatchObject({ count: 3503, countIsExact: true });
+            expect(
+              page.results.map((r) => Number(r[id])),
+              `${orderBy} last page of ${pageSize}`,
+            ).toEqual(await idsByOffset(track, id, orderBy, last, pageSize));
+          }
+        }
+        // With an estimated count, the last page is the table's final rows whatever the estimate says.
+        const estimated = { ...freshTrack, numberOfRows: 3450, numberOfRowsIsEstimate: true };
+        const end = await fresh.page(estimated, { filter: {}, page: 35, pageSize: 100 });
+        expect(end).toMatchObject({ count: 3450, countIsExact: false });
+        expect(end.results.map((r) => Number(r[id]))).toEqual(
+          Array.from({ length: 100 }, (_, i) => 3404 + i),
+        );
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('goes back from the last page by seeking, to the page OFFSET gave', async () => {
+      const artist = await table('Artist');
+      const id = n('ArtistId');
+      const orderBy = `-${id}`;
+      const walker = await connectDatabase('walker', kind, database.url);
+      try {
+        const walkerArtist = await walker.table(schema, artist.name);
+        const lastPage = Math.ceil(275 / 20);
+        const expectedLast = await idsByOffset(artist, id, orderBy, lastPage, 20);
+        const expectedPrevious = await idsByOffset(artist, id, orderBy, lastPage - 1, 20);
+        const last = await walker.page(walkerArtist, { filter: {}, orderBy, page: lastPage, pageSize: 20 });
+        expect(last.results.map((r) => Number(r[id]))).toEqual(expectedLast);
+        expect(expectedLast).toHaveLength(15);
+
+        // A row added at the front behind the engine's back (no write through it, so its boundaries stay): OFFSET
+        // now gives other rows for the previous page, seeking from the last page's first row the same ones.
+        await sql`insert into ${sql.id(schema, artist.name)} (${sql.id(n('Name'))}) values (${'Zz seek probe'})`.execute(
+          walker.db,
+        );
+        try {
+          const shifted = await idsByOffset(artist, id, orderBy, lastPage - 1, 20);
+          expect(shifted).not.toEqual(expectedPrevious);
+          const previous = await walker.page(walkerArtist, {
+            filter: {},
+            orderBy,
+            page: lastPage - 1,
+            pageSize: 20,
+          });
+          expect(previous.results.map((r) => Number(r[id]))).toEqual(expectedPrevious);
+        } finally {
+          await sql`delete from ${sql.id(schema, artist.name)} where ${sql.id(n('Name'))} = ${'Zz seek probe'}`.execute(
+            walker.db,
+          );
+        }
+      } finally {
+        await walker.close();
+      }
+    });
+
     it('searches text by prefix, using the index', async () => {
       const artist = await table('Artist');
       const name = n('Name');

@@ -9,8 +9,9 @@ import { countUpTo, rowFigureOf } from './table-catalog.ts';
 /*
  * Paged reading. A page is read by seeking from its neighbour's sort key when the server has just served the
  * neighbour (how people page: next, previous), so page 100,000 after page 99,999 costs what page 1 costs; a page
- * asked for by number alone falls back to OFFSET, the driver's own way. Counts are never a full scan of a big
- * table: the engine's estimate without a filter, a capped count with one.
+ * asked for by number alone falls back to OFFSET, the driver's own way, except the last page: it is read from the
+ * end, in the reversed order, so Last costs what page 1 costs (docs/decisions/0026-row-history-and-last-page.md).
+ * Counts are never a full scan of a big table: the engine's estimate without a filter, a capped count with one.
  */
 
 /** A filtered count stops here and is reported as "at least". */
@@ -48,7 +49,8 @@ export class RowPages {
     const key = boundaryKey(table, query.filter, query.orderBy ?? null, query.pageSize);
     refuseFarPastEnd(table, query);
 
-    const counting = this.count(table, predicates.length > 0, where);
+    const filtered = predicates.length > 0;
+    const counting = this.count(table, filtered, where);
     const refusePastLast = (count: { count: number; exact: boolean }) => {
       if (!count.exact) return;
       const lastPage = Math.max(1, Math.ceil(count.count / query.pageSize));
@@ -58,8 +60,22 @@ export class RowPages {
     // refused without its statement. Otherwise both at once.
     if (rowFigureOf(table) === 'exact' && (query.page - 1) * query.pageSize >= table.numberOfRows)
       refusePastLast(await counting);
-    const [count, rows] = await Promise.all([counting, this.rows(table, sort, where, query, key)]);
-    refusePastLast(count);
+    let count: { count: number; exact: boolean };
+    let rows: Record<string, unknown>[];
+    if (this.mayBeLastByNumber(table, sort, filtered, query, key)) {
+      // The count decides whether this is the last page, so it comes first: free without a filter on an estimated
+      // table, capped with a filter, and otherwise a table the catalog counted exactly and this page reaches its end.
+      count = await counting;
+      refusePastLast(count);
+      const end = rowsAtEnd(count, query);
+      rows =
+        end === null
+          ? await this.rows(table, sort, where, query, key)
+          : await this.lastRows(table, sort, where, end, query, key);
+    } else {
+      [count, rows] = await Promise.all([counting, this.rows(table, sort, where, query, key)]);
+      refusePastLast(count);
+    }
     return {
       results: rows.map((raw) => decodeRow(this.adapter, table, raw)),
       count: count.count,
@@ -78,9 +94,46 @@ export class RowPages {
     return count > cap ? { count: cap, exact: false } : { count, exact: true };
   }
 
+  /**
+   * Whether a page would be read by OFFSET (no neighbour's boundary to seek from) in a total order and might be the
+   * last one: worth knowing the count before reading. Without a filter on a table the catalog counted exactly, only
+   * when the page reaches the catalog's count (a page before it is read by OFFSET at once, alongside the count).
+   */
+  private mayBeLastByNumber(
+    table: Table,
+    sort: SortOrder,
+    filtered: boolean,
+    query: PageQuery,
+    key: string,
+  ): boolean {
+    if (query.page === 1 || !sort.total) return false;
+    if (
+      sort.seekable &&
+      (this.boundary(`${key}#${query.page - 1}`) || this.boundary(`${key}#${query.page + 1}`))
+    )
+      return false;
+    return filtered || table.numberOfRowsIsEstimate || query.page * query.pageSize >= table.numberOfRows;
+  }
+
+  /** The last page, read from the end in the reversed order (`limit` rows), in the asked order again; its
+   * boundary is remembered so Previous seeks from it. */
+  private async lastRows(
+    table: Table,
+    sort: SortOrder,
+    where: SqlFragment,
+    limit: number,
+    query: PageQuery,
+    key: string,
+  ): Promise<Record<string, unknown>[]> {
+    const reversed = sort.parts.map((part) => ({ ...part, descending: !part.descending }));
+    const rows = (await this.select(table, reversed, where, limit, 0)).reverse();
+    if (sort.seekable && rows.length > 0) this.remember(`${key}#${query.page}`, sort.parts, rows);
+    return rows;
+  }
+
   private async rows(
     table: Table,
-    sort: { parts: SortPart[]; seekable: boolean },
+    sort: SortOrder,
     where: SqlFragment,
     query: PageQuery,
     key: string,
@@ -204,14 +257,34 @@ export function decodeRow(adapter: EngineAdapter, table: Table, raw: Record<stri
   return row;
 }
 
+/**
+ * How many rows the last page holds when `query` asks for it, or null when it asks for another page. The last page
+ * is the one whose range holds the count's end; with an exact count it holds what is left after the pages before
+ * it, with an estimate or a capped count it is the final page-size rows (the end as it is, whatever the figure).
+ */
+function rowsAtEnd(count: { count: number; exact: boolean }, query: PageQuery): number | null {
+  const firstRow = (query.page - 1) * query.pageSize;
+  if (!(firstRow < count.count && count.count <= query.page * query.pageSize)) return null;
+  return count.exact ? count.count - firstRow : query.pageSize;
+}
+
 const boundaryKey = (table: Table, filter: Filter, orderBy: string | null, pageSize: number) =>
   JSON.stringify([table.schema, table.name, Object.entries(filter).sort(), orderBy, pageSize]);
 
+/** A page's order: its columns, whether it is total (the key breaks ties, so reversing it reverses the rows
+ * exactly), and whether pages can seek in it. */
+export interface SortOrder {
+  parts: SortPart[];
+  total: boolean;
+  seekable: boolean;
+}
+
 /**
  * The asked sort column, then the row key as a tie-breaker so the order is total. Seeking needs a key and no
- * NULLs in the sort columns (NULLs sort differently on each engine), else paging uses OFFSET.
+ * NULLs in the sort columns (NULLs sort differently on each engine), else paging uses OFFSET. Reading the last page
+ * backwards needs only the total order: every engine sorts NULLs at opposite ends ascending and descending.
  */
-export function sortOrder(table: Table, orderBy: string | null): { parts: SortPart[]; seekable: boolean } {
+export function sortOrder(table: Table, orderBy: string | null): SortOrder {
   const descending = orderBy?.startsWith('-') ?? false;
   const name = orderBy ? orderBy.replace(/^-/, '') : null;
   const parts: SortPart[] = [];
@@ -231,8 +304,9 @@ export function sortOrder(table: Table, orderBy: string | null): { parts: SortPa
     const column = table.columns.find((c) => c.name === keyName);
     if (column && !parts.some((p) => p.column.name === keyName)) parts.push({ column, descending });
   }
-  const seekable = keyNames.length > 0 && parts.every((p) => !p.column.isNullable);
-  return { parts, seekable };
+  const total = keyNames.length > 0;
+  const seekable = total && parts.every((p) => !p.column.isNullable);
+  return { parts, total, seekable };
 }
 
 /** Rows strictly after (or before) the given sort values in the sort order, with a leading range bound on the
