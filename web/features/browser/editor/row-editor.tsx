@@ -122,7 +122,8 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
     const invalid = fields.find((field) => errors[field.column.name]);
     if (invalid) {
       setTab('row');
-      document.querySelector<HTMLElement>(`[data-column="${CSS.escape(invalid.column.name)}"]`)?.focus();
+      const inputs = document.querySelectorAll<HTMLElement>('[data-column]');
+      [...inputs].find((node) => node.dataset.column === invalid.column.name)?.focus();
       return;
     }
     try {

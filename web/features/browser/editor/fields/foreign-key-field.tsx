@@ -92,6 +92,7 @@ export function ForeignKeyField({
           setPicked(option);
           onChange(option.key);
         }
+        setSearch(null);
         combobox.closeDropdown();
       }}
     >

@@ -1,0 +1,444 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
+import type { ForeignKeyChoices, Row, TableListItem } from '#common/contract/sql.ts';
+import { browserMessages as bm, formMessages as fm } from '#common/messages.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { editorMessages as em } from './editor-messages.ts';
+import { ada, customersTable, productTagsTable } from './editor-test-table.ts';
+import { RowEditor, type EditorTarget } from './row-editor.tsx';
+
+// A modal with many Mantine inputs is slow to render in jsdom on a shared machine.
+vi.setConfig({ testTimeout: 20_000 });
+
+// The History tab is another piece with its own tests; here it only has to be where the editor puts it.
+vi.mock('#web/features/browser/editor/row-history.tsx', () => ({
+  RowHistory: ({ row }: { row: Row }) => <p>History of {String(row.customer_id)}</p>,
+}));
+
+type FetchArgs = [input: string, init: RequestInit];
+const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+type Handler = (body: unknown, url: URL) => Response;
+let handlers: Record<string, Handler>;
+
+const TABLE_PATH = '/api/sql/demo/main/customers';
+
+function envelope(data: unknown, message: string | null = null, status = 200): Response {
+  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+/** The spec's row encoding undone: base64 → URI component → JSON. */
+const decode = (body: BodyInit | null | undefined): unknown =>
+  typeof body === 'string' ? JSON.parse(decodeURIComponent(atob(body))) : undefined;
+
+function calls(method: string, path: string): unknown[] {
+  return fetchMock.mock.calls
+    .filter(([u, init]) => u.split('?')[0] === path && (init.method ?? 'GET') === method)
+    .map(([, init]) => decode(init.body));
+}
+
+const countries = [
+  { key: 'DE', label: 'Germany' },
+  { key: 'FR', label: 'France' },
+  { key: 'GB', label: 'United Kingdom' },
+];
+
+function choices(term: string, page: number, canRead = true): ForeignKeyChoices {
+  const matching = countries.filter(
+    (c) => !term || c.key === term || c.label.toLowerCase().startsWith(term.toLowerCase()),
+  );
+  return {
+    column: 'country_code',
+    referencedSchema: 'main',
+    referencedTable: 'countries',
+    referencedColumn: 'country_code',
+    canReadReferencedTable: canRead,
+    options: canRead ? matching : [],
+    hasMore: false,
+    page,
+  };
+}
+
+beforeEach(() => {
+  notifications.clean();
+  handlers = {
+    [`GET ${TABLE_PATH}/foreignkeys`]: (_body, url) =>
+      envelope(choices(url.searchParams.get('term') ?? '', Number(url.searchParams.get('page') ?? 1))),
+    [`POST ${TABLE_PATH}`]: (body) => envelope({ ...ada, ...(body as Row), customer_id: 7 }, bm.rowUpdated),
+    [`POST ${TABLE_PATH}/delete`]: () => envelope(ada, bm.rowDeleted),
+  };
+  fetchMock.mockReset();
+  fetchMock.mockImplementation((input, init) => {
+    const url = new URL(input, 'http://localhost');
+    const key = `${init.method ?? 'GET'} ${url.pathname}`;
+    const handler = handlers[key];
+    return Promise.resolve(
+      handler ? handler(decode(init.body), url) : envelope(null, `No handler for ${key}`, 404),
+    );
+  });
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderEditor(target: EditorTarget | null, table: TableListItem = customersTable()) {
+  const onClose = vi.fn();
+  const view = render(
+    <AppProviders>
+      <RowEditor db="demo" table={table} target={target} onClose={onClose} />
+    </AppProviders>,
+  );
+  return { onClose, view };
+}
+
+/** A field's label: the column's name, with the required mark (aria-hidden, so not in the accessible name). */
+const label = (name: string) => new RegExp(`^${name}( \\*)?$`);
+const input = (name: string) => screen.getByLabelText<HTMLInputElement>(label(name), { selector: 'input' });
+const textarea = (name: string) =>
+  screen.getByLabelText<HTMLTextAreaElement>(label(name), { selector: 'textarea' });
+const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name });
+const type = (name: string, value: string) => fireEvent.change(input(name), { target: { value } });
+/** The editor's own close button (each toast has one too). */
+const closeButton = () =>
+  within(screen.getByRole('dialog', { name: /^(Edit|Add) row$/ })).getByRole('button', { name: 'Close' });
+const dialog = (name: string) => screen.findByRole('dialog', { name });
+
+describe('the row editor of an existing row', () => {
+  it('shows "Edit row" with schema.name, tabs Row and History, Copy and Delete, and one field per column', async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    const editor = await dialog(em.editTitle);
+    expect(within(editor).getByText('main.customers')).toBeTruthy();
+    expect(within(editor).getByRole('tab', { name: em.rowTab })).toBeTruthy();
+    expect(within(editor).getByRole('tab', { name: em.historyTab })).toBeTruthy();
+    expect(button(em.copyRow)).toBeTruthy();
+    expect(button(em.deleteRow)).toBeTruthy();
+    expect(input('first_name').value).toBe('Ada');
+    expect(input('email').value).toBe('ada@example.com');
+    expect(textarea('notes').rows).toBe(8);
+    expect(input('credit_limit').value).toBe('1500.50');
+    expect(input('preferred_contact_time').value).toBe('09:30:00');
+    expect(screen.getByRole('switch', { name: 'is_active' })).toBeTruthy();
+    // The date shows in short form, in its own offset.
+    expect(screen.getByText('2024-03-05 14:03:00 +02:00')).toBeTruthy();
+    expect(screen.getByText('1815-12-10')).toBeTruthy();
+    // No pending changes: no banner.
+    expect(screen.queryByText(bm.pendingChanges.trim())).toBeNull();
+  });
+
+  it("makes identity, guid, computed and foreign-key columns read-only, the foreign key showing its option's label", async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    expect(input('customer_id').readOnly).toBe(true);
+    expect(input('customer_guid').readOnly).toBe(true);
+    expect(input('full_name').readOnly).toBe(true);
+    expect(input('country_code').readOnly).toBe(true);
+    await waitFor(() => expect(input('country_code').value).toBe('United Kingdom'));
+    expect(input('first_name').readOnly).toBe(false);
+  });
+
+  it('shows the banner on the first edit; Discard Changes puts the row back', async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    type('first_name', 'Augusta');
+    expect(screen.getByText(bm.pendingChanges.trim())).toBeTruthy();
+    fireEvent.click(button(em.discardChanges));
+    expect(input('first_name').value).toBe('Ada');
+    expect(screen.queryByText(bm.pendingChanges.trim())).toBeNull();
+  });
+
+  it("saves the key and the changed columns, says 'Successfully saved changes.', and shows the answered row", async () => {
+    const { onClose } = renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    type('first_name', 'Augusta');
+    fireEvent.click(button(em.saveChanges));
+    expect(await screen.findByText(bm.savedChanges)).toBeTruthy();
+    expect(screen.getByText(bm.rowUpdated)).toBeTruthy();
+    expect(calls('POST', TABLE_PATH)).toEqual([{ customer_id: 7, first_name: 'Augusta' }]);
+    await waitFor(() => expect(screen.queryByText(bm.pendingChanges.trim())).toBeNull());
+    expect(input('first_name').value).toBe('Augusta');
+    // Closing after a save tells the grid to read its page again.
+    fireEvent.click(closeButton());
+    expect(onClose).toHaveBeenCalledWith(true);
+  });
+
+  it("says 'Failed to save changes.' with the server's reason and keeps the edit", async () => {
+    handlers[`POST ${TABLE_PATH}`] = () => envelope(null, 'email: "x" is not an email.', 400);
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    type('email', 'x');
+    fireEvent.click(button(em.saveChanges));
+    expect(await screen.findByText(bm.saveFailed)).toBeTruthy();
+    expect(screen.getByText('email: "x" is not an email.')).toBeTruthy();
+    expect(input('email').value).toBe('x');
+    expect(screen.getByText(bm.pendingChanges.trim())).toBeTruthy();
+  });
+
+  it("without the server's reason the failure says 'Failed to update row.'", async () => {
+    handlers[`POST ${TABLE_PATH}`] = () => new Response('', { status: 500 });
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    type('email', 'y@example.com');
+    fireEvent.click(button(em.saveChanges));
+    expect(await screen.findByText(bm.saveFailed)).toBeTruthy();
+    expect(screen.getByText(bm.rowUpdateFailed)).toBeTruthy();
+  });
+
+  it('shows the validation messages once a field is changed, and sends nothing while one stands', async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    type('first_name', '');
+    expect(await screen.findByText(fm.required('first_name'))).toBeTruthy();
+    type('email', `${'x'.repeat(250)}@b.cd`);
+    expect(await screen.findByText(fm.tooLong('email', 254))).toBeTruthy();
+    fireEvent.click(button(em.saveChanges));
+    await act(() => Promise.resolve());
+    expect(calls('POST', TABLE_PATH)).toHaveLength(0);
+    // A field only left (not changed) shows its message too; a valid one none.
+    type('first_name', 'Ada');
+    await waitFor(() => expect(screen.queryByText(fm.required('first_name'))).toBeNull());
+  });
+
+  it('keeps the editor open with pending changes: closing says to save or discard first', async () => {
+    const { onClose } = renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    type('first_name', 'Augusta');
+    fireEvent.click(closeButton());
+    expect(await screen.findByText(em.closeWithPendingChanges)).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.click(button(em.discardChanges));
+    fireEvent.click(closeButton());
+    expect(onClose).toHaveBeenCalledWith(false);
+  });
+});
+
+describe('deleting a row', () => {
+  it("refuses with pending changes: 'Cannot delete with pending changes.'", async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    type('first_name', 'Augusta');
+    fireEvent.click(button(em.deleteRow));
+    expect(await screen.findByText(bm.cannotDeleteWithPendingChanges)).toBeTruthy();
+    expect(screen.queryByRole('dialog', { name: bm.deleteRowTitle })).toBeNull();
+  });
+
+  it('asks first; Cancel deletes nothing', async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    fireEvent.click(button(em.deleteRow));
+    const confirm = await dialog(bm.deleteRowTitle);
+    expect(within(confirm).getByText(bm.deleteRowMessage)).toBeTruthy();
+    fireEvent.click(within(confirm).getByRole('button', { name: em.cancel }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: bm.deleteRowTitle })).toBeNull());
+    expect(calls('POST', `${TABLE_PATH}/delete`)).toHaveLength(0);
+  });
+
+  it("deletes by the key, says 'Successfully deleted row.' and closes with changes", async () => {
+    const { onClose } = renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    fireEvent.click(button(em.deleteRow));
+    const confirm = await dialog(bm.deleteRowTitle);
+    fireEvent.click(within(confirm).getByRole('button', { name: em.delete }));
+    expect(await screen.findByText(bm.rowDeleted)).toBeTruthy();
+    expect(calls('POST', `${TABLE_PATH}/delete`)).toEqual([{ customer_id: 7 }]);
+    expect(onClose).toHaveBeenCalledWith(true);
+  });
+
+  it("says 'Failed to delete row.' with the server's reason and stays open", async () => {
+    handlers[`POST ${TABLE_PATH}/delete`] = () =>
+      envelope(null, 'This row no longer exists: it may have been deleted. Reload the page.', 404);
+    const { onClose } = renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    fireEvent.click(button(em.deleteRow));
+    fireEvent.click(within(await dialog(bm.deleteRowTitle)).getByRole('button', { name: em.delete }));
+    expect(await screen.findByText(bm.rowDeleteFailed)).toBeTruthy();
+    expect(
+      screen.getByText('This row no longer exists: it may have been deleted. Reload the page.'),
+    ).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+  });
+});
+
+describe('adding a row', () => {
+  it('shows "Add row" without History, Copy or Delete; Save checks the whole form', async () => {
+    renderEditor({ mode: 'add' });
+    const editor = await dialog(em.addTitle);
+    expect(within(editor).queryByRole('tab', { name: em.historyTab })).toBeNull();
+    expect(screen.queryByRole('button', { name: em.copyRow })).toBeNull();
+    expect(screen.queryByRole('button', { name: em.deleteRow })).toBeNull();
+    // Foreign keys can be chosen in a new row.
+    expect(input('country_code').readOnly).toBe(false);
+    type('first_name', 'Grace');
+    fireEvent.click(button(em.saveChanges));
+    expect(await screen.findByText(fm.required('email'))).toBeTruthy();
+    expect(screen.getByText(fm.required('country_code'))).toBeTruthy();
+    expect(screen.getByText(fm.required('created_at'))).toBeTruthy();
+    // A column with a default may stay empty; bit is never required.
+    expect(screen.queryByText(fm.required('loyalty_points'))).toBeNull();
+    expect(screen.queryByText(fm.required('is_active'))).toBeNull();
+    expect(calls('POST', TABLE_PATH)).toHaveLength(0);
+  });
+
+  it('searches the foreign-key combobox by the typed term (after the debounce) and shows the chosen label', async () => {
+    renderEditor({ mode: 'add' });
+    await dialog(em.addTitle);
+    fireEvent.click(input('country_code'));
+    type('country_code', 'Ger');
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => url.includes('column=country_code&term=Ger'))).toBe(true),
+    );
+    await waitFor(() => expect(screen.queryByRole('option', { name: /France/, hidden: true })).toBeNull());
+    fireEvent.click(await screen.findByRole('option', { name: /Germany/, hidden: true }));
+    await waitFor(() => expect(input('country_code').value).toBe('Germany'));
+  });
+
+  it('after a successful insert the editor edits the saved row (History appears)', async () => {
+    const table = customersTable(
+      {},
+      customersTable().columns.filter((c) => c.name !== 'created_at'),
+    );
+    renderEditor({ mode: 'add' }, table);
+    await dialog(em.addTitle);
+    type('first_name', 'Grace');
+    type('email', 'grace@example.com');
+    fireEvent.click(input('country_code'));
+    fireEvent.click(await screen.findByRole('option', { name: /France/, hidden: true }));
+    fireEvent.click(screen.getByRole('switch', { name: 'is_active' }));
+    fireEvent.click(button(em.saveChanges));
+    expect(await screen.findByText(bm.savedChanges)).toBeTruthy();
+    const [body] = calls('POST', TABLE_PATH) as Row[];
+    expect(body).toMatchObject({
+      first_name: 'Grace',
+      email: 'grace@example.com',
+      country_code: 'FR',
+      is_active: true,
+    });
+    expect(body).not.toHaveProperty('customer_id');
+    expect(body).not.toHaveProperty('loyalty_points');
+    expect(await dialog(em.editTitle)).toBeTruthy();
+    expect(screen.getByRole('tab', { name: em.historyTab })).toBeTruthy();
+    expect(input('country_code').readOnly).toBe(true);
+  });
+
+  it("says 'No Options Available' when the person may not read the referenced table", async () => {
+    handlers[`GET ${TABLE_PATH}/foreignkeys`] = () => envelope(choices('', 1, false));
+    renderEditor({ mode: 'add' });
+    await dialog(em.addTitle);
+    fireEvent.click(input('country_code'));
+    expect(await screen.findByText(bm.noOptions)).toBeTruthy();
+  });
+});
+
+describe('copying a row', () => {
+  it('turns the row into a new one without identity, guid or computed values, and saves it as new', async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    fireEvent.click(button(em.copyRow));
+    expect(await dialog(em.addTitle)).toBeTruthy();
+    expect(input('customer_id').value).toBe('');
+    expect(input('customer_guid').value).toBe('');
+    expect(input('full_name').value).toBe('');
+    expect(input('first_name').value).toBe('Ada');
+    expect(screen.getByText(bm.pendingChanges.trim())).toBeTruthy();
+    fireEvent.click(button(em.saveChanges));
+    expect(await screen.findByText(bm.savedChanges)).toBeTruthy();
+    const [body] = calls('POST', TABLE_PATH) as Row[];
+    expect(body).not.toHaveProperty('customer_id');
+    expect(body).not.toHaveProperty('customer_guid');
+    expect(body).not.toHaveProperty('full_name');
+    expect(body).toMatchObject({ first_name: 'Ada', country_code: 'GB', credit_limit: '1500.50' });
+  });
+
+  it('Discard after Copy goes back to the row copied', async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    fireEvent.click(button(em.copyRow));
+    await dialog(em.addTitle);
+    fireEvent.click(button(em.discardChanges));
+    expect(await dialog(em.editTitle)).toBeTruthy();
+    expect(input('customer_id').value).toBe('7');
+  });
+});
+
+describe('rights and read-only rows', () => {
+  it('without CanUpdate the row is read-only, with no Save; without CanInsert or CanDelete no Copy or Delete', async () => {
+    renderEditor(
+      { mode: 'edit', row: ada },
+      customersTable({ canUpdate: false, canInsert: false, canDelete: false }),
+    );
+    await dialog(em.editTitle);
+    expect(screen.getByText(em.readOnlyRow)).toBeTruthy();
+    expect(input('first_name').readOnly).toBe(true);
+    expect(textarea('notes').readOnly).toBe(true);
+    expect(screen.getByRole<HTMLInputElement>('switch', { name: 'is_active' }).disabled).toBe(true);
+    expect(screen.queryByRole('button', { name: em.copyRow })).toBeNull();
+    expect(screen.queryByRole('button', { name: em.deleteRow })).toBeNull();
+    expect(screen.queryByRole('button', { name: em.saveChanges })).toBeNull();
+  });
+
+  it('every column of a row without identity or guid is read-only (it can still be deleted)', async () => {
+    const row = { product_id: 1, tag_id: 2, added_on: '2024-01-01' };
+    renderEditor({ mode: 'edit', row }, productTagsTable());
+    await dialog(em.editTitle);
+    expect(screen.getByText(em.noChangeWithoutKey)).toBeTruthy();
+    expect(input('product_id').readOnly).toBe(true);
+    expect(input('tag_id').readOnly).toBe(true);
+    expect(button(em.deleteRow)).toBeTruthy();
+  });
+});
+
+describe('fields', () => {
+  it('a number keeps its decimals exact and sends the text typed', async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    type('credit_limit', '2000.25');
+    fireEvent.click(button(em.saveChanges));
+    await screen.findByText(bm.savedChanges);
+    expect(calls('POST', TABLE_PATH)).toEqual([{ customer_id: 7, credit_limit: '2000.25' }]);
+  });
+
+  it('an image: chosen file read as base64 without the data: prefix, previewed, and cleared', async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+    const base64 = btoa(String.fromCharCode(...bytes));
+    fireEvent.change(input('photo'), {
+      target: { files: [new File([bytes], 'p.png', { type: 'image/png' })] },
+    });
+    const preview = await screen.findByRole('img', { name: em.imagePreview('photo') });
+    expect(preview.getAttribute('src')).toBe(`data:image/png;base64,${base64}`);
+    fireEvent.click(button(em.saveChanges));
+    await screen.findByText(bm.savedChanges);
+    expect(calls('POST', TABLE_PATH)).toEqual([{ customer_id: 7, photo: base64 }]);
+    fireEvent.click(button(em.clearImage));
+    await waitFor(() => expect(screen.queryByRole('img', { name: em.imagePreview('photo') })).toBeNull());
+  });
+
+  it('an image stored without a data: prefix and unknown bytes is shown as jpeg', async () => {
+    renderEditor({ mode: 'edit', row: { ...ada, photo: 'AAAA' } });
+    const preview = await screen.findByRole('img', { name: em.imagePreview('photo') });
+    expect(preview.getAttribute('src')).toBe('data:image/jpeg;base64,AAAA');
+  });
+
+  it('a switch sends true or false', async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    fireEvent.click(screen.getByRole('switch', { name: 'is_active' }));
+    fireEvent.click(button(em.saveChanges));
+    await screen.findByText(bm.savedChanges);
+    expect(calls('POST', TABLE_PATH)).toEqual([{ customer_id: 7, is_active: false }]);
+  });
+
+  it('a time is sent as HH:mm:ss; an emptied nullable text as null', async () => {
+    renderEditor({ mode: 'edit', row: { ...ada, notes: 'old' } });
+    await dialog(em.editTitle);
+    type('preferred_contact_time', '10:45');
+    fireEvent.change(textarea('notes'), { target: { value: '' } });
+    fireEvent.click(button(em.saveChanges));
+    await screen.findByText(bm.savedChanges);
+    expect(calls('POST', TABLE_PATH)).toEqual([
+      { customer_id: 7, preferred_contact_time: '10:45:00', notes: null },
+    ]);
+  });
+});
