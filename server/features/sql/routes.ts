@@ -134,7 +134,9 @@ export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): Fastify
       {
         schema: {
           tags,
-          summary: 'One page of rows (pageSize 20, 40, 60, 80 or 100; orderBy name or -name)',
+          summary:
+            'One page of rows (pageSize 20, 40, 60, 80 or 100; orderBy name or -name); next and previous pages seek ' +
+            'from their neighbour, the last page is read from the end',
           params: tablePageParams,
           querystring: pageQuery,
           response: { 200: envelope(pageResult) },
@@ -154,7 +156,7 @@ export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): Fastify
         config: filter,
         schema: {
           tags,
-          summary: 'One page of the rows matching a filter',
+          summary: 'One page of the rows matching a filter (seeking and the last page as for …/page/{page})',
           params: tablePageParams,
           querystring: pageQuery,
           body: filterBody,
