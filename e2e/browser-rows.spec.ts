@@ -72,7 +72,12 @@ test('copy a row into a new one and save it', async ({ page }) => {
 test('closing with pending changes is refused until they are discarded', async ({ page }) => {
   await openTable(page, server, admin, chinook, 'Customer');
   await search(page, chinook, { CustomerId: '10' });
-  const dialog = await openRow(page, 'Eduardo');
+  // By keyboard: the row takes the focus, Enter opens it.
+  await dataRows(page).first().focus();
+  await page.keyboard.press('Enter');
+  const dialog = editor(page, 'Edit row');
+  await expect(dialog).toBeVisible();
+  await expect(field(dialog, 'first_name')).toHaveValue('Eduardo');
   const city = field(dialog, 'city');
   const before = await city.inputValue();
   await city.fill('Nowhere');
