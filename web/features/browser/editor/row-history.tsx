@@ -91,7 +91,7 @@ function ChangeValues({ entry }: { entry: RowHistoryEntry }) {
   const both = entry.change === 'update';
   const values = entry.change === 'insert' ? entry.after : entry.before;
   return (
-    <Table.ScrollContainer minWidth={both ? 360 : 240} type="native">
+    <Table.ScrollContainer minWidth={both ? 300 : 220} type="native">
       <Table withTableBorder={false} verticalSpacing={4} fz="sm" layout="fixed">
         <Table.Thead>
           <Table.Tr>
