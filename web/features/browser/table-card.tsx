@@ -101,6 +101,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
           onOpenRow={(row) => setTarget({ mode: 'edit', row })}
           loading={page.loading}
           stale={page.stale}
+          filtered={Object.keys(view.filter).length > 0}
         />
       </Box>
 
