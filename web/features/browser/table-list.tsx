@@ -99,6 +99,9 @@ export function TableList({ db, tables, failed, selected, onSelect, maxHeight }:
                     aria-current={active ? 'page' : undefined}
                     title={table.isView ? `${tableLabel(table)} (view)` : tableLabel(table)}
                     leftSection={<Icon size={16} aria-hidden="true" />}
+                    // The page's text colour on the light highlight: the primary's light text is under 4.5:1 on it.
+                    c={active ? 'var(--mantine-color-text)' : undefined}
+                    fw={active ? 600 : undefined}
                     styles={{ label: { overflowWrap: 'anywhere' } }}
                   />
                 </li>
