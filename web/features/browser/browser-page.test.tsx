@@ -283,4 +283,25 @@ describe('the database browser', () => {
     fireEvent.click(within(tablesNav()).getByRole('link', { name: 'main.Album' }));
     expect(await screen.findByText(browserMessages.pageFailed)).toBeTruthy();
   });
+
+  it('folds the table list above the card on a phone', async () => {
+    const realMatchMedia = window.matchMedia;
+    window.matchMedia = (query: string) => ({
+      ...realMatchMedia(query),
+      matches: query.includes('max-width'),
+    });
+    try {
+      renderPage('/db/chinook');
+      const toggle = screen.getByRole('button', { name: 'Tables' });
+      expect(toggle.getAttribute('aria-expanded')).toBe('true');
+      fireEvent.click(await within(tablesNav()).findByRole('link', { name: 'main.Album' }));
+      expect(await screen.findByRole('heading', { level: 2, name: 'main.Album' })).toBeTruthy();
+      const folded = screen.getByRole('button', { name: 'main.Album' });
+      expect(folded.getAttribute('aria-expanded')).toBe('false');
+      expect(document.activeElement).toBe(folded);
+      expect(address()).toBe('/db/chinook/main/Album');
+    } finally {
+      window.matchMedia = realMatchMedia;
+    }
+  });
 });

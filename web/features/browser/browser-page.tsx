@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { Box, Button, Collapse, Group, Loader, Stack, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
@@ -41,9 +41,14 @@ function Browser({ initial }: { initial: BrowserAddress }) {
     if (view.page > last) actions.goToPage(last);
   }, [count, countIsExact, stale, view.page, view.size, actions]);
 
+  const listToggle = useRef<HTMLButtonElement>(null);
   const select = (table: TableListItem) => {
     actions.selectTable({ schema: table.schema, name: table.name });
-    setListOpen(false);
+    if (isPhone) {
+      // The folded list hides the entry that had the focus: it goes back to the button that unfolds the list.
+      setListOpen(false);
+      listToggle.current?.focus();
+    }
   };
 
   const heading = (
@@ -98,6 +103,7 @@ function Browser({ initial }: { initial: BrowserAddress }) {
         <Stack gap="sm">
           {heading}
           <Button
+            ref={listToggle}
             variant="default"
             fullWidth
             justify="space-between"
