@@ -6,7 +6,13 @@ import { AppProviders } from '#web/app-providers.tsx';
 import { SiteHeader } from '#web/features/site/site-header.tsx';
 import { SessionContext, type Session } from '#web/session/session-context.ts';
 import { adminVerification, sampleVerification } from '#web/session/test-session.ts';
-import { databaseOfPath, linksMayShowDatabases, showsDatabaseSelect } from './database-select.tsx';
+import {
+  browserEntryPath,
+  databaseOfPath,
+  linksMayShowDatabases,
+  showsDatabaseSelect,
+} from './database-select.tsx';
+import { albumTable } from './test-tables.ts';
 
 vi.setConfig({ testTimeout: 20_000 });
 
@@ -25,7 +31,9 @@ beforeEach(() => {
             { name: 'chinook', engine: 'sqlite' },
             { name: 'sales db', engine: 'postgres' },
           ])
-        : new Response('', { status: 404 }),
+        : url === '/api/sql/chinook'
+          ? envelope([albumTable])
+          : new Response('', { status: 404 }),
     ),
   );
   vi.stubGlobal('fetch', fetchMock);
@@ -78,6 +86,13 @@ describe('the Database dropdown', () => {
     expect(linksMayShowDatabases(['*'])).toBe(true);
   });
 
+  it('opens a database at its page, or at the first table when the links allow only tables', () => {
+    expect(browserEntryPath(['/db/chinook/*'], 'chinook', undefined)).toBe('/db/chinook');
+    expect(browserEntryPath(['*'], 'sales db', undefined)).toBe('/db/sales%20db');
+    expect(browserEntryPath(['/db/chinook/main/*'], 'chinook', undefined)).toBeNull();
+    expect(browserEntryPath(['/db/chinook/main/*'], 'chinook', [albumTable])).toBe('/db/chinook/main/Album');
+  });
+
   it('shows the database of the address and goes to another one without its table', async () => {
     renderHeader(adminVerification, '/db/chinook/main/Album');
     const select = await screen.findByRole<HTMLInputElement>('combobox', { name: 'Database' });
@@ -108,6 +123,13 @@ describe("the account menu's Databases entry", () => {
     fireEvent.click(screen.getByRole('button', { name: 'ada' }));
     const entry = await screen.findByRole('menuitem', { name: 'Databases' });
     expect(entry.getAttribute('href')).toBe('/db/chinook');
+  });
+
+  it('goes to the first table the links allow when they do not allow the database page', async () => {
+    renderHeader({ ...sampleVerification, links: ['/account', '/db/chinook/main/*'] }, '/account');
+    fireEvent.click(screen.getByRole('button', { name: 'ada' }));
+    const entry = await screen.findByRole('menuitem', { name: 'Databases' });
+    expect(entry.getAttribute('href')).toBe('/db/chinook/main/Album');
   });
 
   it('is not there, and nothing is asked, for a person whose links show no database', async () => {
