@@ -354,12 +354,12 @@ function PendingBanner({
       }}
     >
       {pending && (
-        <Paper withBorder radius="md" p="sm" role="status" aria-live="polite" shadow="sm">
-          <Group justify="space-between" gap="sm">
+        <Paper withBorder radius="md" px="sm" py="xs" role="status" aria-live="polite" shadow="sm">
+          <Group justify="space-between" gap="xs">
             <Text size="sm" fw={500}>
               {bm.pendingChanges}
             </Text>
-            <Group gap="sm">
+            <Group gap="xs" wrap="nowrap" ml="auto">
               <Button variant="default" onClick={onDiscard} disabled={saving}>
                 {em.discardChanges}
               </Button>

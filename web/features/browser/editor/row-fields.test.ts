@@ -55,6 +55,8 @@ describe('grid width (spec 000 §5)', () => {
     expect(fieldWidth(column(1, 'f', { isForeignKey: true, maxLength: 2 }))).toBe(2);
     expect(fieldWidth(column(1, 'f', { isForeignKey: true, maxLength: 100 }))).toBe(3);
     expect(fieldWidth(column(1, 'n', { typeGroup: 'Number', type: 'int', maxLength: 0 }))).toBe(3);
+    // A guid or other text without a length (maxLength 0) is as wide as the long ones.
+    expect(fieldWidth(column(1, 'g', { typeGroup: 'guid', type: 'uuid', maxLength: 0 }))).toBe(3);
   });
 });
 

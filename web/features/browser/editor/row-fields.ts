@@ -54,7 +54,7 @@ export function fieldKind(column: Column): FieldKind {
 /** Spec 000 §5: a text or combobox column with maxLength under 50 sits in the 2-column grid, others in the 3. */
 export function fieldWidth(column: Column, kind: FieldKind = fieldKind(column)): 2 | 3 {
   if (kind === 'combobox') return column.maxLength < 50 ? 2 : 3;
-  if (kind === 'text') return column.maxLength >= 0 && column.maxLength < 50 ? 2 : 3;
+  if (kind === 'text') return column.maxLength > 0 && column.maxLength < 50 ? 2 : 3;
   return 3;
 }
 

@@ -2,6 +2,7 @@ import '@mantine/dates/styles.css';
 import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { parseWireDate, pickerValue, timeValue, wireDate } from '#web/features/browser/editor/date-values.ts';
+import { editorMessages as em } from '#web/features/browser/editor/editor-messages.ts';
 import { textOf, type FieldProps } from './field-props.ts';
 import { TextField } from './text-field.tsx';
 
@@ -24,6 +25,8 @@ export function DateField(props: FieldProps) {
     error,
     withAsterisk: field.required,
     readOnly: field.readOnly,
+    // Read-only inputs look filled, so a person sees at once what cannot be typed into.
+    variant: field.readOnly ? 'filled' : 'default',
     onBlur,
     'data-column': column.name,
   };
@@ -48,6 +51,7 @@ export function DateField(props: FieldProps) {
   const picked = pickerValue(text, withTime);
   if (text !== null && picked === null) return <TextField {...props} />;
   const clearable = column.isNullable && !field.readOnly;
+  const clearButtonProps = { 'aria-label': em.clearValue(column.name) };
   const change = (next: string | null) => onChange(wireDate(next, withTime, text, column.type));
 
   if (!withTime) {
@@ -58,6 +62,7 @@ export function DateField(props: FieldProps) {
         valueFormat={DATE_FORMAT}
         placeholder={text === null ? 'null' : undefined}
         clearable={clearable}
+        clearButtonProps={clearButtonProps}
         onChange={change}
       />
     );
@@ -71,6 +76,7 @@ export function DateField(props: FieldProps) {
       valueFormat={(date) => `${dayjs(date).format(DATE_TIME_FORMAT)}${offset ? ` ${offset}` : ''}`}
       placeholder={text === null ? 'null' : undefined}
       clearable={clearable}
+      clearButtonProps={clearButtonProps}
       onChange={change}
     />
   );

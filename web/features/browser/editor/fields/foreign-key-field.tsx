@@ -65,6 +65,7 @@ export function ForeignKeyField({
         value={shown}
         placeholder={value === null ? 'null' : undefined}
         readOnly
+        variant="filled"
         data-column={column.name}
       />
     );

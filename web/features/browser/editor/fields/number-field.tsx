@@ -17,6 +17,7 @@ export function NumberField({ field, value, error, onChange, onBlur }: FieldProp
       error={error}
       withAsterisk={field.required}
       readOnly={field.readOnly}
+      variant={field.readOnly ? 'filled' : 'default'}
       hideControls={field.readOnly}
       placeholder={value === null ? 'null' : undefined}
       step={format.step}

@@ -11,6 +11,8 @@ export function TextField({ field, value, error, onChange, onBlur }: FieldProps)
     error,
     withAsterisk: field.required,
     readOnly: field.readOnly,
+    // Read-only inputs look filled, so a person sees at once what cannot be typed into.
+    variant: field.readOnly ? 'filled' : 'default',
     placeholder: value === null ? 'null' : undefined,
     onBlur,
     'data-column': field.column.name,
