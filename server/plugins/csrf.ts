@@ -10,6 +10,11 @@ export const XSRF_COOKIE = 'XSRF-TOKEN';
 export const XSRF_HEADER = 'x-xsrf-token';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route is opened by a plain link, which carries no bearer (the export download): like a page, it never
+     * replaces the browser's anti-forgery cookie. */
+    keepsXsrfCookie?: boolean;
+  }
   interface FastifyRequest {
     /** Set when a call changes who the caller is (a sign-in or sign-out): the answer carries a token for that. */
     xsrfRebound: string | null;
@@ -69,7 +74,10 @@ export async function xsrfProtection(
     // Pages and static files never carry the bearer, so a token issued there is bound to nobody: it would replace
     // the session's (a chunk loaded lazily after sign-in broke the next POST). They give one only to a browser that
     // has none; the API's own answers, which carry the bearer, keep it bound to the session.
-    if (request.xsrfRebound === null && !request.url.startsWith('/api/') && request.cookies?.[XSRF_COOKIE]) {
+    // Nor do API links opened without the bearer (an export's download link).
+    const withoutBearer =
+      !request.url.startsWith('/api/') || request.routeOptions.config?.keepsXsrfCookie === true;
+    if (request.xsrfRebound === null && withoutBearer && request.cookies?.[XSRF_COOKIE]) {
       return payload;
     }
     reply.setCookie(XSRF_COOKIE, issue(binding), {

@@ -123,6 +123,9 @@ export function exportRoutes(
     app.get(
       '/api/exports/:id/file',
       {
+        // Opened as a plain link without the bearer: it must not replace the session's anti-forgery cookie with one
+        // bound to nobody (the next change of the signed-in page would be refused).
+        config: { keepsXsrfCookie: true },
         schema: {
           tags,
           summary:
