@@ -37,7 +37,9 @@ export function ExportButton({ db, table, filter, sort }: ExportButtonProps) {
     start({ db, schema: table.schema, table: table.name, filter, sort, format, bom });
   return (
     <>
-      <Menu position="bottom-end" withinPortal>
+      {/* Without Mantine's focus placeholder (a focusable child of role="menu" that is no menu item, axe's
+          aria-required-children): the first item takes the focus, as the ARIA menu pattern says. */}
+      <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>
           <Button
             variant="default"
@@ -78,7 +80,7 @@ function ExportProgress({ state, onCancel }: { state: ExportJobState; onCancel: 
   return (
     <Portal>
       <Paper component="section" aria-label="Export" className={classes.panel} withBorder shadow="md" p="sm">
-        <Text size="sm" fw={600} truncate="end" mb={6}>
+        <Text size="sm" fw={600} lineClamp={2} mb={6} style={{ overflowWrap: 'anywhere' }}>
           Exporting {job ? `${job.schema}.${job.table}` : ''}
           {state.format ? ` as ${exportFormatLabels[state.format]}` : ''}
         </Text>

@@ -41,7 +41,7 @@ export function GeneralTab({ db, table }: { db: string; table: TableListItem }) 
 function ColumnChip({ column }: { column: Column }) {
   const marks = columnMarks(column);
   return (
-    <Group gap={6} wrap="nowrap" className={classes.chip} data-primary-key={column.isPrimaryKey || undefined}>
+    <Group gap={6} wrap="wrap" className={classes.chip} data-primary-key={column.isPrimaryKey || undefined}>
       <ColumnTypeIcon group={column.typeGroup} />
       <Text span fw={600} size="sm">
         {column.name}

@@ -36,7 +36,12 @@ function IndexCard({ index }: { index: Index }) {
             primary key
           </Badge>
         )}
-        <Badge size="sm" variant="light" color={index.isUnique ? 'teal' : 'gray'}>
+        {/* Outline (indigo 7 on the page) and light gray keep small text at WCAG AA; light teal did not. */}
+        <Badge
+          size="sm"
+          variant={index.isUnique ? 'outline' : 'light'}
+          color={index.isUnique ? 'indigo' : 'gray'}
+        >
           {index.isUnique ? 'unique' : 'not unique'}
         </Badge>
       </Group>
