@@ -189,7 +189,6 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
         size="75rem"
         fullScreen={phone}
         centered={!phone}
-        closeOnClickOutside={false}
         transitionProps={{ transition: 'fade', duration: MODAL_FADE_MS }}
       >
         <Modal.Overlay />
