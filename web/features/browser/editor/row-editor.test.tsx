@@ -195,7 +195,6 @@ describe('the row editor of an existing row', () => {
     fireEvent.click(button(em.saveChanges));
     await act(() => Promise.resolve());
     expect(calls('POST', TABLE_PATH)).toHaveLength(0);
-    // A field only left (not changed) shows its message too; a valid one none.
     type('first_name', 'Ada');
     await waitFor(() => expect(screen.queryByText(fm.required('first_name'))).toBeNull());
   });
@@ -327,6 +326,18 @@ describe('adding a row', () => {
     await dialog(em.addTitle);
     fireEvent.click(input('country_code'));
     expect(await screen.findByText(bm.noOptions)).toBeTruthy();
+  });
+});
+
+describe('the message rule (spec 000 §5)', () => {
+  it('shows a message once the field is left (touched), not before', async () => {
+    renderEditor({ mode: 'add' });
+    await dialog(em.addTitle);
+    expect(screen.queryByText(fm.required('email'))).toBeNull();
+    fireEvent.focus(input('email'));
+    fireEvent.blur(input('email'));
+    expect(await screen.findByText(fm.required('email'))).toBeTruthy();
+    expect(screen.queryByText(fm.required('first_name'))).toBeNull();
   });
 });
 
