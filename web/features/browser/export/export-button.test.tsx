@@ -10,7 +10,7 @@ import { browserMessages, exportMessages } from '#common/messages.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { theme } from '#web/ui/theme.ts';
 import { ExportButton } from './export-button.tsx';
-import { exportJobReducer, idleExport } from './use-export-job.ts';
+import { exportJobReducer, idleExport, resetExportJob } from './use-export-job.ts';
 import { progressText, timeLeftText } from './export-progress-text.ts';
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -96,6 +96,7 @@ beforeEach(() => {
   // by a millisecond: on a microtask here, so an update lands in the act() that caused it.
   notifyManager.setScheduler(queueMicrotask);
   notifications.clean();
+  resetExportJob();
   clicked.mockReset();
   handlers = {};
   fetchMock.mockReset();
@@ -130,7 +131,7 @@ async function advance(ms: number) {
 }
 
 function renderButton() {
-  render(
+  return render(
     <AppProviders>
       {/* Mantine's test environment: no transitions, and the menu is not hidden for its zero-size target (jsdom
           lays nothing out). */}
@@ -203,6 +204,24 @@ describe('ExportButton', () => {
     // Done: no more reads (the link is single use and each read makes a new one).
     await advance(EXPORT_POLL_DELAY_MS * 3);
     expect(statusReads()).toBe(2);
+  });
+
+  it('keeps the job when the button mounts afresh (another table): progress, lock, toast and download go on', async () => {
+    handlers[`POST ${BASE}`] = [() => envelope({ id: ID }, exportMessages.started, 202)];
+    handlers[`GET ${BASE}/${ID}`] = [() => envelope(running(40, 130)), () => envelope(done)];
+    const first = renderButton();
+    await exportAs('CSV');
+    await advance(EXPORT_POLL_DELAY_MS);
+    expect(screen.getByText('40% · about 2 min left')).toBeTruthy();
+    first.unmount();
+
+    renderButton();
+    expect(progressbar()?.getAttribute('aria-valuenow')).toBe('40');
+    expect(exportButton().disabled).toBe(true);
+    await advance(EXPORT_POLL_DELAY_MS);
+    expect(screen.getByText(browserMessages.exportCompleted)).toBeTruthy();
+    expect(clicked).toHaveBeenCalledTimes(1);
+    expect(exportButton().disabled).toBe(false);
   });
 
   it('cancels: the server says so, polling stops and a new export may start', async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { notifications } from '@mantine/notifications';
 import type { ExportFormat, ExportStatus } from '#common/contract/exports.ts';
 import { EXPORT_POLL_DELAY_MS } from '#common/limits.ts';
@@ -86,15 +86,42 @@ export function exportJobReducer(state: ExportJobState, action: ExportJobAction)
 
 const showFailure = (message: string) => notifications.show({ color: 'red', message });
 
-/** The export job of one card: start, progress, cancel; the toasts and the download happen here. */
+/*
+ * The job lives outside the component: the search form (and the Export button in it) mounts afresh for each table,
+ * and a job started on one table must keep its progress, its one-at-a-time lock, its toast and its download when
+ * the person moves to another. One job per tab, as the server allows one per person.
+ */
+let current: ExportJobState = idleExport;
+/** The job whose end was handled (toast, download), so no later render or mount handles it again. */
+let handledJob: string | null = null;
+const listeners = new Set<() => void>();
+
+function dispatch(action: ExportJobAction): void {
+  const next = exportJobReducer(current, action);
+  if (next === current) return;
+  current = next;
+  for (const listener of listeners) listener();
+}
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+const snapshot = () => current;
+
+/** Back to idle (tests; nothing else needs it). */
+export function resetExportJob(): void {
+  current = idleExport;
+  handledJob = null;
+  for (const listener of listeners) listener();
+}
+
+/** The tab's export job: start, progress, cancel; the toasts and the download happen here. */
 export function useExportJob() {
-  const [state, dispatch] = useReducer(exportJobReducer, idleExport);
-  const startExport = useStartExport();
-  const cancelExport = useCancelExport();
+  const state = useSyncExternalStore(subscribe, snapshot, snapshot);
+  const { mutateAsync: startMutate } = useStartExport();
+  const { mutateAsync: cancelMutate } = useCancelExport();
   const polling = state.phase === 'running' && !state.cancelling ? state.job : null;
   const status = useExportStatus(polling, state.pollDue);
-  // A finished job is handled once (toast, download), whatever re-renders follow.
-  const handled = useRef<string | null>(null);
 
   const jobId = state.job?.id ?? null;
   useEffect(() => {
@@ -105,12 +132,12 @@ export function useExportJob() {
 
   const data = status.data;
   useEffect(() => {
-    if (!data || data.id !== jobId || handled.current === data.id) return;
+    if (!data || data.id !== jobId || handledJob === data.id) return;
     if (data.inProgress) {
       dispatch({ type: 'progress', status: data });
       return;
     }
-    handled.current = data.id;
+    handledJob = data.id;
     if (data.state === 'done' && data.url) {
       notifications.show({ color: 'green', message: browserMessages.exportCompleted });
       downloadExportFile(data.url, data.data);
@@ -125,53 +152,52 @@ export function useExportJob() {
   // A failed or cancelled export answers its status read with isSuccess false and its reason as the message.
   const error = status.error;
   useEffect(() => {
-    if (!error || jobId === null || handled.current === jobId) return;
-    handled.current = jobId;
+    if (!error || jobId === null || handledJob === jobId) return;
+    handledJob = jobId;
     const message = failureMessage(error, browserMessages.exportFailed);
     showFailure(message);
     dispatch({ type: 'failed', message });
   }, [error, jobId]);
 
-  const { mutate: startMutate } = startExport;
+  // The calls' answers are awaited, not given as mutate callbacks: those are dropped when the button unmounts.
   const start = useCallback(
     (request: ExportRequest) => {
-      if (isExportBusy(state)) return;
+      if (isExportBusy(current)) return;
       dispatch({ type: 'start', format: request.format });
-      startMutate(request, {
-        onSuccess: (result) => {
+      startMutate(request).then(
+        (result) => {
           const { db, schema, table } = request;
           dispatch({ type: 'started', job: { db, schema, table, id: result.data.id } });
         },
-        onError: (failure) => {
+        (failure: unknown) => {
           // 409: 'An export is already running: wait for it to finish or cancel it.'
           const message = failureMessage(failure, browserMessages.exportFailed);
           showFailure(message);
           dispatch({ type: 'failed', message });
         },
-      });
+      );
     },
-    [state, startMutate],
+    [startMutate],
   );
 
-  const { mutate: cancelMutate } = cancelExport;
   const cancel = useCallback(() => {
-    const job = state.job;
-    if (state.phase !== 'running' || state.cancelling || !job) return;
+    const job = current.job;
+    if (current.phase !== 'running' || current.cancelling || !job) return;
     dispatch({ type: 'cancelling' });
-    cancelMutate(job, {
-      onSuccess: (result) => {
-        handled.current = job.id;
+    cancelMutate(job).then(
+      (result) => {
+        handledJob = job.id;
         notifications.show({ message: result.message ?? exportMessages.cancelled });
         dispatch({ type: 'cancelled' });
       },
-      onError: (failure) => {
+      (failure: unknown) => {
         // e.g. 409 'That export has already ended, so there is nothing to cancel.': polling resumes and reads
         // how it ended.
         showFailure(failureMessage(failure, browserMessages.exportFailed));
         dispatch({ type: 'cancelFailed' });
       },
-    });
-  }, [state, cancelMutate]);
+    );
+  }, [cancelMutate]);
 
   return { state, busy: isExportBusy(state), start, cancel };
 }
