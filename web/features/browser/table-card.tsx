@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { ActionIcon, Box, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -43,10 +43,19 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
   const queryClient = useQueryClient();
   const [infoOpened, setInfoOpened] = useState(false);
   const [target, setTarget] = useState<EditorTarget | null>(null);
+  // The editor mounts already open, so Mantine cannot note where focus was: the card does, and gives it back on close
+  // (the row, or Add), for keyboard users.
+  const opener = useRef<HTMLElement | null>(null);
+  const openEditor = (next: EditorTarget) => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setTarget(next);
+  };
   const label = tableLabel(table);
 
   const closeEditor = (changed: boolean) => {
     setTarget(null);
+    const returnTo = opener.current;
+    if (returnTo) requestAnimationFrame(() => returnTo.isConnected && returnTo.focus());
     if (changed) {
       void queryClient.invalidateQueries({
         queryKey: queryKeys.sql.table({ db, schema: table.schema, table: table.name }),
@@ -75,7 +84,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
         {table.rights.canInsert && (
           <Button
             leftSection={<IconPlus size={16} aria-hidden="true" />}
-            onClick={() => setTarget({ mode: 'add' })}
+            onClick={() => openEditor({ mode: 'add' })}
             style={{ flexShrink: 0 }}
           >
             Add
@@ -98,7 +107,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
           rows={page.rows}
           sort={view.sort}
           onSortChange={actions.sortBy}
-          onOpenRow={(row) => setTarget({ mode: 'edit', row })}
+          onOpenRow={(row) => openEditor({ mode: 'edit', row })}
           loading={page.loading}
           stale={page.stale}
           filtered={Object.keys(view.filter).length > 0}
