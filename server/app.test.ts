@@ -114,6 +114,7 @@ describe('the API server', () => {
       '/',
       '/home',
       '/HOME/',
+      '/db',
       '/db/demo',
       '/db/demo/main/orders',
       '/account/login?r=/x',
@@ -139,7 +140,6 @@ describe('the API server', () => {
     for (const url of [
       '/no/such/page',
       '/homes',
-      '/db',
       '/db/demo/main',
       '/db/demo/main/orders/more',
       '/account/login/x',

@@ -110,6 +110,10 @@ const rules: Record<string, Rule> = {
   'POST /api/sql/:db/:schema/:table/export/:id/cancel': 'tableRead',
   'POST /api/sql/:db/:schema/:table': 'tableInsert',
   'POST /api/sql/:db/:schema/:table/delete': 'tableDelete',
+  // A row's history is read with the table; its undo needs the read first, then the right the change needs (which
+  // the entry decides: row-history.test.ts covers those refusals).
+  'POST /api/sql/:db/:schema/:table/history': 'tableRead',
+  'POST /api/sql/:db/:schema/:table/history/:id/undo': 'tableRead',
   'GET /api/exports/:id/file': 'downloadToken',
   'GET /api/admin/users': 'admin',
   'GET /api/admin/roles': 'admin',
@@ -165,6 +169,7 @@ describe.each(securityEngines)('every route on %s', (kind) => {
     return (
       pattern.replace(/:(\w+)/g, (_, name: string) => {
         if (name === 'id' && pattern.startsWith('/api/admin/audit')) return '999999';
+        if (name === 'id' && pattern.includes('/history/')) return '999999';
         if (name === 'id' && pattern.startsWith('/api/admin/')) return '1';
         if (name === 'id' && pattern.startsWith('/api/account/passkeys')) return '1';
         return values[name] ?? 'x';
