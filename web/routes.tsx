@@ -2,6 +2,8 @@ import { lazy, type ReactNode } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { pageRoutes, type PageRoute } from '#common/page-routes.ts';
 import { HOME_PATH } from '#web/content/site.ts';
+// The browser's page is a chunk of its own too; its route element (small) starts it early and waits without suspending.
+import { BrowserRoute } from '#web/features/browser/browser-route.tsx';
 import { SiteLayout } from '#web/features/site/site-layout.tsx';
 import { AccessGuard } from '#web/session/access-guard.tsx';
 import { pageAccess, type AccessGroup } from '#web/session/access.ts';
@@ -43,9 +45,6 @@ const UpdatePasswordPage = lazy(() =>
     default: m.UpdatePasswordPage,
   })),
 );
-const BrowserPage = lazy(() =>
-  import('#web/features/browser/browser-page.tsx').then((m) => ({ default: m.BrowserPage })),
-);
 const AccountPage = lazy(() =>
   import('#web/features/account/account-page.tsx').then((m) => ({ default: m.AccountPage })),
 );
@@ -67,8 +66,8 @@ const pages: Partial<Record<PageRoute, ReactNode>> = {
   '/account/updatePassword': <UpdatePasswordPage />,
   // Spec 000 §2: the browser without a database goes to /.
   '/db': <Navigate to="/" replace />,
-  '/db/:db': <BrowserPage />,
-  '/db/:db/:schema/:table': <BrowserPage />,
+  '/db/:db': <BrowserRoute />,
+  '/db/:db/:schema/:table': <BrowserRoute />,
   '/error': <NotFoundPage />,
   '/error/unauthorized': <UnauthorizedPage />,
   '/redirect': <RedirectPage />,

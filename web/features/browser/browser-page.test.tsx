@@ -234,15 +234,16 @@ describe('the database browser', () => {
   it('offers Add only with the right to insert, and refreshes the page when the editor closes after a change', async () => {
     renderPage('/db/chinook/main/Customer');
     fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
-    expect(screen.getByRole('dialog', { name: 'Add row' })).toBeTruthy();
+    // The editor and the information modal load on first use (lazy-pieces.tsx), so they appear a moment later.
+    expect(await screen.findByRole('dialog', { name: 'Add row' })).toBeTruthy();
     const before = pageCalls().length;
     fireEvent.click(screen.getByRole('button', { name: 'Close after saving' }));
     await waitFor(() => expect(pageCalls().length).toBe(before + 1));
 
     fireEvent.click(await screen.findByText('Grace'));
-    expect(screen.getByRole('dialog', { name: 'Edit row' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Edit row' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Table information' }));
-    expect(screen.getByRole('dialog', { name: 'Table information' })).toBeTruthy();
+    expect(await screen.findByRole('dialog', { name: 'Table information' })).toBeTruthy();
 
     fireEvent.click(within(tablesNav()).getByRole('link', { name: 'main.Notes' }));
     expect(await screen.findByRole('heading', { level: 2, name: 'main.Notes' })).toBeTruthy();

@@ -1,7 +1,5 @@
-import '@mantine/dates/styles.css';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Group, Select, SimpleGrid, Text, TextInput } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import { IconSearch, IconX } from '@tabler/icons-react';
 import type { Column, TableListItem } from '#common/contract/sql.ts';
 
@@ -108,6 +106,9 @@ export function SearchForm({ table, filter, onSearch, actions }: SearchFormProps
   );
 }
 
+/** The date input (with @mantine/dates and dayjs) is a chunk of its own, asked for when a person reaches for it. */
+const SearchDateInput = lazy(() => import('./search-date-input.tsx'));
+
 const BIT_CHOICES = [
   { value: 'any', label: 'any' },
   { value: 'true', label: 'true' },
@@ -143,17 +144,7 @@ function TermInput({
         />
       );
     case 'Date':
-      return (
-        <DateInput
-          {...common}
-          value={/^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null}
-          onChange={(date) => onChange(date ?? '')}
-          valueFormat="YYYY-MM-DD"
-          placeholder={PLACEHOLDERS.Date}
-          clearable
-          popoverProps={{ withinPortal: true }}
-        />
-      );
+      return <DateTermInput {...common} value={value} onChange={onChange} />;
     default:
       return (
         <TextInput
@@ -167,4 +158,59 @@ function TermInput({
         />
       );
   }
+}
+
+/**
+ * A date term: a plain text input (same label, hint and YYYY-MM-DD format) until the pointer comes over it or it
+ * gets the focus; then Mantine's date input with its calendar loads and takes its place (with the focus, when the
+ * plain one had it). The first rows and the browser's first load so carry no date library.
+ */
+function DateTermInput({
+  label,
+  description,
+  size,
+  value,
+  onChange,
+}: {
+  label: string;
+  description: string | undefined;
+  size: 'sm';
+  value: string;
+  onChange: (term: string) => void;
+}) {
+  const [wanted, setWanted] = useState(false);
+  // Reached by the keyboard: the date input takes the focus when it replaces the plain one.
+  const [focusOnSwap, setFocusOnSwap] = useState(false);
+  const stand = (
+    <TextInput
+      label={label}
+      description={description}
+      size={size}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      placeholder={PLACEHOLDERS.Date}
+      autoComplete="off"
+      spellCheck={false}
+      autoFocus={focusOnSwap}
+      onPointerEnter={() => setWanted(true)}
+      onFocus={() => {
+        setFocusOnSwap(true);
+        setWanted(true);
+      }}
+    />
+  );
+  if (!wanted) return stand;
+  return (
+    <Suspense fallback={stand}>
+      <SearchDateInput
+        label={label}
+        description={description}
+        size={size}
+        value={value}
+        onChange={onChange}
+        placeholder={PLACEHOLDERS.Date ?? ''}
+        autoFocus={focusOnSwap}
+      />
+    </Suspense>
+  );
 }

@@ -1,13 +1,19 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { Suspense, useRef, useState, type FocusEvent, type PointerEvent, type ReactNode } from 'react';
 import { ActionIcon, Box, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Row, TableListItem } from '#common/contract/sql.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
 import { DataGrid } from '#web/features/browser/grid/data-grid.tsx';
-import { RowEditor, type EditorTarget } from '#web/features/browser/editor/row-editor.tsx';
+import type { EditorTarget } from '#web/features/browser/editor/row-editor.tsx';
 import { ExportButton } from '#web/features/browser/export/export-button.tsx';
-import { TableInfoModal } from '#web/features/browser/info/table-info-modal.tsx';
+import {
+  LazyRowEditor,
+  LazyTableInfoModal,
+  ModalLoading,
+  prefetchEditor,
+  prefetchInfo,
+} from '#web/features/browser/lazy-pieces.tsx';
 import type { BrowserAddress } from './browser-address.ts';
 import { Pager } from './pager.tsx';
 import { SearchForm } from './search-form.tsx';
@@ -43,12 +49,24 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
   const queryClient = useQueryClient();
   const [infoOpened, setInfoOpened] = useState(false);
   const [target, setTarget] = useState<EditorTarget | null>(null);
+  // The editor and the information modal mount (and so load their code) on first use, then stay for their fades.
+  const [editorUsed, setEditorUsed] = useState(false);
+  const [infoUsed, setInfoUsed] = useState(false);
   // The editor mounts already open, so Mantine cannot note where focus was: the card does, and gives it back on close
   // (the row, or Add), for keyboard users.
   const opener = useRef<HTMLElement | null>(null);
   const openEditor = (next: EditorTarget) => {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setEditorUsed(true);
     setTarget(next);
+  };
+  const openInfo = () => {
+    setInfoUsed(true);
+    setInfoOpened(true);
+  };
+  // A pointer over a row or the keyboard on one is likely to open it: the editor's code starts loading.
+  const rowIntent = (event: PointerEvent | FocusEvent) => {
+    if (event.target instanceof Element && event.target.closest('tbody tr')) prefetchEditor();
   };
   const label = tableLabel(table);
 
@@ -75,7 +93,9 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
               variant="subtle"
               color="gray"
               aria-label="Table information"
-              onClick={() => setInfoOpened(true)}
+              onPointerEnter={prefetchInfo}
+              onFocus={prefetchInfo}
+              onClick={openInfo}
             >
               <IconInfoCircle size={20} aria-hidden="true" />
             </ActionIcon>
@@ -84,6 +104,8 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
         {table.rights.canInsert && (
           <Button
             leftSection={<IconPlus size={16} aria-hidden="true" />}
+            onPointerEnter={prefetchEditor}
+            onFocus={prefetchEditor}
             onClick={() => openEditor({ mode: 'add' })}
             style={{ flexShrink: 0 }}
           >
@@ -101,7 +123,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
       />
 
       {/* On narrow screens the grid scrolls sideways here, inside the card, not the page. */}
-      <Box style={{ overflowX: 'auto', minWidth: 0 }}>
+      <Box style={{ overflowX: 'auto', minWidth: 0 }} onPointerOver={rowIntent} onFocus={rowIntent}>
         <DataGrid
           table={table}
           rows={page.rows}
@@ -123,8 +145,21 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
         onSizeChange={actions.setSize}
       />
 
-      <TableInfoModal db={db} table={table} opened={infoOpened} onClose={() => setInfoOpened(false)} />
-      <RowEditor db={db} table={table} target={target} onClose={closeEditor} />
+      {infoUsed && (
+        <Suspense fallback={infoOpened && <ModalLoading label="Loading the table information" />}>
+          <LazyTableInfoModal
+            db={db}
+            table={table}
+            opened={infoOpened}
+            onClose={() => setInfoOpened(false)}
+          />
+        </Suspense>
+      )}
+      {editorUsed && (
+        <Suspense fallback={target && <ModalLoading label="Loading the row editor" />}>
+          <LazyRowEditor db={db} table={table} target={target} onClose={closeEditor} />
+        </Suspense>
+      )}
     </CardFrame>
   );
 }

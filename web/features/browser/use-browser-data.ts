@@ -7,6 +7,7 @@ import { useDatabases } from '#web/api/sql/databases.ts';
 import { usePage } from '#web/api/sql/page.ts';
 import { useTables } from '#web/api/sql/tables.ts';
 import type { BrowserAddress } from './browser-address.ts';
+import { pageRequestOf } from './browser-prefetch.ts';
 import type { CardPage } from './table-card.tsx';
 import { isSameTable } from './table-list.tsx';
 
@@ -39,19 +40,7 @@ export interface BrowserData {
 export function useBrowserData(view: BrowserAddress): BrowserData {
   const databases = useDatabases();
   const tables = useTables(view.db);
-  const pageQuery = usePage(
-    view.table
-      ? {
-          db: view.db,
-          schema: view.table.schema,
-          table: view.table.name,
-          filter: view.filter,
-          sort: view.sort,
-          page: view.page,
-          pageSize: view.size,
-        }
-      : null,
-  );
+  const pageQuery = usePage(pageRequestOf(view));
 
   const databaseFound = databases.data ? databases.data.some((d) => d.name === view.db) : null;
   const table =

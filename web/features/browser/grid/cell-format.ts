@@ -1,4 +1,3 @@
-import dayjs from 'dayjs';
 import type { CellValue, Column } from '#common/contract/sql.ts';
 
 /*
@@ -69,8 +68,16 @@ export function dateText(value: string): string {
   if (!parts) return value;
   const [, day = '', minutes = '', seconds = ':00', fraction = '', offset] = parts;
   if (!offset) return `${day} ${minutes}`;
-  const instant = dayjs(`${day}T${minutes}${seconds}${fraction.slice(0, 4)}${isoOffset(offset)}`);
-  return instant.isValid() ? instant.format('YYYY-MM-DD HH:mm') : value;
+  const instant = new Date(`${day}T${minutes}${seconds}${fraction.slice(0, 4)}${isoOffset(offset)}`);
+  return Number.isNaN(instant.getTime()) ? value : localMinute(instant);
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** YYYY-MM-DD HH:mm in the viewer's time zone (plain Date fields: no formatter or date library per cell). */
+function localMinute(instant: Date): string {
+  const year = String(instant.getFullYear()).padStart(4, '0');
+  return `${year}-${two(instant.getMonth() + 1)}-${two(instant.getDate())} ${two(instant.getHours())}:${two(instant.getMinutes())}`;
 }
 
 const TIME = /^(\d{2}:\d{2})(?::(\d{2}))?(?:\.\d+)?(.*)$/;

@@ -1,0 +1,33 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { pageQueryOptions, type PageRequest } from '#web/api/sql/page.ts';
+import { tablesQueryOptions } from '#web/api/sql/tables.ts';
+import { parseBrowserAddress, type BrowserAddress } from './browser-address.ts';
+
+/** The page request of a view (null without a table): the one the browser's data hook asks for. */
+export function pageRequestOf(view: BrowserAddress): PageRequest | null {
+  return view.table
+    ? {
+        db: view.db,
+        schema: view.table.schema,
+        table: view.table.name,
+        filter: view.filter,
+        sort: view.sort,
+        page: view.page,
+        pageSize: view.size,
+      }
+    : null;
+}
+
+/**
+ * Starts reading what the browser at this address shows first (its database's tables and the view's page), for the
+ * route to call once the person may open it, while the browser's own code is still loading: the page's hooks then
+ * find these reads under way. Small and in the app's first chunk on purpose (the address parser and two query
+ * options). A failed read is left to the page's hooks, which show it.
+ */
+export function prefetchBrowserView(queryClient: QueryClient, pathname: string, search: string): void {
+  const view = parseBrowserAddress(pathname, search);
+  if (!view) return;
+  void queryClient.prefetchQuery(tablesQueryOptions(view.db));
+  const request = pageRequestOf(view);
+  if (request) void queryClient.prefetchQuery(pageQueryOptions(request));
+}

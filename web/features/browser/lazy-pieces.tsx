@@ -1,0 +1,50 @@
+import { lazy } from 'react';
+import { Loader, Portal } from '@mantine/core';
+
+/*
+ * The card's pieces that wait for a person's action load on first use, so the browser's first rows do not wait for
+ * their code: the row editor (with @mantine/dates and dayjs, the history tab and the row fields) and the table
+ * information modal. A hover or focus on what opens them starts the download ahead of the click.
+ */
+
+const loadEditor = () => import('#web/features/browser/editor/row-editor.tsx');
+const loadInfo = () => import('#web/features/browser/info/table-info-modal.tsx');
+
+export const LazyRowEditor = lazy(() => loadEditor().then((m) => ({ default: m.RowEditor })));
+export const LazyTableInfoModal = lazy(() => loadInfo().then((m) => ({ default: m.TableInfoModal })));
+
+let editorAsked = false;
+let infoAsked = false;
+
+/** Starts loading the row editor's code (once). */
+export function prefetchEditor(): void {
+  if (editorAsked) return;
+  editorAsked = true;
+  void loadEditor().catch(() => (editorAsked = false));
+}
+
+/** Starts loading the table information modal's code (once). */
+export function prefetchInfo(): void {
+  if (infoAsked) return;
+  infoAsked = true;
+  void loadInfo().catch(() => (infoAsked = false));
+}
+
+/** What shows while a modal's code loads (mostly a few milliseconds): a spinner in the middle of the window. */
+export function ModalLoading({ label }: { label: string }) {
+  return (
+    <Portal>
+      <Loader
+        role="status"
+        aria-label={label}
+        style={{
+          position: 'fixed',
+          top: '50%',
+          left: '50%',
+          transform: 'translate(-50%, -50%)',
+          zIndex: 300,
+        }}
+      />
+    </Portal>
+  );
+}
