@@ -34,30 +34,30 @@ async function writeClipboard(text: string): Promise<void> {
 /**
  * A plain button (not Mantine's ActionIcon: a page has up to 800 of them, and each ActionIcon costs a theme and
  * styles lookup) that copies one cell's value, shown on hover of its cell or on its own focus; a toast says it. It
- * stops its click so the row does not open. `focusable` puts it in the tab order (the grid's active row only).
+ * stops its click so the row does not open. `focusable` puts it in the tab order (the grid's active row only). It
+ * holds no state: the text is worked out on the click (a binary value's hex is not built for every cell), and the
+ * grid says which cell was just copied (`copied` shows the check mark).
  */
 export function CellCopyButton({
   column,
   text,
   focusable,
+  copied,
+  onCopied,
   className,
 }: {
   column: string;
-  text: string;
+  /** The value as the clipboard gets it, asked for on the click. */
+  text: () => string;
   focusable: boolean;
+  copied: boolean;
+  onCopied: () => void;
   className?: string;
 }) {
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = window.setTimeout(() => setCopied(false), COPIED_MS);
-    return () => window.clearTimeout(timer);
-  }, [copied]);
-
   const copy = () => {
-    writeClipboard(text).then(
+    writeClipboard(text()).then(
       () => {
-        setCopied(true);
+        onCopied();
         notifications.show({ color: 'green', message: copyMessages.copied(column) });
       },
       () => notifications.show({ color: 'red', message: copyMessages.failed }),
@@ -83,4 +83,15 @@ export function CellCopyButton({
       {copied ? <IconCheck size={14} aria-hidden /> : <IconCopy size={14} aria-hidden />}
     </button>
   );
+}
+
+/** Which cell was copied last ("row:column"), for COPIED_MS: the grid keeps one of these for all its buttons. */
+export function useCopiedCell() {
+  const [copied, setCopied] = useState<string | null>(null);
+  useEffect(() => {
+    if (copied === null) return;
+    const timer = window.setTimeout(() => setCopied(null), COPIED_MS);
+    return () => window.clearTimeout(timer);
+  }, [copied]);
+  return [copied, setCopied] as const;
 }

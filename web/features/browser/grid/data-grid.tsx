@@ -6,7 +6,7 @@ import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import type { Column, Row, TableListItem } from '#common/contract/sql.ts';
 import { ColumnTypeIcon, typeGroupLabel } from '#web/features/browser/column-type-icon.tsx';
 import { copyText } from './cell-format.ts';
-import { CellCopyButton } from './cell-copy-button.tsx';
+import { CellCopyButton, useCopiedCell } from './cell-copy-button.tsx';
 import { CellValue } from './cell-value.tsx';
 import classes from './data-grid.module.css';
 import { gridColumns } from './grid-columns.ts';
@@ -43,6 +43,9 @@ const SKELETON_ROWS = 5;
 /** The grid's TanStack Table features: none beyond the core (the server sorts and pages); each column carries its
  * catalog entry as meta. */
 const features = tableFeatures({ columnMeta: {} as { column: Column } });
+
+/** Mantine's own class of a table cell, with the grid's. */
+const cellClass = `${Table.classes.td} mantine-Table-td ${classes.cell}`;
 
 const alignOf = (column: Column) => (column.typeGroup === 'Number' ? 'right' : undefined);
 
@@ -88,6 +91,7 @@ export function DataGrid({
   );
   const grid = useTable({ features, columns, data: rows });
 
+  const [copiedCell, setCopiedCell] = useCopiedCell();
   const [active, setActive] = useState(0);
   const activeIndex = Math.max(0, Math.min(active, rows.length - 1));
   const rowElements = useRef<(HTMLTableRowElement | null)[]>([]);
@@ -160,17 +164,20 @@ export function DataGrid({
           if (!column) return null;
           const value = row.original[column.name] ?? null;
           return (
-            <Table.Td key={cell.id} role="gridcell" className={classes.cell} data-align={alignOf(column)}>
+            // A plain td with Table.Td's class: a page has up to 800 cells, and each Table.Td is a styled Box.
+            <td key={cell.id} role="gridcell" className={cellClass} data-align={alignOf(column)}>
               <CellValue column={column} value={value} />
               {value !== null && (
                 <CellCopyButton
                   className={classes.copy}
                   column={column.name}
-                  text={copyText(column, value)}
+                  text={() => copyText(column, value)}
                   focusable={index === activeIndex}
+                  copied={copiedCell === `${row.id}:${column.name}`}
+                  onCopied={() => setCopiedCell(`${row.id}:${column.name}`)}
                 />
               )}
-            </Table.Td>
+            </td>
           );
         })}
       </Table.Tr>
