@@ -75,7 +75,7 @@ test('an administrator sees the username, and the account menu with Admin, My Ac
 
   await accountButton(server.admin.username).click();
   const menu = accountMenu(server.admin.username);
-  await expect(menu.getByRole('menuitem')).toHaveText(['Admin', 'My Account', 'Logout']);
+  await expect(menu.getByRole('menuitem')).toHaveText(['Admin', 'Databases', 'My Account', 'Logout']);
   // Spec 001 §9: 10rem wide.
   expect(await menu.evaluate((element) => element.getBoundingClientRect().width)).toBe(160);
   await lookAt(page, 'account-menu');
@@ -88,7 +88,7 @@ test('an administrator sees the username, and the account menu with Admin, My Ac
   await expect(menu).toBeVisible();
   await expect(menu.getByRole('menuitem', { name: 'Admin' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
-  await expect(menu.getByRole('menuitem', { name: 'My Account' })).toBeFocused();
+  await expect(menu.getByRole('menuitem', { name: 'Databases' })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
   await expect(accountButton(server.admin.username)).toBeFocused();
@@ -114,7 +114,7 @@ test('on a phone the drawer shows the username and the same entries instead of L
   await expect(drawer.getByRole('link', { name: 'Login' })).toHaveCount(0);
   const account = drawer.getByRole('group', { name: 'Account' });
   await expect(account.getByText(server.admin.username, { exact: true })).toBeVisible();
-  await expect(account.getByRole('link')).toHaveText(['Admin', 'My Account', 'Logout']);
+  await expect(account.getByRole('link')).toHaveText(['Admin', 'Databases', 'My Account', 'Logout']);
   await lookAt(page, 'account-drawer');
 
   await account.getByRole('link', { name: 'My Account' }).click();

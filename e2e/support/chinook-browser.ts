@@ -78,7 +78,8 @@ export async function search(page: Page, db: ChinookDatabase, terms: Record<stri
 
 /** Opens the row of the grid holding `text` in the editor. */
 export async function openRow(page: Page, text: string): Promise<Locator> {
-  await dataRows(page).filter({ hasText: text }).first().click();
+  // On the text itself: the row's middle (or its edge) may fall on a cell's copy button, shown under the pointer.
+  await dataRows(page).filter({ hasText: text }).first().getByText(text, { exact: true }).first().click();
   const dialog = editor(page, 'Edit row');
   await expect(dialog).toBeVisible();
   return dialog;
