@@ -1,29 +1,10 @@
 import type { Column, Row, TableListItem, TableRights } from '#common/contract/sql.ts';
+import { testColumn } from '#web/features/browser/test-tables.ts';
 
 /* A table for the editor's tests, like the demo database's customers: every field kind and read-only case. */
 
-export function column(id: number, name: string, extra: Partial<Column> = {}): Column {
-  return {
-    id,
-    name,
-    type: 'nvarchar',
-    typeGroup: 'Text',
-    maxLength: 50,
-    precision: 0,
-    scale: 0,
-    isNullable: true,
-    isIndexed: false,
-    isForeignKey: false,
-    isForeignKeySource: false,
-    isGuid: false,
-    isIdentity: false,
-    isHidden: false,
-    isComputed: false,
-    isPrimaryKey: false,
-    defaultValue: null,
-    ...extra,
-  };
-}
+export const column = (id: number, name: string, extra: Partial<Column> = {}): Column =>
+  testColumn(id, name, { type: 'nvarchar', maxLength: 50, ...extra });
 
 export const customerColumns: Column[] = [
   column(1, 'customer_id', {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { Column, Row, RowHistoryEntry, TableListItem } from '#common/contract/sql.ts';
 import { AppProviders } from '#web/app-providers.tsx';
+import { testColumn } from '#web/features/browser/test-tables.ts';
 import { RowHistory } from './row-history.tsx';
 
 // jsdom with Mantine's modal transitions is slow on a shared machine.
@@ -12,28 +13,8 @@ vi.setConfig({ testTimeout: 20_000 });
  * only where the server says canUndo, a confirmation, the server's message as the toast, then onUndone.
  */
 
-function column(id: number, name: string, extra: Partial<Column> = {}): Column {
-  return {
-    id,
-    name,
-    type: 'text',
-    typeGroup: 'Text',
-    maxLength: 120,
-    precision: 0,
-    scale: 0,
-    isNullable: true,
-    isIndexed: false,
-    isForeignKey: false,
-    isForeignKeySource: false,
-    isGuid: false,
-    isIdentity: false,
-    isHidden: false,
-    isComputed: false,
-    isPrimaryKey: false,
-    defaultValue: null,
-    ...extra,
-  };
-}
+const column = (id: number, name: string, extra: Partial<Column> = {}): Column =>
+  testColumn(id, name, { type: 'text', maxLength: 120, ...extra });
 
 const genre: TableListItem = {
   id: 'chinook/main/Genre',

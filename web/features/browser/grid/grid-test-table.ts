@@ -1,28 +1,9 @@
 import type { Column, TableListItem } from '#common/contract/sql.ts';
+import { testColumn as baseColumn } from '#web/features/browser/test-tables.ts';
 
 /** A column for the grid's tests: a nullable, unindexed varchar(100) unless told otherwise. */
-export function testColumn(name: string, overrides: Partial<Column> = {}): Column {
-  return {
-    id: 1,
-    name,
-    type: 'varchar',
-    typeGroup: 'Text',
-    maxLength: 100,
-    precision: 0,
-    scale: 0,
-    isNullable: true,
-    isIndexed: false,
-    isForeignKey: false,
-    isForeignKeySource: false,
-    isGuid: false,
-    isIdentity: false,
-    isHidden: false,
-    isComputed: false,
-    isPrimaryKey: false,
-    defaultValue: null,
-    ...overrides,
-  };
-}
+export const testColumn = (name: string, overrides: Partial<Column> = {}): Column =>
+  baseColumn(1, name, { maxLength: 100, ...overrides });
 
 /** A table for the grid's tests, with every right. */
 export function testTable(columns: Column[]): TableListItem {
