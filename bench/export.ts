@@ -26,14 +26,11 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import type { ExportFormat } from '#common/contract/exports.ts';
-import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
 import { exportFilePath } from '#server/jobs/export-files.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
-import { migrateAppStore, openAppStore } from '#server/store/app-store.ts';
+import { openAppStore } from '#server/store/app-store.ts';
+import { benchAdministrator } from './bench-session.ts';
 import { findExportJob } from '#server/store/export-jobs.ts';
-import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';
-import { insertSession } from '#server/store/sessions.ts';
-import { addUserRole, insertUser } from '#server/store/users.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,mysql').split(',') as Kind[];
@@ -65,45 +62,10 @@ const urlOf = (server: string) => {
   return url.toString();
 };
 
-/** A data folder whose app store holds an administrator with a live session (made as sign-in makes one, as the
- * test factories do): the server started on it accepts the returned bearer token. */
+/** A data folder with an administrator's live session (benchAdministrator). */
 async function preparedDataDir(): Promise<{ dir: string; token: string }> {
   const dir = fs.mkdtempSync(path.join(OUT_DIR, 'dbui-bench-export-'));
-  const store = openAppStore({ kind: 'sqlite', file: path.join(dir, 'app.db') });
-  try {
-    await migrateAppStore(store);
-    const now = new Date();
-    const userId = await insertUser(
-      store.db,
-      {
-        username: 'bench',
-        email: 'bench@example.com',
-        passwordHash: 'not used',
-        isAdmin: true,
-        emailVerified: true,
-      },
-      now.toISOString(),
-    );
-    await addUserRole(store.db, userId, ADMINISTRATOR_ROLE_ID);
-    const token = randomToken();
-    const later = new Date(now.getTime() + 3_600_000).toISOString();
-    await insertSession(
-      store.db,
-      {
-        userId,
-        tokenHash: sha256Hex(token),
-        expiresAt: later,
-        absoluteExpiresAt: later,
-        resetPassword: false,
-        method: 'Email',
-        address: '127.0.0.1',
-      },
-      now.toISOString(),
-    );
-    return { dir, token };
-  } finally {
-    await store.close();
-  }
+  return { dir, token: await benchAdministrator(path.join(dir, 'app.db')) };
 }
 
 /** A field of /proc/{pid}/status in MB (VmRSS: resident now; VmHWM: the peak so far). */

@@ -1,4 +1,5 @@
 import { useReducer, useRef, useState } from 'react';
+import { IconCopy, IconTrash } from '@tabler/icons-react';
 import { ActionIcon, Button, Grid, Group, Modal, Paper, Stack, Tabs, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -211,7 +212,7 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
                     aria-label={em.copyRow}
                     onClick={() => dispatch({ type: 'copy' })}
                   >
-                    <CopyIcon />
+                    <IconCopy size={20} aria-hidden="true" />
                   </ActionIcon>
                 </Tooltip>
               )}
@@ -224,7 +225,7 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
                     aria-label={em.deleteRow}
                     onClick={askDelete}
                   >
-                    <TrashIcon />
+                    <IconTrash size={20} aria-hidden="true" />
                   </ActionIcon>
                 </Tooltip>
               )}
@@ -372,38 +373,5 @@ function PendingBanner({
         </Paper>
       )}
     </div>
-  );
-}
-
-function CopyIcon() {
-  return (
-    <svg
-      width={20}
-      height={20}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      aria-hidden
-    >
-      <rect x="8" y="8" width="12" height="12" rx="2" />
-      <path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2" />
-    </svg>
-  );
-}
-
-function TrashIcon() {
-  return (
-    <svg
-      width={20}
-      height={20}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      aria-hidden
-    >
-      <path d="M4 7h16M10 11v6M14 11v6M5 7l1 12a2 2 0 0 0 2 2h8a2 2 0 0 0 2-2l1-12M9 7V4h6v3" />
-    </svg>
   );
 }
