@@ -138,6 +138,12 @@ export const adminMessages = {
   cannotHavePendingChanges: 'Cannot have pending changes.',
   duplicateLinks: 'Some links are duplicates.',
   somethingWentWrongTryAgain: 'Something went wrong... please try again.',
+  // The success toasts the spec names without their words (000 §8), in the spec's style.
+  roleUpdated: 'Successfully updated role.',
+  roleDeleted: 'Successfully deleted role.',
+  linkRemoved: 'Successfully removed link.',
+  permissionRemoved: 'Successfully removed permission.',
+  userRoleRemoved: 'Successfully removed user from role.',
 } as const;
 
 /** Public site: contact and chat. */

@@ -32,7 +32,9 @@ export const pageRoutes = [
   // Admin area
   '/admin/home',
   '/admin/users',
+  '/admin/users/:id',
   '/admin/roles',
+  '/admin/audit',
   // Content creator
   '/cc',
   // Database browser: /db/{db} selects a database, /db/{db}/{schema}/{table} browses a table; /db alone goes to /.

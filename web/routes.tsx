@@ -48,6 +48,21 @@ const UpdatePasswordPage = lazy(() =>
 const AccountPage = lazy(() =>
   import('#web/features/account/account-page.tsx').then((m) => ({ default: m.AccountPage })),
 );
+const AdminHomePage = lazy(() =>
+  import('#web/features/admin/home/admin-home-page.tsx').then((m) => ({ default: m.AdminHomePage })),
+);
+const UsersPage = lazy(() =>
+  import('#web/features/admin/users/users-page.tsx').then((m) => ({ default: m.UsersPage })),
+);
+const UserPage = lazy(() =>
+  import('#web/features/admin/users/user-page.tsx').then((m) => ({ default: m.UserPage })),
+);
+const RolesPage = lazy(() =>
+  import('#web/features/admin/roles/roles-page.tsx').then((m) => ({ default: m.RolesPage })),
+);
+const AuditPage = lazy(() =>
+  import('#web/features/admin/audit/audit-page.tsx').then((m) => ({ default: m.AuditPage })),
+);
 
 /**
  * What each page of common/page-routes.ts renders (the server answers 200 for exactly those paths, 404 for the
@@ -64,6 +79,11 @@ const pages: Partial<Record<PageRoute, ReactNode>> = {
   '/account/signup': <SignupPage />,
   '/account/forgotPassword': <ForgotPasswordPage />,
   '/account/updatePassword': <UpdatePasswordPage />,
+  '/admin/home': <AdminHomePage />,
+  '/admin/users': <UsersPage />,
+  '/admin/users/:id': <UserPage />,
+  '/admin/roles': <RolesPage />,
+  '/admin/audit': <AuditPage />,
   // Spec 000 §2: the browser without a database goes to /.
   '/db': <Navigate to="/" replace />,
   '/db/:db': <BrowserRoute />,

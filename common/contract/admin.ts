@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { adminMessages } from '#common/messages.ts';
 import { ADMIN_PAGE_SIZE, LINK_MAX_LENGTH, LINK_MAX_SEGMENTS, ROLE_MAX_LINKS } from '#common/limits.ts';
+import { healthResponse } from './health.ts';
 import { canonicalLink, canonicalTableId, type LinkProblem, type TableIdProblem } from '#common/links.ts';
 
 /*
@@ -9,6 +10,10 @@ import { canonicalLink, canonicalTableId, type LinkProblem, type TableIdProblem 
  */
 
 const id = z.number().int().min(0);
+
+/** An instant in a query or body: ISO-8601 with Z or an offset. */
+const instantOf = (name: string) =>
+  z.iso.datetime({ offset: true, error: `${name} must be an ISO instant such as 2026-11-21T10:00:00Z.` });
 
 /** Messages of the role rules (the spec's where it has one); the web form shows the same words. */
 export const roleMessages = {
@@ -138,8 +143,55 @@ export const adminUser = z.object({
   lockedUntil: z.string().nullable(),
   createdAt: z.string(),
   roles: z.array(z.object({ Id: z.number().int(), Name: z.string() })),
+  isLocked: z.boolean().describe('lockedUntil is in the future: every sign-in is refused until then'),
+  lastSignInAt: z.string().nullable().describe('The last completed sign-in (audit), null when never'),
+  twoFactor: z
+    .array(z.enum(['Email', 'Phone', 'Totp', 'Passkey']))
+    .describe('The verified second factors, in the spec order, Passkey when the account has one'),
 });
 export type AdminUser = z.infer<typeof adminUser>;
+
+/** One user as their administration page shows them: the list's fields and what the actions change. */
+export const adminUserDetail = adminUser.extend({
+  preferred2fa: z.string().nullable(),
+  recoveryCodesLeft: z.number().int(),
+  passkeys: z.number().int(),
+  activeSessions: z.number().int().describe('Sessions not ended and not expired'),
+  failedChecks: z.number().int().describe('Failed password or code checks in a row (5 lock the account)'),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetail>;
+
+export const userIdParams = z.object({ id: z.coerce.number().int().min(1, 'id must be a user Id.') });
+
+/** POST /api/admin/users/{id}/roles: the user's roles, as a whole (added and removed to match). */
+export const userRolesInput = z.object({
+  roleIds: z
+    .array(z.number().int().min(1, 'A role is a role Id.'))
+    .max(ROLE_MAX_LINKS, `A user can have at most ${ROLE_MAX_LINKS} roles.`),
+});
+export type UserRolesInput = z.infer<typeof userRolesInput>;
+
+/** POST /api/admin/users/{id}/lock: until an instant, or without one until unlocked. */
+export const lockInput = z.object({
+  until: instantOf('until')
+    .nullable()
+    .optional()
+    .describe('Absent or null: locked until an administrator unlocks'),
+});
+export type LockInput = z.infer<typeof lockInput>;
+
+/** The sentences of the user actions (their toasts). */
+export const userMessages = {
+  notFound: 'That user was not found.',
+  rolesSaved: 'Successfully updated user roles.',
+  locked: 'The user is locked: their sessions have ended and every sign-in is refused.',
+  unlocked: 'The user is unlocked and can sign in again.',
+  secondFactorReset:
+    'Their second factors are reset: app, phone and passkeys removed, recovery codes cleared; they sign in with an emailed code.',
+  sessionsEnded: (count: number) => `Ended ${count} session${count === 1 ? '' : 's'}.`,
+  notYourself: 'You cannot lock yourself or end your own sessions here: use My Account or Logout.',
+  lockInPast: 'until must be in the future.',
+} as const;
 
 const page = z.coerce.number().int().min(1, 'page must be a whole number from 1.').default(1);
 const pageSize = z.coerce
@@ -164,10 +216,6 @@ export const adminTable = z.object({
 });
 export const adminTables = z.array(adminTable);
 
-/** An instant in a query: ISO-8601 with Z or an offset. */
-const instant = (name: string) =>
-  z.iso.datetime({ offset: true, error: `${name} must be an ISO instant such as 2026-11-21T10:00:00Z.` });
-
 export const auditQuery = z
   .object({
     page,
@@ -185,8 +233,8 @@ export const auditQuery = z
       .max(500)
       .optional()
       .describe('An action (data.update) or several, comma-separated'),
-    from: instant('from').optional().describe('Entries at or after this instant'),
-    to: instant('to').optional().describe('Entries before this instant'),
+    from: instantOf('from').optional().describe('Entries at or after this instant'),
+    to: instantOf('to').optional().describe('Entries before this instant'),
   })
   .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), {
     message: 'from must not be after to.',
@@ -228,3 +276,22 @@ export const appRowParams = appTableParams.extend({
 });
 export const appRow = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 export type AppRow = z.infer<typeof appRow>;
+
+/** GET /api/admin/overview: the administrator's start page (/admin/home). */
+export const adminOverview = z.object({
+  users: z.number().int(),
+  administrators: z.number().int(),
+  lockedUsers: z.number().int(),
+  activeSessions: z.number().int(),
+  roles: z.number().int(),
+  health: healthResponse,
+  signInFailures24h: z
+    .number()
+    .int()
+    .describe('Failed password, code and passkey checks in the last 24 hours'),
+  lockouts24h: z.number().int(),
+  changes24h: z.number().int().describe('Data changes (insert, update, delete, undo) in the last 24 hours'),
+  recentFailures: z.array(auditEntry).describe('The newest 10 failed checks, refusals and lockouts'),
+  recentChanges: z.array(auditEntry).describe('The newest 10 data changes'),
+});
+export type AdminOverview = z.infer<typeof adminOverview>;

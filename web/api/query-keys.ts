@@ -39,4 +39,21 @@ export const queryKeys = {
       [...queryKeys.sql.table(ref), 'history', key] as const,
     export: (id: string) => [...queryKeys.sql.all, 'export', id] as const,
   },
+  admin: {
+    all: ['admin'] as const,
+    overview: () => [...queryKeys.admin.all, 'overview'] as const,
+    /** Every page and detail of users: invalidated after a change to one. */
+    users: () => [...queryKeys.admin.all, 'users'] as const,
+    userPage: (query: { page: number; pageSize: number; username: string }) =>
+      [...queryKeys.admin.users(), 'page', query] as const,
+    user: (id: number) => [...queryKeys.admin.users(), 'user', id] as const,
+    /** Every list and detail of roles: invalidated after a change to one. */
+    roles: () => [...queryKeys.admin.all, 'roles'] as const,
+    roleList: (name: string) => [...queryKeys.admin.roles(), 'list', name.trim()] as const,
+    role: (id: number) => [...queryKeys.admin.roles(), 'role', id] as const,
+    tables: () => [...queryKeys.admin.all, 'tables'] as const,
+    audit: () => [...queryKeys.admin.all, 'audit'] as const,
+    auditPage: (query: Record<string, string | number | undefined>) =>
+      [...queryKeys.admin.audit(), 'page', query] as const,
+  },
 };

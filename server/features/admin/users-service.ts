@@ -63,6 +63,10 @@ export async function pageOfUsers(
         lockedUntil: u.locked_until,
         createdAt: u.created_at,
         roles: mine.map((r) => ({ Id: r.id, Name: r.name })),
+        // Being built (issue 14): the server helper fills these.
+        isLocked: u.locked_until !== null && u.locked_until > new Date().toISOString(),
+        lastSignInAt: null,
+        twoFactor: [],
       };
     }),
   };
