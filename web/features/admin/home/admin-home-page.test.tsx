@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import type { AdminOverview } from '#common/contract/admin.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { AdminHomePage } from '#web/features/admin/home/admin-home-page.tsx';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+const overview: AdminOverview = {
+  users: 12,
+  administrators: 2,
+  lockedUsers: 1,
+  activeSessions: 5,
+  roles: 4,
+  health: {
+    status: 'down',
+    appStore: { engine: 'sqlite', status: 'up', writable: true },
+    databases: [
+      { name: 'chinook', engine: 'postgres', status: 'up' },
+      { name: 'sales', engine: 'mysql', status: 'down', error: 'The database does not answer.' },
+    ],
+  },
+  signInFailures24h: 3,
+  lockouts24h: 1,
+  changes24h: 7,
+  recentFailures: [
+    {
+      id: 41,
+      at: '2026-11-24T10:00:00.000Z',
+      userId: 3,
+      username: 'ada',
+      action: 'sign-in.password-failed',
+      target: null,
+      detail: null,
+      address: '127.0.0.1',
+      undoneBy: null,
+      state: 'done',
+    },
+  ],
+  recentChanges: [
+    {
+      id: 42,
+      at: '2026-11-24T11:00:00.000Z',
+      userId: 1,
+      username: 'admin',
+      action: 'data.update',
+      target: '/db/chinook/public/Album',
+      detail: { key: { AlbumId: 1 } },
+      address: null,
+      undoneBy: null,
+      state: 'done',
+    },
+  ],
+};
+
+const fetchMock = vi.fn<(input: string, init: RequestInit) => Promise<Response>>();
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+beforeEach(() => {
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => vi.unstubAllGlobals());
+
+function renderHome() {
+  render(
+    <AppProviders>
+      <MemoryRouter initialEntries={['/admin/home']}>
+        <AdminHomePage />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+describe('the admin start page', () => {
+  it('shows the overview', async () => {
+    fetchMock.mockImplementation((url) =>
+      Promise.resolve(
+        url === '/api/admin/overview'
+          ? json({ isSuccess: true, data: overview, message: null })
+          : new Response('', { status: 404 }),
+      ),
+    );
+    renderHome();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Admin');
+
+    const users = await screen.findByRole('region', { name: 'Users and roles' });
+    expect(within(users).getByRole('link', { name: '12 Users' }).getAttribute('href')).toBe('/admin/users');
+    expect(within(users).getByRole('link', { name: '2 Administrators' })).toBeTruthy();
+    expect(within(users).getByRole('link', { name: '1 Locked' })).toBeTruthy();
+    expect(within(users).getByRole('link', { name: '5 Active sessions' })).toBeTruthy();
+    expect(within(users).getByRole('link', { name: '4 Roles' }).getAttribute('href')).toBe('/admin/roles');
+
+    const databases = screen.getByRole('region', { name: 'Databases' });
+    const rows = within(databases).getAllByRole('listitem');
+    expect(rows.map((row) => row.textContent)).toEqual([
+      'App storesqliteUp',
+      'chinookpostgresUp',
+      'salesmysqlThe database does not answer.Down',
+    ]);
+
+    const failures = screen.getByRole('region', { name: 'Sign-in failures' });
+    expect(within(failures).getByText('Failures in 24 h').previousElementSibling?.textContent).toBe('3');
+    expect(within(failures).getByText('Lockouts in 24 h').previousElementSibling?.textContent).toBe('1');
+    const failure = within(failures).getByRole('listitem');
+    expect(within(failure).getByText('ada')).toBeTruthy();
+    expect(within(failure).getByText('Wrong password')).toBeTruthy();
+    expect(failure.querySelector('time')?.getAttribute('dateTime')).toBe('2026-11-24T10:00:00.000Z');
+
+    const changes = screen.getByRole('region', { name: 'Recent changes' });
+    expect(within(changes).getByText('7 data changes in the last 24 hours.')).toBeTruthy();
+    expect(within(changes).getByText('Row changed')).toBeTruthy();
+    expect(within(changes).getByText('chinook.public.Album')).toBeTruthy();
+    expect(within(changes).getByRole('link', { name: 'Open the audit trail' }).getAttribute('href')).toBe(
+      '/admin/audit',
+    );
+
+    // The style sheet comes after, from its own chunk (the fallback is a region of the same name).
+    const toast = await screen.findByRole('button', { name: 'Show a toast' }, { timeout: 15_000 });
+    const pieces = screen.getByRole('region', { name: 'Interface pieces' });
+    expect(pieces.contains(toast)).toBe(true);
+    expect(within(pieces).getByRole('button', { name: 'Open a modal' })).toBeTruthy();
+    expect(within(pieces).getByRole('grid', { name: 'Rows' })).toBeTruthy();
+  });
+
+  it('says the overview failed to load and retries', async () => {
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(
+        json({ isSuccess: false, data: null, message: 'Route GET:/api/admin/overview not found' }, 404),
+      ),
+    );
+    renderHome();
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Failed to load the overview.')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Users and roles' })).toBeNull();
+    const calls = fetchMock.mock.calls.length;
+
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(json({ isSuccess: true, data: overview, message: null })),
+    );
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('region', { name: 'Users and roles' })).toBeTruthy();
+    expect(fetchMock.mock.calls.length).toBeGreaterThan(calls);
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+  });
+});
