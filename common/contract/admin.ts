@@ -191,6 +191,7 @@ export const userMessages = {
   sessionsEnded: (count: number) => `Ended ${count} session${count === 1 ? '' : 's'}.`,
   notYourself: 'You cannot lock yourself or end your own sessions here: use My Account or Logout.',
   lockInPast: 'until must be in the future.',
+  unknownRole: (roleId: number) => `There is no role with Id ${roleId}.`,
 } as const;
 
 const page = z.coerce.number().int().min(1, 'page must be a whole number from 1.').default(1);

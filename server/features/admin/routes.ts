@@ -2,12 +2,15 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  adminOverview,
   adminTables,
+  adminUserDetail,
   appRow,
   appRowParams,
   appTableParams,
   auditEntryId,
   auditQuery,
+  lockInput,
   pagedAudit,
   pagedRoles,
   pagedUsers,
@@ -15,10 +18,13 @@ import {
   roleInput,
   rolesQuery,
   undoResult,
+  userIdParams,
+  userMessages,
+  userRolesInput,
   usersQuery,
 } from '#common/contract/admin.ts';
 import { envelope } from '#common/contract/envelope.ts';
-import { accountApiMessages, browserMessages } from '#common/messages.ts';
+import { accountApiMessages, adminMessages, browserMessages } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import type { Caller } from '#server/features/sql/table-access.ts';
 import type { AppStore } from '#server/store/app-store.ts';
@@ -26,10 +32,19 @@ import { ApiError, success } from '#server/plugins/error-envelope.ts';
 import { requireAdmin, requireSignedIn } from '#server/plugins/session.ts';
 import { deleteAppRow, getAppRow, upsertAppRow } from './app-data-service.ts';
 import { pageOfAudit } from './audit-service.ts';
+import { adminOverview as overviewOf } from './overview-service.ts';
 import { deleteRole, getRole, pageOfRoles, saveRole } from './roles-service.ts';
 import { allTables } from './tables-service.ts';
 import { undoChange } from './undo-service.ts';
-import { pageOfUsers } from './users-service.ts';
+import {
+  endUserSessions,
+  lockUser,
+  resetSecondFactor,
+  setUserRoles,
+  unlockUser,
+  type ActingAdministrator,
+} from './user-actions-service.ts';
+import { pageOfUsers, userDetail } from './users-service.ts';
 
 const roleId = z.object({ id: z.coerce.number().int().min(1, 'id must be a role Id.') });
 
@@ -43,6 +58,11 @@ export interface AdminContext {
 function callerOf(request: FastifyRequest): Caller {
   if (!request.account) throw new ApiError(401, accountApiMessages.signInRequired);
   return { account: request.account, address: request.ip };
+}
+
+/** The administrator behind a request, for the user actions. */
+function actorOf(request: FastifyRequest, now: Date): ActingAdministrator {
+  return { userId: callerOf(request).account.userId, address: request.ip, now };
 }
 
 /**
@@ -97,7 +117,117 @@ function administratorRoutes(context: AdminContext): FastifyPluginAsyncZod {
           response: { 200: envelope(pagedUsers) },
         },
       },
-      async (request) => success(await pageOfUsers(store, request.query)),
+      async (request) => success(await pageOfUsers(store, request.query, context.now())),
+    );
+    app.get(
+      '/api/admin/users/:id',
+      {
+        schema: {
+          tags,
+          summary: 'One user: the list fields, second factors, sessions and failed checks',
+          params: userIdParams,
+          response: { 200: envelope(adminUserDetail) },
+        },
+      },
+      async (request) => success(await userDetail(store.db, request.params.id, context.now())),
+    );
+    app.post(
+      '/api/admin/users/:id/roles',
+      {
+        schema: {
+          tags,
+          summary: "Set a user's roles to exactly these, in one transaction (audited admin.user.roles)",
+          params: userIdParams,
+          body: userRolesInput,
+          response: { 200: envelope(adminUserDetail) },
+        },
+      },
+      async (request) =>
+        success(
+          await setUserRoles(store, request.params.id, request.body.roleIds, actorOf(request, context.now())),
+          userMessages.rolesSaved,
+        ),
+    );
+    app.post(
+      '/api/admin/users/:id/lock',
+      {
+        schema: {
+          tags,
+          summary:
+            'Lock another user until an instant (none: until unlocked) and end their sessions (admin.user.locked)',
+          params: userIdParams,
+          body: lockInput,
+          response: { 200: envelope(adminUserDetail) },
+        },
+      },
+      async (request) =>
+        success(
+          await lockUser(store, request.params.id, request.body, actorOf(request, context.now())),
+          userMessages.locked,
+        ),
+    );
+    app.post(
+      '/api/admin/users/:id/unlock',
+      {
+        schema: {
+          tags,
+          summary: 'Unlock a user and clear their failed checks (admin.user.unlocked)',
+          params: userIdParams,
+          response: { 200: envelope(adminUserDetail) },
+        },
+      },
+      async (request) =>
+        success(
+          await unlockUser(store, request.params.id, actorOf(request, context.now())),
+          userMessages.unlocked,
+        ),
+    );
+    app.post(
+      '/api/admin/users/:id/reset-2fa',
+      {
+        schema: {
+          tags,
+          summary:
+            "Reset a user's second factors: app, phone verification, passkeys, recovery codes (admin.user.2fa-reset)",
+          params: userIdParams,
+          response: { 200: envelope(adminUserDetail) },
+        },
+      },
+      async (request) =>
+        success(
+          await resetSecondFactor(store, request.params.id, actorOf(request, context.now())),
+          userMessages.secondFactorReset,
+        ),
+    );
+    app.post(
+      '/api/admin/users/:id/end-sessions',
+      {
+        schema: {
+          tags,
+          summary: 'End every session of another user (admin.user.sessions-ended); the message says how many',
+          params: userIdParams,
+          response: { 200: envelope(adminUserDetail) },
+        },
+      },
+      async (request) => {
+        const { ended, user } = await endUserSessions(
+          store,
+          request.params.id,
+          actorOf(request, context.now()),
+        );
+        return success(user, userMessages.sessionsEnded(ended));
+      },
+    );
+    app.get(
+      '/api/admin/overview',
+      {
+        schema: {
+          tags,
+          summary: 'The start page: counts, health, the last 24 hours of failures, lockouts and data changes',
+          response: { 200: envelope(adminOverview) },
+        },
+      },
+      async (request) => success(await overviewOf(store, databases, request.log, context.now())),
     );
     app.get(
       '/api/admin/roles',
@@ -134,10 +264,7 @@ function administratorRoutes(context: AdminContext): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        success(
-          await saveRole(store, request.body, request.account?.userId ?? 0),
-          'Successfully updated role.',
-        ),
+        success(await saveRole(store, request.body, request.account?.userId ?? 0), adminMessages.roleUpdated),
     );
     app.delete(
       '/api/admin/roles/:id',
@@ -151,7 +278,7 @@ function administratorRoutes(context: AdminContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         await deleteRole(store, request.params.id, request.account?.userId ?? 0);
-        return success(null, 'Successfully deleted role.');
+        return success(null, adminMessages.roleDeleted);
       },
     );
     app.get(
