@@ -1,0 +1,29 @@
+import type { AdminUser } from '#common/contract/admin.ts';
+import { userTexts as ut } from './user-texts.ts';
+
+const shortDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+
+/** An instant in the reader's short date and time ("24/11/2026, 15:00"), the text itself when it is not one. */
+export function shortInstant(iso: string): string {
+  const instant = new Date(iso);
+  return Number.isNaN(instant.getTime()) ? iso : shortDateTime.format(instant);
+}
+
+/** The server stores "until an administrator unlocks" as the last instant of year 9999. */
+const untilUnlocked = (lockedUntil: string | null) => lockedUntil === null || lockedUntil.startsWith('9999-');
+
+/** How long a locked account stays locked ("until 24/11/2026, 15:00"); null when it is not locked. */
+export function lockEnd(user: Pick<AdminUser, 'isLocked' | 'lockedUntil'>): string | null {
+  if (!user.isLocked) return null;
+  return untilUnlocked(user.lockedUntil) ? ut.untilUnlocked : ut.until(shortInstant(user.lockedUntil ?? ''));
+}
+
+/** A second factor's name as people know it: the authenticator app is "App". */
+export function secondFactorLabel(factor: string): string {
+  return factor === 'Totp' ? 'App' : factor;
+}
+
+/** Pages of 20 users: at least 1, and a last partial page counts (the spec's floor would hide it). */
+export function userPageCount(count: number, pageSize: number): number {
+  return Math.max(1, Math.ceil(count / pageSize));
+}
