@@ -1,0 +1,49 @@
+import { Button, Group, SimpleGrid } from '@mantine/core';
+import { IconFilterOff } from '@tabler/icons-react';
+import { hasFilters, type AuditFilters as Filters } from './audit-address.ts';
+import { ActionsFilter } from './actions-filter.tsx';
+import { AuditDateInput } from './audit-date-input.tsx';
+import { TableFilter } from './table-filter.tsx';
+import { UserFilter } from './user-filter.tsx';
+
+export interface AuditFiltersProps {
+  filters: Filters;
+  onChange: (change: Partial<Filters>) => void;
+  onClear: () => void;
+}
+
+/** The form "Audit filters": user, table, actions and a time span; each change applies at once (and to the
+ * address). */
+export function AuditFilters({ filters, onChange, onClear }: AuditFiltersProps) {
+  return (
+    <form aria-label="Audit filters" onSubmit={(event) => event.preventDefault()}>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" verticalSpacing="xs">
+        <UserFilter userId={filters.userId} onChange={(userId) => onChange({ userId })} />
+        <TableFilter table={filters.table} onChange={(table) => onChange({ table })} />
+        <ActionsFilter actions={filters.actions} onChange={(actions) => onChange({ actions })} />
+        <AuditDateInput
+          label="From"
+          value={filters.from}
+          maxDate={filters.to}
+          onChange={(from) => onChange({ from })}
+        />
+        <AuditDateInput
+          label="To"
+          value={filters.to}
+          minDate={filters.from}
+          onChange={(to) => onChange({ to })}
+        />
+        <Group align="flex-end">
+          <Button
+            variant="default"
+            leftSection={<IconFilterOff size={16} aria-hidden />}
+            onClick={onClear}
+            disabled={!hasFilters(filters)}
+          >
+            Clear filters
+          </Button>
+        </Group>
+      </SimpleGrid>
+    </form>
+  );
+}

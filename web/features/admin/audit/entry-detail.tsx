@@ -1,0 +1,54 @@
+import { Box, Group, Stack, Text } from '@mantine/core';
+import type { AuditEntryView } from '#common/contract/admin.ts';
+import { ChangeComparison } from './change-comparison.tsx';
+import { detailPairs, entryChanges, keyText } from './entry-changes.ts';
+import { UndoControl } from './undo-control.tsx';
+import classes from './entry-detail.module.css';
+
+/** Name/value pairs as a description list. */
+function Pairs({ pairs }: { pairs: [string, string][] }) {
+  return (
+    <Box component="dl" className={classes.pairs}>
+      {pairs.map(([name, value]) => (
+        <div key={name} className={classes.pair}>
+          <Text component="dt" size="sm" fw={600}>
+            {name}
+          </Text>
+          <Text component="dd" size="sm" className={classes.value}>
+            {value}
+          </Text>
+        </div>
+      ))}
+    </Box>
+  );
+}
+
+/** The region "Entry {id}": what a data change did field by field (or the entry's detail), where it came from, and
+ * its undo. */
+export function EntryDetail({ entry, id }: { entry: AuditEntryView; id: string }) {
+  const changes = entryChanges(entry.detail);
+  const others = changes ? [] : detailPairs(entry.detail);
+  const facts: [string, string][] = [
+    ['Action', entry.action],
+    ['Address', entry.address ?? 'not recorded'],
+  ];
+  if (changes?.key) facts.push(['Key', keyText(changes.key)]);
+  if (changes?.undoes != null) facts.push(['Undoes', `entry #${changes.undoes}`]);
+  return (
+    <Stack component="section" id={id} aria-label={`Entry ${entry.id}`} gap="sm" py="xs">
+      <Pairs pairs={facts} />
+      {changes ? (
+        <ChangeComparison changes={changes} />
+      ) : others.length ? (
+        <Pairs pairs={others} />
+      ) : (
+        <Text size="sm" c="dimmed">
+          No further detail was recorded.
+        </Text>
+      )}
+      <Group>
+        <UndoControl entry={entry} />
+      </Group>
+    </Stack>
+  );
+}
