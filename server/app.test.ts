@@ -122,6 +122,10 @@ describe('the API server', () => {
       '/services/cloud',
       '/privacy-policy',
       '/admin/roles',
+      '/admin/home',
+      '/admin/users',
+      '/admin/users/1',
+      '/admin/audit',
       '/error/unauthorized',
       '/setup?token=abc',
     ]) {
@@ -143,6 +147,7 @@ describe('the API server', () => {
       '/db/demo/main',
       '/db/demo/main/orders/more',
       '/account/login/x',
+      '/admin/users/1/more',
       '/index.html',
       '/assets/',
       '/assets/missing-1234.js',
