@@ -42,9 +42,8 @@ function refuseOwnAccount(actor: ActingAdministrator, userId: number): void {
 /**
  * Sets the user's roles to exactly `roleIds` (an Id given twice counts once) in one transaction. Unknown role Ids
  * are refused by name; taking the Administrator role from its last holder is refused by the role rules
- * (roles-service checkRoleRules), checked with
- * the Administrator role's row written first, so two such changes on PostgreSQL wait for each other instead of both
- * seeing one other administrator left.
+ * (roles-service checkRoleRules), checked with the Administrator role's row written first, so two such changes on
+ * PostgreSQL wait for each other instead of both seeing one other administrator left.
  */
 export async function setUserRoles(
   store: AppStore,
