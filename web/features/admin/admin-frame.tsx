@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Box, Button, Container, Group, ScrollArea, Stack, Title } from '@mantine/core';
 import { IconClipboardList, IconHome, IconShieldLock, IconUsers } from '@tabler/icons-react';
+import classes from './admin-frame.module.css';
 
 /** The admin area's pages, in menu order. */
 export const adminLinks = [
@@ -44,11 +45,11 @@ export function AdminFrame({ title, actions, children }: AdminFrameProps) {
                   component={Link}
                   to={to}
                   size="sm"
+                  classNames={{ root: classes.link, section: classes.icon }}
                   variant={current ? 'light' : 'subtle'}
                   color={current ? undefined : 'gray'}
                   leftSection={<Icon size={16} aria-hidden="true" />}
                   aria-current={current ? 'page' : undefined}
-                  style={{ flexShrink: 0 }}
                 >
                   {label}
                 </Button>

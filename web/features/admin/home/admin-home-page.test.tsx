@@ -102,8 +102,14 @@ describe('the admin start page', () => {
     ]);
 
     const failures = screen.getByRole('region', { name: 'Sign-in failures' });
-    expect(within(failures).getByText('Failures in 24 h').previousElementSibling?.textContent).toBe('3');
-    expect(within(failures).getByText('Lockouts in 24 h').previousElementSibling?.textContent).toBe('1');
+    // Each count sits in the card of its label.
+    for (const [label, count] of [
+      ['Failures in 24 h', '3'],
+      ['Lockouts in 24 h', '1'],
+    ]) {
+      const card = within(failures).getByText(label!).parentElement!;
+      expect(within(card).getByText(count!)).toBeTruthy();
+    }
     const failure = within(failures).getByRole('listitem');
     expect(within(failure).getByText('ada')).toBeTruthy();
     expect(within(failure).getByText('Wrong password')).toBeTruthy();

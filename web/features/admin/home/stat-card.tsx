@@ -3,8 +3,8 @@ import { Link } from 'react-router';
 import { Group, Paper, Text, ThemeIcon } from '@mantine/core';
 import classes from './stat-card.module.css';
 
-/** A count with its label; a link to the page that lists them when `to` is given. The link's name reads
- * "{value} {label}" (e.g. "12 Users"). */
+/** A count with its label below it; a link to the page that lists them when `to` is given. The link's name
+ * reads "{value} {label}" (e.g. "12 Users"). */
 export function StatCard({
   label,
   value,
@@ -19,19 +19,19 @@ export function StatCard({
   color?: string;
 }) {
   const body = (
-    <Group gap="sm" wrap="nowrap" align="center">
-      <ThemeIcon variant="light" color={color} size="lg" radius="md" aria-hidden="true">
-        <Icon size={20} aria-hidden="true" />
-      </ThemeIcon>
-      <div style={{ minWidth: 0 }}>
+    <>
+      <Group justify="space-between" align="center" wrap="nowrap" gap="xs">
         <Text fz={{ base: 'lg', sm: 'xl' }} fw={700} lh={1.2}>
           {value.toLocaleString('en-US')}
         </Text>
-        <Text size="sm" c="dimmed" lh={1.3}>
-          {label}
-        </Text>
-      </div>
-    </Group>
+        <ThemeIcon variant="light" color={color} size="md" radius="md" aria-hidden="true">
+          <Icon size={16} aria-hidden="true" />
+        </ThemeIcon>
+      </Group>
+      <Text size="sm" c="dimmed" lh={1.3} mt={2}>
+        {label}
+      </Text>
+    </>
   );
   return to ? (
     <Paper component={Link} to={to} withBorder radius="md" p="sm" className={classes.card} data-link>
