@@ -47,7 +47,7 @@ function Overview() {
 
   if (overview.isPending) {
     return (
-      <Stack gap="lg" aria-busy="true" aria-label={adminHomeMessages.loading}>
+      <Stack gap="lg" role="status" aria-busy="true" aria-label={adminHomeMessages.loading}>
         <Skeleton height={120} radius="md" />
         <Skeleton height={220} radius="md" />
       </Stack>
