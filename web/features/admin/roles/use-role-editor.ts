@@ -85,7 +85,9 @@ export function useRoleEditor(): RoleEditor {
   const [params, setParams] = useSearchParams();
   const selectedId = idOf(params);
   const queryClient = useQueryClient();
-  const savedQuery = useRole(selectedId);
+  // The role being deleted is not read again (its delete refreshes every role query, and it is gone).
+  const [deletingId, setDeletingId] = useState<number | null>(null);
+  const savedQuery = useRole(selectedId === deletingId ? null : selectedId);
   const saveRole = useSaveRole();
   const deleteRole = useDeleteRole();
   const removeRolePart = useRemoveRolePart(selectedId ?? 0);
@@ -116,6 +118,7 @@ export function useRoleEditor(): RoleEditor {
   const [shownId, setShownId] = useState(selectedId);
   if (shownId !== selectedId) {
     setShownId(selectedId);
+    setDeletingId(null);
     if (draft !== null && draft.Id !== 0 && draft.Id !== selectedId) {
       setDraft(null);
       setBase(null);
@@ -164,6 +167,7 @@ export function useRoleEditor(): RoleEditor {
 
   const confirmDelete = async () => {
     if (draft === null || !isDeletable(draft)) return false;
+    setDeletingId(draft.Id);
     try {
       const result = await deleteRole.mutateAsync(draft.Id);
       success(result.message ?? adminMessages.roleDeleted);
@@ -172,6 +176,7 @@ export function useRoleEditor(): RoleEditor {
       address(null);
       return true;
     } catch (error) {
+      setDeletingId(null);
       failure(error);
       return false;
     }
@@ -235,7 +240,7 @@ export function useRoleEditor(): RoleEditor {
     draft,
     saved: base,
     pending,
-    loading: selectedId !== null && savedQuery.isPending,
+    loading: selectedId !== null && selectedId !== deletingId && savedQuery.isPending,
     loadError: loadFailed ? failureMessage(savedQuery.error, adminMessages.somethingWentWrongTryAgain) : null,
     saving: saveRole.isPending,
     deleting: deleteRole.isPending,
