@@ -22,6 +22,7 @@ import {
   signInMember,
   signUpMember,
   type Member,
+  lookAtSoftly,
 } from './support/admin.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
 import {
@@ -38,7 +39,6 @@ import {
 } from './support/chinook-browser.ts';
 import { createChinook, databasesEnv, type ChinookDatabase } from './support/chinook-databases.ts';
 import { signInAdmin } from './support/chinook-roles.ts';
-import { lookAt } from './support/look.ts';
 
 /*
  * The roles page (/admin/roles; spec 000 §2, §4, §5, §6, §8; issue 14) on PostgreSQL Chinook: an administrator
@@ -93,7 +93,7 @@ test('a role made in the browser: its member sees one table, may update only, an
   await page.getByRole('option', { name: /customer/ }).click();
   await expect(modal.getByRole('list', { name: 'Columns', exact: true })).toContainText('first_name');
   await setRights(modal, { canInsert: false, canUpdate: true, canDelete: false });
-  await lookAt(page, 'admin-permission');
+  await lookAtSoftly(page, 'admin-permission');
   await modal.getByRole('button', { name: 'Apply', exact: true }).click();
   await expect(modal).toBeHidden();
   await expect(
@@ -106,7 +106,7 @@ test('a role made in the browser: its member sees one table, may update only, an
   await expect(roleButton(page, 'Customer desk')).toBeVisible();
   await expect(roleNameInput(page)).toHaveValue('Customer desk');
   await expect(roleUsers(page)).toContainText(member.username);
-  await lookAt(page, 'admin-roles');
+  await lookAtSoftly(page, 'admin-roles');
 
   // The member, signed in now (the session starts with the role), in a browser of their own.
   const memberContext = await browser.newContext();

@@ -20,6 +20,7 @@ import {
   usersTable,
   withClient,
   type Member,
+  lookAtSoftly,
 } from './support/admin.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
 import {
@@ -37,7 +38,6 @@ import {
 import { createChinook, databasesEnv, type ChinookDatabase } from './support/chinook-databases.ts';
 import { signInAdmin } from './support/chinook-roles.ts';
 import { solveHumanCheck } from './support/human-check.ts';
-import { lookAt } from './support/look.ts';
 
 /*
  * The admin area's users, audit trail and start page (spec 000 §2, §8, §9; issue 14) on PostgreSQL Chinook: the
@@ -94,7 +94,7 @@ test('the start page shows the counts and the databases up; the admin menu goes 
   await expect(region(page, 'Recent changes')).toBeVisible();
   await expect(adminMenu(page).getByRole('link')).toHaveText(['Home', 'Users', 'Roles', 'Audit']);
   await expect(adminMenu(page).getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
-  await lookAt(page, 'admin-home');
+  await lookAtSoftly(page, 'admin-home');
 
   for (const [entry, path] of [
     ['Users', '/admin/users'],
@@ -122,7 +122,7 @@ test('the user list and its search; a lock ends the member’s session and refus
   await expect(lockRow).toContainText(lockMember.email);
   await expect(lockRow).toContainText('Active');
   await expect(lockRow).toContainText('Chinook desk');
-  await lookAt(page, 'admin-users');
+  await lookAtSoftly(page, 'admin-users');
   await searchUsers(page).fill('lock');
   await expect(userRows(page)).toHaveCount(1);
   await expect(userRows(page)).toContainText(lockMember.username);
@@ -134,7 +134,7 @@ test('the user list and its search; a lock ends the member’s session and refus
   await expect(
     region(page, 'Recent activity').getByRole('link', { name: 'See all in the audit trail' }),
   ).toHaveAttribute('href', `/admin/audit?userId=${lockMember.id}`);
-  await lookAt(page, 'admin-user');
+  await lookAtSoftly(page, 'admin-user');
 
   const memberContext = await browser.newContext();
   try {
@@ -223,7 +223,7 @@ test('a member’s edit is found in the audit trail by its table, compared and u
     await expect(city).toContainText('Audit City');
     await expect(city).toContainText('changed');
     await expect(changes.getByText('changed', { exact: true })).toHaveCount(1);
-    await lookAt(page, 'admin-audit');
+    await lookAtSoftly(page, 'admin-audit');
 
     await entry.getByRole('button', { name: 'Undo', exact: true }).click();
     // A confirmation, if the page asks for one.

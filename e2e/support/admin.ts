@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { Verification } from '#common/contract/account.ts';
 import type { AuditEntryView, Role } from '#common/contract/admin.ts';
@@ -5,6 +6,7 @@ import { apiClient, type ApiCall, type Envelope } from './api.ts';
 import type { AppServer } from './app-server.ts';
 import type { RoleSpec } from './chinook-roles.ts';
 import { openSignedIn } from './chinook-roles.ts';
+import { lookAt } from './look.ts';
 import { signInThroughApi, signUpThroughApi, type Newcomer } from './sign-in.ts';
 
 /*
@@ -101,6 +103,45 @@ export async function auditEntries(
     `/api/admin/audit?${search.toString()}`,
   );
   return paged.results;
+}
+
+// ---- looking at a screen ------------------------------------------------------------------------------------
+
+/**
+ * lookAt (./look.ts), but an accessibility finding fails the test softly: the journey goes on (so one finding does
+ * not hide a broken step after it), the screenshots are still taken, and the test fails at its end. Then checks,
+ * softly too, that the page does not scroll sideways on a 375 px phone.
+ */
+export async function lookAtSoftly(page: Page, name: string): Promise<void> {
+  const original = page.viewportSize();
+  try {
+    await lookAt(page, name);
+  } catch (error) {
+    expect.soft(error instanceof Error ? error.message : String(error), `looking at ${name}`).toBe('');
+    await mkdir('test-results/screenshots', { recursive: true });
+    for (const [size, viewport] of Object.entries({
+      phone: { width: 375, height: 812 },
+      desktop: { width: 1366, height: 900 },
+    })) {
+      await page.setViewportSize(viewport);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.waitForTimeout(250);
+        await page.screenshot({
+          path: `test-results/screenshots/${name}-${size}-${scheme}.png`,
+          fullPage: true,
+          animations: 'disabled',
+        });
+      }
+    }
+    await page.emulateMedia({ colorScheme: null });
+    if (original) await page.setViewportSize(original);
+  }
+  // On a phone the page itself never scrolls sideways (a wide table scrolls inside its own box).
+  await page.setViewportSize({ width: 375, height: 812 });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect.soft(width, `${name}: the page's width on a 375 px phone`).toBeLessThanOrEqual(375);
+  if (original) await page.setViewportSize(original);
 }
 
 // ---- common ---------------------------------------------------------------------------------------------------
