@@ -22,11 +22,13 @@ export function AuditDateInput({ label, value, onChange, minDate, maxDate }: Aud
       onChange={(local) => onChange(isoOfLocalInput(local))}
       valueFormat="YYYY-MM-DD HH:mm"
       clearable
+      // A day picked without a time covers the whole day: From at its start, To at its end.
+      defaultTimeValue={label === 'From' ? '00:00:00' : '23:59:59'}
       minDate={localInputValue(minDate ?? null) ?? undefined}
       maxDate={localInputValue(maxDate ?? null) ?? undefined}
       popoverProps={{ withinPortal: true }}
-      clearButtonProps={{ 'aria-label': `Clear ${label}` }}
-      submitButtonProps={{ 'aria-label': `Set ${label}` }}
+      clearButtonProps={{ 'aria-label': label === 'From' ? 'Clear the start time' : 'Clear the end time' }}
+      submitButtonProps={{ 'aria-label': 'Done choosing the time' }}
     />
   );
 }

@@ -1,10 +1,11 @@
-import { Button, Group, SimpleGrid } from '@mantine/core';
+import { Box, Button } from '@mantine/core';
 import { IconFilterOff } from '@tabler/icons-react';
 import { hasFilters, type AuditFilters as Filters } from './audit-address.ts';
 import { ActionsFilter } from './actions-filter.tsx';
 import { AuditDateInput } from './audit-date-input.tsx';
 import { TableFilter } from './table-filter.tsx';
 import { UserFilter } from './user-filter.tsx';
+import classes from './audit-filters.module.css';
 
 export interface AuditFiltersProps {
   filters: Filters;
@@ -17,10 +18,12 @@ export interface AuditFiltersProps {
 export function AuditFilters({ filters, onChange, onClear }: AuditFiltersProps) {
   return (
     <form aria-label="Audit filters" onSubmit={(event) => event.preventDefault()}>
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" verticalSpacing="xs">
+      <div className={classes.grid}>
         <UserFilter userId={filters.userId} onChange={(userId) => onChange({ userId })} />
         <TableFilter table={filters.table} onChange={(table) => onChange({ table })} />
-        <ActionsFilter actions={filters.actions} onChange={(actions) => onChange({ actions })} />
+        <Box className={classes.actions}>
+          <ActionsFilter actions={filters.actions} onChange={(actions) => onChange({ actions })} />
+        </Box>
         <AuditDateInput
           label="From"
           value={filters.from}
@@ -33,7 +36,7 @@ export function AuditFilters({ filters, onChange, onClear }: AuditFiltersProps) 
           minDate={filters.from}
           onChange={(to) => onChange({ to })}
         />
-        <Group align="flex-end">
+        <div>
           <Button
             variant="default"
             leftSection={<IconFilterOff size={16} aria-hidden />}
@@ -42,8 +45,8 @@ export function AuditFilters({ filters, onChange, onClear }: AuditFiltersProps) 
           >
             Clear filters
           </Button>
-        </Group>
-      </SimpleGrid>
+        </div>
+      </div>
     </form>
   );
 }

@@ -41,6 +41,7 @@ function EntryRows({
   return (
     <>
       <Table.Tr
+        role="row"
         className={classes.row}
         data-expanded={expanded || undefined}
         tabIndex={0}
@@ -55,7 +56,7 @@ function EntryRows({
           }
         }}
       >
-        <Table.Td>
+        <Table.Td role="cell" className={classes.when}>
           <Group gap={4} wrap="nowrap" align="flex-start">
             <ActionIcon
               variant="subtle"
@@ -77,24 +78,26 @@ function EntryRows({
             </Text>
           </Group>
         </Table.Td>
-        <Table.Td className={classes.wrap}>
+        <Table.Td role="cell" className={`${classes.user} ${classes.wrap}`}>
           <AuditUser username={entry.username} />
         </Table.Td>
-        <Table.Td title={entry.action}>{auditActionLabel(entry.action)}</Table.Td>
-        <Table.Td className={classes.wrap}>
+        <Table.Td role="cell" className={classes.action} title={entry.action}>
+          {auditActionLabel(entry.action)}
+        </Table.Td>
+        <Table.Td role="cell" className={`${classes.target} ${classes.wrap}`}>
           {target || (
             <Text span size="sm" c="dimmed">
               none
             </Text>
           )}
         </Table.Td>
-        <Table.Td>
+        <Table.Td role="cell" className={classes.state}>
           <StateBadge state={entry.state} />
         </Table.Td>
       </Table.Tr>
       {expanded && (
-        <Table.Tr className={classes.detail}>
-          <Table.Td colSpan={5}>
+        <Table.Tr role="row" className={classes.detail}>
+          <Table.Td role="cell" colSpan={5}>
             <EntryDetail entry={entry} id={regionId} />
           </Table.Td>
         </Table.Tr>
@@ -123,6 +126,7 @@ export function AuditTable({ entries, busy, emptyText }: AuditTableProps) {
 
   return (
     <Table
+      role="table"
       aria-label="Audit trail"
       aria-busy={busy || undefined}
       className={classes.table}
@@ -131,19 +135,19 @@ export function AuditTable({ entries, busy, emptyText }: AuditTableProps) {
       verticalSpacing="xs"
       highlightOnHover
     >
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>When</Table.Th>
-          <Table.Th>User</Table.Th>
-          <Table.Th>Action</Table.Th>
-          <Table.Th>Target</Table.Th>
-          <Table.Th>State</Table.Th>
+      <Table.Thead role="rowgroup" className={classes.head}>
+        <Table.Tr role="row">
+          {['When', 'User', 'Action', 'Target', 'State'].map((name) => (
+            <Table.Th key={name} role="columnheader">
+              {name}
+            </Table.Th>
+          ))}
         </Table.Tr>
       </Table.Thead>
-      <Table.Tbody>
+      <Table.Tbody role="rowgroup">
         {entries.length === 0 ? (
-          <Table.Tr>
-            <Table.Td colSpan={5}>
+          <Table.Tr role="row">
+            <Table.Td role="cell" colSpan={5}>
               <Text size="sm" c="dimmed" py="md" ta="center">
                 {emptyText}
               </Text>
