@@ -32,14 +32,14 @@ function toasts(success: string, failure: string, after: () => void) {
   };
 }
 
-/** An action's button and what it does, in one line. */
+/** An action's button and what it does: side by side where there is room, the words under it on a phone. */
 function ActionRow({ hint, children }: { hint: string; children: ReactNode }) {
   return (
-    <Group gap="sm" wrap="nowrap" align="center">
-      <Stack w={{ base: 150, xs: 190 }} style={{ flexShrink: 0 }}>
+    <Group gap="xs" wrap="wrap" align="center">
+      <Stack w={200} style={{ flex: 'none' }}>
         {children}
       </Stack>
-      <Text size="sm" c="dimmed" style={{ minWidth: 0 }}>
+      <Text size="sm" c="dimmed" style={{ flex: '1 1 170px', minWidth: 0 }}>
         {hint}
       </Text>
     </Group>

@@ -1,4 +1,4 @@
-import { Badge, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, Box, Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import type { AdminUser } from '#common/contract/admin.ts';
 import { lockEnd, secondFactorLabel } from './user-format.ts';
 import { userTexts as ut } from './user-texts.ts';
@@ -41,23 +41,32 @@ export function RoleBadges({ roles }: { roles: AdminUser['roles'] }) {
   );
 }
 
-/** "Locked" (until when in a tooltip, and for screen readers in hidden text after it) or "Active". */
+/**
+ * A light badge's text colour that passes WCAG AA in both schemes: Mantine's light variant writes green and yellow
+ * on their pale tint below 4.5:1 in the light scheme, so there it takes the colour's darkest shade mixed with black.
+ */
+export const readableBadgeText = (color: string) =>
+  `light-dark(color-mix(in srgb, var(--mantine-color-${color}-9) 55%, black), var(--badge-color))`;
+
+/** "Locked" (until when in a tooltip, and for screen readers in hidden text after it) or "Active". The hidden
+ * text is absolutely placed: its wrapper is its containing block, so inside a table that scrolls sideways it cannot
+ * widen the page. */
 export function StatusBadge({ user }: { user: Pick<AdminUser, 'isLocked' | 'lockedUntil'> }) {
   const end = lockEnd(user);
   if (end === null)
     return (
-      <Badge variant="light" color="green" size="sm" tt="none">
+      <Badge variant="light" color="green" c={readableBadgeText('green')} size="sm" tt="none">
         {ut.active}
       </Badge>
     );
   return (
-    <>
+    <Box component="span" pos="relative" display="inline-block">
       <Tooltip label={`${ut.locked} ${end}`} withArrow>
         <Badge variant="filled" color="red.9" size="sm" tt="none">
           {ut.locked}
         </Badge>
       </Tooltip>
       <VisuallyHidden> {end}</VisuallyHidden>
-    </>
+    </Box>
   );
 }

@@ -1,9 +1,16 @@
 import type { AdminUser } from '#common/contract/admin.ts';
 import { userTexts as ut } from './user-texts.ts';
 
-const shortDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'short' });
+// The audit trail's words for a time (audit-entry-text.ts), without its seconds: the pages side by side agree.
+const shortDateTime = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 
-/** An instant in the reader's short date and time ("24/11/2026, 15:00"), the text itself when it is not one. */
+/** An instant in a short local date and time ("24 Nov 2026, 15:00"), the text itself when it is not one. */
 export function shortInstant(iso: string): string {
   const instant = new Date(iso);
   return Number.isNaN(instant.getTime()) ? iso : shortDateTime.format(instant);

@@ -7,7 +7,7 @@ import { AdminFrame } from '#web/features/admin/admin-frame.tsx';
 import { useSession } from '#web/session/session-context.ts';
 import { RecentActivity } from './recent-activity.tsx';
 import { UserActionsCard } from './user-actions-card.tsx';
-import { StatusBadge } from './user-badges.tsx';
+import { readableBadgeText } from './user-badges.tsx';
 import { UserProfile } from './user-profile.tsx';
 import { UserRolesForm } from './user-roles-form.tsx';
 import { userTexts as ut } from './user-texts.ts';
@@ -71,15 +71,15 @@ function UserDetails({ id }: { id: number }) {
   return (
     <AdminFrame title={detail.username}>
       <Stack gap="md">
+        {/* The lock state is the profile's Status; here only what a glance should catch besides it. */}
         <Group gap="xs">
-          <StatusBadge user={detail} />
           {detail.isAdmin ? (
             <Badge variant="light" color="indigo" size="sm" tt="none">
               {ut.administrator}
             </Badge>
           ) : null}
           {detail.passwordExpired ? (
-            <Badge variant="light" color="yellow" size="sm" tt="none">
+            <Badge variant="light" color="yellow" c={readableBadgeText('yellow')} size="sm" tt="none">
               {ut.passwordExpired}
             </Badge>
           ) : null}

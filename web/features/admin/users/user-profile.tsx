@@ -1,15 +1,27 @@
 import type { ReactNode } from 'react';
 import { Badge, Box, Group, SimpleGrid, Text } from '@mantine/core';
 import type { AdminUserDetail } from '#common/contract/admin.ts';
-import { SecondFactorBadges, StatusBadge } from './user-badges.tsx';
+import { readableBadgeText, SecondFactorBadges, StatusBadge } from './user-badges.tsx';
 import { lockEnd, secondFactorLabel, shortInstant } from './user-format.ts';
+import classes from './user-profile.module.css';
 import { UserSection } from './user-section.tsx';
 import { userTexts as ut } from './user-texts.ts';
 
 /** One fact of the profile: a term and its value (a dt/dd pair). */
-function Fact({ term, children, hint }: { term: string; children: ReactNode; hint?: string }) {
+function Fact({
+  term,
+  children,
+  hint,
+  wide = false,
+}: {
+  term: string;
+  children: ReactNode;
+  hint?: string;
+  /** Across both columns on a phone (a long value). */
+  wide?: boolean;
+}) {
   return (
-    <Box style={{ minWidth: 0 }}>
+    <Box style={{ minWidth: 0 }} className={wide ? classes.wide : undefined}>
       <Text component="dt" size="xs" c="dimmed" fw={500}>
         {term}
       </Text>
@@ -45,18 +57,24 @@ export function UserProfile({ user }: { user: AdminUserDetail }) {
   const end = lockEnd(user);
   return (
     <UserSection title={ut.profile}>
-      <SimpleGrid component="dl" cols={{ base: 1, xs: 2 }} spacing="md" verticalSpacing="sm" m={0}>
-        <Fact term={ut.name}>
+      <SimpleGrid component="dl" cols={2} spacing="md" verticalSpacing="sm" m={0}>
+        <Fact term={ut.name} wide>
           {name || (
             <Text span inherit c="dimmed">
               {ut.noName}
             </Text>
           )}
         </Fact>
-        <Fact term={ut.email}>
+        <Fact term={ut.email} wide>
           <Group gap={6} component="span" wrap="wrap">
             <span>{user.email}</span>
-            <Badge size="xs" variant="light" color={user.emailVerified ? 'green' : 'yellow'} tt="none">
+            <Badge
+              size="xs"
+              variant="light"
+              color={user.emailVerified ? 'green' : 'yellow'}
+              c={readableBadgeText(user.emailVerified ? 'green' : 'yellow')}
+              tt="none"
+            >
               {user.emailVerified ? ut.verified : ut.notVerified}
             </Badge>
           </Group>
@@ -77,7 +95,7 @@ export function UserProfile({ user }: { user: AdminUserDetail }) {
         <Fact term={ut.failedChecks} hint={ut.failedChecksHint}>
           {user.failedChecks}
         </Fact>
-        <Fact term={ut.status}>
+        <Fact term={ut.status} wide>
           <Group gap={6} component="span" wrap="wrap">
             <StatusBadge user={user} />
             {end ? (

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { Stack } from '@mantine/core';
+import { Box, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { ADMIN_PAGE_SIZE } from '#common/limits.ts';
 import { adminMessages } from '#common/messages.ts';
@@ -8,6 +8,7 @@ import { failureMessage } from '#web/api/failure-message.ts';
 import { AdminFrame } from '#web/features/admin/admin-frame.tsx';
 import { useUsersAddress } from './users-address.ts';
 import { userPageCount } from './user-format.ts';
+import { UsersCards } from './users-cards.tsx';
 import { UsersPager } from './users-pager.tsx';
 import { UsersSearch } from './users-search.tsx';
 import { UsersTable } from './users-table.tsx';
@@ -27,15 +28,24 @@ export function UsersPage() {
       ? ut.noPage(view.page)
       : ut.noUsers;
 
+  const failed = users.isError && !users.data;
+  const list = {
+    users: failed ? [] : users.data?.results,
+    stale: users.isPlaceholderData,
+    emptyText: failed ? adminMessages.usersFailed : emptyText,
+  };
+
   return (
     <AdminFrame title={ut.usersTitle}>
       <Stack gap="md" mt="md">
         <UsersSearch username={view.username} onSearch={view.setUsername} />
-        <UsersTable
-          users={users.isError && !users.data ? [] : users.data?.results}
-          stale={users.isPlaceholderData}
-          emptyText={users.isError && !users.data ? adminMessages.usersFailed : emptyText}
-        />
+        {/* A table from 768 px; a card per user on phones, where seven columns would scroll sideways. */}
+        <Box visibleFrom="sm">
+          <UsersTable {...list} />
+        </Box>
+        <Box hiddenFrom="sm">
+          <UsersCards {...list} />
+        </Box>
         <UsersPager
           page={view.page}
           pageCount={Math.max(pageCount, count === null ? view.page : 1)}

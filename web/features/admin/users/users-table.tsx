@@ -18,7 +18,8 @@ const columns = ut.columns;
 
 /**
  * The table named "Users" (Id, Username as a link to the user's page, Email, Roles, Last sign-in, Second factors,
- * Status). On a phone it scrolls sideways inside its frame, the username column staying in view.
+ * Status). Below 880 px it scrolls sideways inside its frame, the username column staying in view (phones get
+ * users-cards.tsx instead).
  */
 export function UsersTable({ users, stale, emptyText }: UsersTableProps) {
   let body;
@@ -43,7 +44,7 @@ export function UsersTable({ users, stale, emptyText }: UsersTableProps) {
             {user.username}
           </Anchor>
         </Table.Th>
-        <Table.Td style={{ wordBreak: 'break-all' }}>{user.email}</Table.Td>
+        <Table.Td style={{ overflowWrap: 'anywhere' }}>{user.email}</Table.Td>
         <Table.Td>
           <RoleBadges roles={user.roles} />
         </Table.Td>
