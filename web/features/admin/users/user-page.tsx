@@ -72,18 +72,20 @@ function UserDetails({ id }: { id: number }) {
     <AdminFrame title={detail.username}>
       <Stack gap="md">
         {/* The lock state is the profile's Status; here only what a glance should catch besides it. */}
-        <Group gap="xs">
-          {detail.isAdmin ? (
-            <Badge variant="light" color="indigo" size="sm" tt="none">
-              {ut.administrator}
-            </Badge>
-          ) : null}
-          {detail.passwordExpired ? (
-            <Badge variant="light" color="yellow" c={readableBadgeText('yellow')} size="sm" tt="none">
-              {ut.passwordExpired}
-            </Badge>
-          ) : null}
-        </Group>
+        {detail.isAdmin || detail.passwordExpired ? (
+          <Group gap="xs">
+            {detail.isAdmin ? (
+              <Badge variant="light" color="indigo" size="sm" tt="none">
+                {ut.administrator}
+              </Badge>
+            ) : null}
+            {detail.passwordExpired ? (
+              <Badge variant="light" color="yellow" c={readableBadgeText('yellow')} size="sm" tt="none">
+                {ut.passwordExpired}
+              </Badge>
+            ) : null}
+          </Group>
+        ) : null}
         <Grid gap="md">
           <Grid.Col span={{ base: 12, md: 7 }}>
             <UserProfile user={detail} />
