@@ -129,6 +129,18 @@ describe('the user list', () => {
     expect(listCalls()).toEqual(['page 1 size 20 username ']);
   });
 
+  it('has the same users as cards for phones (CSS shows one or the other)', async () => {
+    renderPage();
+    const cards = await screen.findByRole('list', { name: 'Users' });
+    const items = within(cards).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(within(items[0]!).getByRole('link', { name: 'admin' }).getAttribute('href')).toBe(
+      '/admin/users/1',
+    );
+    expect(within(items[1]!).getByText('Locked')).toBeTruthy();
+    expect(within(items[1]!).getByText('Never')).toBeTruthy();
+  });
+
   it('says when nobody matches a search', async () => {
     answer = () => envelope({ results: [], count: 0 });
     renderPage('/admin/users?username=zz');
