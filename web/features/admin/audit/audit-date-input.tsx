@@ -17,7 +17,6 @@ export function AuditDateInput({ label, value, onChange, minDate, maxDate }: Aud
   return (
     <DateTimePicker
       label={label}
-      placeholder={label === 'From' ? 'The beginning' : 'Now'}
       value={localInputValue(value)}
       onChange={(local) => onChange(isoOfLocalInput(local))}
       valueFormat="YYYY-MM-DD HH:mm"

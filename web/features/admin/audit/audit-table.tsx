@@ -13,11 +13,16 @@ const states = {
   uncertain: { label: 'Uncertain', color: 'orange' },
 } as const satisfies Record<AuditEntryView['state'], { label: string; color: string }>;
 
+/** A light badge's text that passes WCAG AA in both schemes (Mantine's own shade on its tint does not in light):
+ * the colour's darkest shade mixed with black in light, Mantine's in dark (as the start page's badges). */
+const readableText = (color: string) =>
+  `light-dark(color-mix(in srgb, var(--mantine-color-${color}-9) 55%, black), var(--badge-color))`;
+
 /** An entry's state as a plain word: done, pending (not confirmed yet) or uncertain. */
 function StateBadge({ state }: { state: AuditEntryView['state'] }) {
   const { label, color } = states[state];
   return (
-    <Badge variant="light" color={color} radius="sm">
+    <Badge variant="light" color={color} c={readableText(color)} tt="none" radius="sm">
       {label}
     </Badge>
   );
@@ -45,7 +50,6 @@ function EntryRows({
         className={classes.row}
         data-expanded={expanded || undefined}
         tabIndex={0}
-        aria-expanded={expanded}
         onClick={(event) => {
           if (!onControl(event)) onToggle();
         }}

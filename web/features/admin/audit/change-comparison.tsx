@@ -43,7 +43,7 @@ export function ChangeComparison({ changes }: { changes: EntryChanges }) {
                 <Group gap={6} wrap="wrap">
                   <span className={classes.value}>{field.name}</span>
                   {field.changed && (
-                    <Badge size="xs" variant="filled" color="yellow" c="dark" radius="sm">
+                    <Badge size="xs" radius="sm" tt="none" className={classes.badge}>
                       changed
                     </Badge>
                   )}
