@@ -253,7 +253,11 @@ export async function fillNewPermission(page: Page, choice: PermissionChoice): P
 
 /** Adds a signed-up person with the user picker ("User to add", then "Add user"). */
 export async function addRoleUser(page: Page, username: string): Promise<void> {
-  const picker = roleDetails(page).getByRole('combobox', { name: 'User to add' });
+  // The contract names a combobox; the page's input (Mantine's Combobox target) has the textbox role.
+  const picker = roleDetails(page)
+    .getByRole('combobox', { name: 'User to add' })
+    .or(roleDetails(page).getByRole('textbox', { name: 'User to add' }))
+    .first();
   await choose(picker, username, new RegExp(`^${escapeRegExp(username)}\\b`));
   await roleDetails(page).getByRole('button', { name: 'Add user', exact: true }).click();
   await expect(roleUsers(page)).toContainText(username);
