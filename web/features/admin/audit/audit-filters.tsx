@@ -24,18 +24,22 @@ export function AuditFilters({ filters, onChange, onClear }: AuditFiltersProps) 
         <Box className={classes.actions}>
           <ActionsFilter actions={filters.actions} onChange={(actions) => onChange({ actions })} />
         </Box>
-        <AuditDateInput
-          label="From"
-          value={filters.from}
-          maxDate={filters.to}
-          onChange={(from) => onChange({ from })}
-        />
-        <AuditDateInput
-          label="To"
-          value={filters.to}
-          minDate={filters.from}
-          onChange={(to) => onChange({ to })}
-        />
+        <Box className={classes.date}>
+          <AuditDateInput
+            label="From"
+            value={filters.from}
+            maxDate={filters.to}
+            onChange={(from) => onChange({ from })}
+          />
+        </Box>
+        <Box className={classes.date}>
+          <AuditDateInput
+            label="To"
+            value={filters.to}
+            minDate={filters.from}
+            onChange={(to) => onChange({ to })}
+          />
+        </Box>
         <div>
           <Button
             variant="default"
