@@ -127,7 +127,6 @@ function PermissionForm({ draft, index, tables, onApply, onClose }: Omit<Permiss
           withAsterisk
           comboboxProps={{ withinPortal: true }}
           maxDropdownHeight={200}
-          data-autofocus
         />
         <Columns table={chosen} />
         <Stack gap="xs">

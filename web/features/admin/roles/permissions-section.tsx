@@ -72,59 +72,65 @@ export function PermissionsSection({
           rows.
         </Text>
       ) : (
-        <Table.ScrollContainer minWidth={420} type="native">
+        <Table.ScrollContainer minWidth={300} type="native">
           <Table aria-label="Permissions" verticalSpacing={6} highlightOnHover>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Table</Table.Th>
-                <Table.Th ta="center">Insert</Table.Th>
-                <Table.Th ta="center">Update</Table.Th>
-                <Table.Th ta="center">Delete</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>Actions</VisuallyHidden>
+                <Table.Th ta="center" w={64}>
+                  Insert
+                </Table.Th>
+                <Table.Th ta="center" w={64}>
+                  Update
+                </Table.Th>
+                <Table.Th ta="center" w={64}>
+                  Delete
                 </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {draft.Role_Permissions.map((permission, index) => (
                 <Table.Tr key={permission.Id > 0 ? `saved-${permission.Id}` : `new-${index}`}>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                    <Text size="sm" ff="monospace" span>
-                      {permission.TableId}
-                    </Text>
-                    {!covers(permission.TableId) && (
-                      <Badge color="red" variant="light" size="xs" ml={6}>
-                        not covered by the links
-                      </Badge>
-                    )}
+                  <Table.Td>
+                    {/* The actions sit with the table's name, so a phone reaches them without scrolling sideways. */}
+                    <Group gap={4} wrap="nowrap" justify="space-between" align="flex-start">
+                      <div style={{ minWidth: 0 }}>
+                        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                          {permission.TableId}
+                        </Text>
+                        {!covers(permission.TableId) && (
+                          <Badge color="red" variant="light" size="xs" tt="none">
+                            not covered by the links
+                          </Badge>
+                        )}
+                      </div>
+                      <Group gap={0} wrap="nowrap">
+                        <Tooltip label="Edit permission">
+                          <ActionIcon
+                            variant="subtle"
+                            aria-label={`Edit permission ${permission.TableId}`}
+                            onClick={() => setEditing({ index })}
+                          >
+                            <IconPencil size={18} aria-hidden="true" />
+                          </ActionIcon>
+                        </Tooltip>
+                        <Tooltip label="Remove permission">
+                          <ActionIcon
+                            variant="subtle"
+                            color="red"
+                            aria-label={`Remove permission ${permission.TableId}`}
+                            loading={permission.Id > 0 && permission.Id === removingId}
+                            onClick={() => onRemove(index)}
+                          >
+                            <IconTrash size={18} aria-hidden="true" />
+                          </ActionIcon>
+                        </Tooltip>
+                      </Group>
+                    </Group>
                   </Table.Td>
                   <Flag value={permission.CanInsert} />
                   <Flag value={permission.CanUpdate} />
                   <Flag value={permission.CanDelete} />
-                  <Table.Td>
-                    <Group gap={2} wrap="nowrap" justify="flex-end">
-                      <Tooltip label="Edit permission">
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={`Edit permission ${permission.TableId}`}
-                          onClick={() => setEditing({ index })}
-                        >
-                          <IconPencil size={18} aria-hidden="true" />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label="Remove permission">
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={`Remove permission ${permission.TableId}`}
-                          loading={permission.Id > 0 && permission.Id === removingId}
-                          onClick={() => onRemove(index)}
-                        >
-                          <IconTrash size={18} aria-hidden="true" />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

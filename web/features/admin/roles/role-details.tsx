@@ -12,9 +12,10 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy, IconArrowBackUp, IconTrash, IconUsersGroup } from '@tabler/icons-react';
-import { MODAL_FADE_MS } from '#common/limits.ts';
+import { MOBILE_BREAKPOINT_PX, MODAL_FADE_MS } from '#common/limits.ts';
 import { browserMessages } from '#common/messages.ts';
 import type { Role } from '#common/contract/admin.ts';
 import type { AdminTable } from '#web/api/admin/tables.ts';
@@ -100,6 +101,9 @@ function RoleForm({
   const [nameTouched, setNameTouched] = useState(false);
   const [problems, setProblems] = useState<RoleProblems>({});
   const [confirming, setConfirming] = useState(false);
+  // On a phone the footer's three buttons fit one row without their icons.
+  const roomy = useMediaQuery(`(min-width: ${MOBILE_BREAKPOINT_PX}px)`, true);
+  const icon = (element: ReactNode) => (roomy ? element : undefined);
   const shownNameError = nameTouched || problems.name ? nameError(draft.Name) : null;
   const change = (next: Role) => {
     editor.change(next);
@@ -200,10 +204,10 @@ function RoleForm({
             {browserMessages.pendingChanges}
           </Text>
         )}
-        <Group gap="xs" justify="space-between">
-          <Group gap="xs">
+        <Group gap="xs" justify="space-between" wrap="nowrap">
+          <Group gap="xs" wrap="nowrap">
             <Button
-              leftSection={<IconDeviceFloppy size={16} aria-hidden="true" />}
+              leftSection={icon(<IconDeviceFloppy size={16} aria-hidden="true" />)}
               disabled={!pending}
               loading={editor.saving}
               onClick={() => void save()}
@@ -212,7 +216,7 @@ function RoleForm({
             </Button>
             <Button
               variant="default"
-              leftSection={<IconArrowBackUp size={16} aria-hidden="true" />}
+              leftSection={icon(<IconArrowBackUp size={16} aria-hidden="true" />)}
               disabled={!pending || editor.saving}
               onClick={() => {
                 editor.discard();
@@ -227,7 +231,7 @@ function RoleForm({
             <Button
               color="red"
               variant="light"
-              leftSection={<IconTrash size={16} aria-hidden="true" />}
+              leftSection={icon(<IconTrash size={16} aria-hidden="true" />)}
               onClick={() => {
                 if (editor.askDelete()) setConfirming(true);
               }}

@@ -146,22 +146,22 @@ function RoleEntry({
       <span className={classes.badges}>
         {role.IsBuiltIn && (
           <>
-            <Badge component="span" size="xs" variant="light" color="gray">
+            <Badge component="span" size="xs" tt="none" variant="light" color="gray">
               Built-in
             </Badge>{' '}
           </>
         )}
         {role.IsAdmin && (
           <>
-            <Badge component="span" size="xs" variant="light" color="grape">
+            <Badge component="span" size="xs" tt="none" variant="light" color="grape">
               Admin
             </Badge>{' '}
           </>
         )}
-        <Badge component="span" size="xs" variant="outline" color="blue">
+        <Badge component="span" size="xs" tt="none" variant="outline" color="blue">
           {plural(role.Links, 'link')}
         </Badge>{' '}
-        <Badge component="span" size="xs" variant="outline" color="teal">
+        <Badge component="span" size="xs" tt="none" variant="outline" color="teal">
           {plural(role.Users, 'user')}
         </Badge>
       </span>

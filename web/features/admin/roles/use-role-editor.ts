@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation } from 'react-router';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Role } from '#common/contract/admin.ts';
@@ -39,10 +39,25 @@ const refused = () =>
   notifications.show({ color: 'yellow', message: adminMessages.cannotHavePendingChanges });
 
 /** The selected role's Id in the address (?id=N), or null. */
-function idOf(params: URLSearchParams): number | null {
-  const raw = params.get('id');
+function idOf(search: string): number | null {
+  const raw = new URLSearchParams(search).get('id');
   if (raw === null || !/^[1-9]\d{0,9}$/.test(raw)) return null;
   return Number(raw);
+}
+
+/**
+ * Writes the selected role into the address (?id=N) without a router navigation: the site layout rebuilds the page
+ * on every navigation, which would drop the draft (as the browser writes its view, decision 0027). history.state is
+ * kept: the data router keeps its key and index there.
+ */
+function writeRoleAddress(id: number | null): void {
+  const params = new URLSearchParams(window.location.search);
+  if (id === null) params.delete('id');
+  else params.set('id', String(id));
+  const query = params.toString();
+  const url = `${window.location.pathname}${query ? `?${query}` : ''}`;
+  if (`${window.location.pathname}${window.location.search}` === url) return;
+  window.history.replaceState(window.history.state, '', url);
 }
 
 export interface RoleEditor {
@@ -77,13 +92,14 @@ export interface RoleEditor {
 
 /**
  * The roles page's state (spec 000 §4 "Account and role pending changes"): the selected role in the address
- * (?id=N, replaced, so a reload keeps it), the draft beside the saved role, and the page's calls with their toasts
+ * (?id=N, written with replaceState, so a reload keeps it), the draft beside the saved role, and the page's calls with their toasts
  * (§8). While the draft has pending changes, selecting another role, Add Role, Delete and removing a saved item
  * are refused with 'Cannot have pending changes.', and leaving the page is held (usePendingChanges).
  */
 export function useRoleEditor(): RoleEditor {
-  const [params, setParams] = useSearchParams();
-  const selectedId = idOf(params);
+  const location = useLocation();
+  // The address is read once: the page is rebuilt on every navigation, and writes it back itself.
+  const [selectedId, setSelectedId] = useState(() => idOf(location.search));
   const queryClient = useQueryClient();
   // The role being deleted is not read again (its delete refreshes every role query, and it is gone).
   const [deletingId, setDeletingId] = useState<number | null>(null);
@@ -113,36 +129,15 @@ export function useRoleEditor(): RoleEditor {
     setDraft(draftOf(fresh));
   }
 
-  // When the address names another role than the draft's (changed from outside the page's own actions), the
-  // draft goes; the page's own actions set the draft first and the address after.
-  const [shownId, setShownId] = useState(selectedId);
-  if (shownId !== selectedId) {
-    setShownId(selectedId);
-    setDeletingId(null);
-    if (draft !== null && draft.Id !== 0 && draft.Id !== selectedId) {
-      setDraft(null);
-      setBase(null);
-    }
-  }
-
   const loadFailed = selectedId !== null && savedQuery.isError;
   useEffect(() => {
     if (loadFailed) failure(savedQuery.error);
   }, [loadFailed, savedQuery.error]);
 
-  const address = useCallback(
-    (id: number | null) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          if (id === null) next.delete('id');
-          else next.set('id', String(id));
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
-  );
+  const address = useCallback((id: number | null) => {
+    setSelectedId(id);
+    writeRoleAddress(id);
+  }, []);
 
   const select = (id: number) =>
     guard(() => {
@@ -173,6 +168,7 @@ export function useRoleEditor(): RoleEditor {
       success(result.message ?? adminMessages.roleDeleted);
       setDraft(null);
       setBase(null);
+      setDeletingId(null);
       address(null);
       return true;
     } catch (error) {

@@ -162,10 +162,10 @@ function UserPicker({
         combobox.closeDropdown();
       }}
     >
-      <Combobox.Target>
+      <Combobox.Target withExpandedAttribute>
         <InputBase
           label="User to add"
-          placeholder="Search by username"
+          placeholder="Username"
           value={search ?? picked?.Username ?? ''}
           error={error}
           rightSection={<Combobox.Chevron />}
