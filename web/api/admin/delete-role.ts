@@ -6,7 +6,7 @@ import { queryKeys } from '#web/api/query-keys.ts';
 
 /** DELETE /api/admin/roles/{id}: deletes a role that is not built in (Id above 3); 'Successfully deleted role.'. */
 export function deleteRole(id: number): Promise<ApiResult<null>> {
-  return apiDelete(`/api/admin/roles/${id}`, { schema: z.null() });
+  return apiDelete(`/api/admin/roles/${id}`, undefined, { schema: z.null() });
 }
 
 export function useDeleteRole() {
