@@ -202,6 +202,12 @@ export const roleUsers = (page: Page) => roleDetails(page).getByRole('list', { n
 export const roleButtonNamed = (page: Page, name: 'Save' | 'Discard' | 'Delete') =>
   roleDetails(page).getByRole('button', { name, exact: true });
 
+/** Starts a new role with "Add Role": the card shows an empty Role name. */
+export async function addRole(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Add Role', exact: true }).click();
+  await expect(roleNameInput(page)).toHaveValue('');
+}
+
 /** Types a link into "New link" and adds it with "Add link". */
 export async function addLink(page: Page, link: string): Promise<void> {
   await roleDetails(page).getByRole('textbox', { name: 'New link', exact: true }).fill(link);
