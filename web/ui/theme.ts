@@ -9,10 +9,23 @@ import {
 } from '@mantine/core';
 import { MODAL_FADE_MS, MOBILE_BREAKPOINT_PX } from '#common/limits.ts';
 
-/** White on a filled red button in Mantine's shade 7 is 3.8:1, below WCAG AA's 4.5:1 (Delete buttons): filled red
- * takes shade 9 (5.5:1) and 8 on hover (4.5:1), in both schemes. */
+/**
+ * Two of Mantine's variants fall below WCAG AA's 4.5:1 for text:
+ * - white on a filled red button in shade 7 is 3.8:1 (Delete buttons): filled red takes shade 9 (5.5:1) and 8 on
+ *   hover (4.5:1), in both schemes;
+ * - the light variant (badges, light buttons) writes a colour's own shade on its pale tint, and green, yellow,
+ *   orange, teal and others fall below it in the light scheme: there the text takes the colour's darkest shade mixed
+ *   with black, while the dark scheme keeps Mantine's.
+ */
 const variantColorResolver: VariantColorsResolver = (input) => {
   const colors = defaultVariantColorsResolver(input);
+  const named = input.color && /^[a-z]+$/.test(input.color) && input.color !== 'indigo' ? input.color : null;
+  if (input.variant === 'light' && named) {
+    return {
+      ...colors,
+      color: `light-dark(color-mix(in srgb, var(--mantine-color-${named}-9) 55%, black), ${colors.color})`,
+    };
+  }
   if (input.variant === 'filled' && input.color === 'red') {
     return {
       ...colors,

@@ -13,16 +13,11 @@ const states = {
   uncertain: { label: 'Uncertain', color: 'orange' },
 } as const satisfies Record<AuditEntryView['state'], { label: string; color: string }>;
 
-/** A light badge's text that passes WCAG AA in both schemes (Mantine's own shade on its tint does not in light):
- * the colour's darkest shade mixed with black in light, Mantine's in dark (as the start page's badges). */
-const readableText = (color: string) =>
-  `light-dark(color-mix(in srgb, var(--mantine-color-${color}-9) 55%, black), var(--badge-color))`;
-
 /** An entry's state as a plain word: done, pending (not confirmed yet) or uncertain. */
 function StateBadge({ state }: { state: AuditEntryView['state'] }) {
   const { label, color } = states[state];
   return (
-    <Badge variant="light" color={color} c={readableText(color)} tt="none" radius="sm">
+    <Badge variant="light" color={color} tt="none" radius="sm">
       {label}
     </Badge>
   );

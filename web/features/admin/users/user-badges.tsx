@@ -41,13 +41,6 @@ export function RoleBadges({ roles }: { roles: AdminUser['roles'] }) {
   );
 }
 
-/**
- * A light badge's text colour that passes WCAG AA in both schemes: Mantine's light variant writes green and yellow
- * on their pale tint below 4.5:1 in the light scheme, so there it takes the colour's darkest shade mixed with black.
- */
-export const readableBadgeText = (color: string) =>
-  `light-dark(color-mix(in srgb, var(--mantine-color-${color}-9) 55%, black), var(--badge-color))`;
-
 /** "Locked" (until when in a tooltip, and for screen readers in hidden text after it) or "Active". The hidden
  * text is absolutely placed: its wrapper is its containing block, so inside a table that scrolls sideways it cannot
  * widen the page. */
@@ -55,7 +48,7 @@ export function StatusBadge({ user }: { user: Pick<AdminUser, 'isLocked' | 'lock
   const end = lockEnd(user);
   if (end === null)
     return (
-      <Badge variant="light" color="green" c={readableBadgeText('green')} size="sm" tt="none">
+      <Badge variant="light" color="green" size="sm" tt="none">
         {ut.active}
       </Badge>
     );

@@ -7,7 +7,6 @@ import { AdminFrame } from '#web/features/admin/admin-frame.tsx';
 import { useSession } from '#web/session/session-context.ts';
 import { RecentActivity } from './recent-activity.tsx';
 import { UserActionsCard } from './user-actions-card.tsx';
-import { readableBadgeText } from './user-badges.tsx';
 import { UserProfile } from './user-profile.tsx';
 import { UserRolesForm } from './user-roles-form.tsx';
 import { userTexts as ut } from './user-texts.ts';
@@ -80,7 +79,7 @@ function UserDetails({ id }: { id: number }) {
               </Badge>
             ) : null}
             {detail.passwordExpired ? (
-              <Badge variant="light" color="yellow" c={readableBadgeText('yellow')} size="sm" tt="none">
+              <Badge variant="light" color="yellow" size="sm" tt="none">
                 {ut.passwordExpired}
               </Badge>
             ) : null}

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Badge, Box, Group, SimpleGrid, Text } from '@mantine/core';
 import type { AdminUserDetail } from '#common/contract/admin.ts';
-import { readableBadgeText, SecondFactorBadges, StatusBadge } from './user-badges.tsx';
+import { SecondFactorBadges, StatusBadge } from './user-badges.tsx';
 import { lockEnd, secondFactorLabel, shortInstant } from './user-format.ts';
 import classes from './user-profile.module.css';
 import { UserSection } from './user-section.tsx';
@@ -68,13 +68,7 @@ export function UserProfile({ user }: { user: AdminUserDetail }) {
         <Fact term={ut.email} wide>
           <Group gap={6} component="span" wrap="wrap">
             <span>{user.email}</span>
-            <Badge
-              size="xs"
-              variant="light"
-              color={user.emailVerified ? 'green' : 'yellow'}
-              c={readableBadgeText(user.emailVerified ? 'green' : 'yellow')}
-              tt="none"
-            >
+            <Badge size="xs" variant="light" color={user.emailVerified ? 'green' : 'yellow'} tt="none">
               {user.emailVerified ? ut.verified : ut.notVerified}
             </Badge>
           </Group>
