@@ -8,6 +8,7 @@ import { useSaveUserRoles } from '#web/api/admin/user-actions.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
 import { UserSection } from './user-section.tsx';
 import { userTexts as ut } from './user-texts.ts';
+import { useNavigationGuard } from '#web/forms/navigation-guard.tsx';
 
 const sameRoles = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((id) => b.includes(id));
@@ -40,6 +41,8 @@ export function UserRolesForm({ user }: { user: AdminUserDetail }) {
   const [draft, setDraft] = useState<string[] | null>(null);
   const value = draft ?? saved;
   const changed = draft !== null && !sameRoles(draft, saved);
+  // Unsaved roles hold the page like any pending change ('Cannot switch pages with pending changes.').
+  useNavigationGuard(changed);
 
   // The user's own roles are options even before the list has come (a pill needs its option's label).
   const options = [...allRoles, ...user.roles.filter((own) => !allRoles.some((role) => role.Id === own.Id))]
