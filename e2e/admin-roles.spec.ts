@@ -83,6 +83,12 @@ test('a role made in the browser: its member sees one table, may update only, an
   await roleNameInput(page).fill('Customer desk');
   await addLink(page, link);
   await expect(linkItem(page, link)).toContainText('covers 1 table');
+  await linkList(page)
+    .getByRole('button', { name: `Show tables for ${link}` })
+    .click();
+  await expect(linkList(page).getByRole('list', { name: `Tables covered by ${link}` })).toContainText(
+    chinook.entry('Customer'),
+  );
 
   // The permission modal offers only the tables the draft's links cover: the one customer table.
   await roleDetails(page).getByRole('button', { name: 'Add permission', exact: true }).click();
