@@ -218,52 +218,22 @@ export async function addLink(page: Page, link: string): Promise<void> {
 export const linkItem = (page: Page, link: string) =>
   linkList(page).getByRole('listitem').filter({ hasText: link });
 
-export interface PermissionChoice {
-  /** What to type in the Table select to find the table, and the option's name. */
-  search: string;
-  option: string | RegExp;
-  canInsert: boolean;
-  canUpdate: boolean;
-  canDelete: boolean;
-}
-
 /** The permission modal. */
 export const permissionDialog = (page: Page) => dialog(page, 'Permission');
 
 /** Sets the modal's three checkboxes. */
 export async function setRights(
   modal: Locator,
-  rights: Pick<PermissionChoice, 'canInsert' | 'canUpdate' | 'canDelete'>,
+  rights: { canInsert: boolean; canUpdate: boolean; canDelete: boolean },
 ): Promise<void> {
   await modal.getByRole('checkbox', { name: 'Can insert', exact: true }).setChecked(rights.canInsert);
   await modal.getByRole('checkbox', { name: 'Can update', exact: true }).setChecked(rights.canUpdate);
   await modal.getByRole('checkbox', { name: 'Can delete', exact: true }).setChecked(rights.canDelete);
 }
 
-/** Opens "Add permission", chooses the table and the rights; leaves the modal open (Apply is the caller's). */
-export async function fillNewPermission(page: Page, choice: PermissionChoice): Promise<Locator> {
-  await roleDetails(page).getByRole('button', { name: 'Add permission', exact: true }).click();
-  const modal = permissionDialog(page);
-  await expect(modal).toBeVisible();
-  await choose(
-    modal
-      .getByRole('combobox', { name: 'Table' })
-      .or(modal.getByRole('textbox', { name: 'Table' }))
-      .first(),
-    choice.search,
-    choice.option,
-  );
-  await setRights(modal, choice);
-  return modal;
-}
-
 /** Adds a signed-up person with the user picker ("User to add", then "Add user"). */
 export async function addRoleUser(page: Page, username: string): Promise<void> {
-  // The contract names a combobox; the page's input (Mantine's Combobox target) has the textbox role.
-  const picker = roleDetails(page)
-    .getByRole('combobox', { name: 'User to add' })
-    .or(roleDetails(page).getByRole('textbox', { name: 'User to add' }))
-    .first();
+  const picker = roleDetails(page).getByRole('combobox', { name: 'User to add' });
   await choose(picker, username, new RegExp(`^${escapeRegExp(username)}\\b`));
   await roleDetails(page).getByRole('button', { name: 'Add user', exact: true }).click();
   await expect(roleUsers(page)).toContainText(username);
