@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { Fragment, useId, useMemo, useState } from 'react';
 import {
   ActionIcon,
   Badge,
@@ -93,10 +93,10 @@ export function PermissionsSection({
                 <Table.Tr key={permission.Id > 0 ? `saved-${permission.Id}` : `new-${index}`}>
                   <Table.Td>
                     {/* The actions sit with the table's name, so a phone reaches them without scrolling sideways. */}
-                    <Group gap={4} wrap="nowrap" justify="space-between" align="flex-start">
-                      <div style={{ minWidth: 0 }}>
-                        <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                          {permission.TableId}
+                    <Group gap={4} wrap="wrap" justify="space-between" align="flex-start">
+                      <div style={{ flex: '1 1 8rem', minWidth: 0 }}>
+                        <Text size="sm" ff="monospace" style={{ overflowWrap: 'break-word' }}>
+                          <BreakAfterSlashes text={permission.TableId} />
                         </Text>
                         {!covers(permission.TableId) && (
                           <Badge color="red" variant="light" size="xs" tt="none">
@@ -163,4 +163,15 @@ function Flag({ value }: { value: boolean }) {
       <VisuallyHidden>{value ? 'Yes' : 'No'}</VisuallyHidden>
     </Table.Td>
   );
+}
+
+/** A TableId that may wrap after its slashes (chinook/<wbr>main/<wbr>Customer) rather than inside a name; the text,
+ * and so the accessible name, stays the same. */
+function BreakAfterSlashes({ text }: { text: string }) {
+  return text.split(/(?<=\/)/).map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
 }
