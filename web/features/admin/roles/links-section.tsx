@@ -142,7 +142,7 @@ function LinkItem({
             </Text>
             {count > 0 && (
               <Button
-                variant="subtle"
+                variant="default"
                 size="compact-xs"
                 aria-label={`Show tables for ${link}`}
                 aria-expanded={open}

@@ -185,7 +185,7 @@ function ColumnsOf({ table }: { table: AdminTable }) {
           The columns of {table.TableId} could not be read.
         </Text>
       ) : (
-        <ul aria-label="Columns" aria-describedby={titleId} className={classes.columns}>
+        <ul aria-label="Columns" aria-describedby={titleId} className={classes.columns} tabIndex={0}>
           {found.columns.map((column) => (
             <li key={column.name}>
               <Group gap={6} wrap="nowrap" py={2}>

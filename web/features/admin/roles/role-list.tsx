@@ -158,10 +158,10 @@ function RoleEntry({
             </Badge>{' '}
           </>
         )}
-        <Badge component="span" size="xs" tt="none" variant="outline" color="blue">
+        <Badge component="span" size="xs" tt="none" variant="default">
           {plural(role.Links, 'link')}
         </Badge>{' '}
-        <Badge component="span" size="xs" tt="none" variant="outline" color="teal">
+        <Badge component="span" size="xs" tt="none" variant="default">
           {plural(role.Users, 'user')}
         </Badge>
       </span>
