@@ -114,6 +114,8 @@ export async function auditEntries(
  */
 export async function lookAtSoftly(page: Page, name: string): Promise<void> {
   const original = page.viewportSize();
+  // From the top: a full-page picture of a scrolled page draws the fixed header and sticky parts mid-page.
+  await page.evaluate(() => window.scrollTo({ top: 0, left: 0, behavior: 'instant' }));
   try {
     await lookAt(page, name);
   } catch (error) {
