@@ -21,7 +21,7 @@ import { usePasskeyRegisterVerify } from '#web/api/account/passkey-register-veri
 import { usePasskeys } from '#web/api/account/passkeys.ts';
 import type { RecentAuthRunner } from '#web/api/account/recent-auth.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
-import { ConfirmModal } from './confirm-modal.tsx';
+import { ConfirmModal } from '#web/ui/confirm-modal.tsx';
 import { showFailure } from './failure-toast.ts';
 import { shortDate } from './short-date.ts';
 

@@ -5,7 +5,7 @@ import { RECOVERY_CODE_COUNT } from '#common/contract/account.ts';
 import { securityMessages as sm } from '#common/messages.ts';
 import type { RecentAuthRunner } from '#web/api/account/recent-auth.ts';
 import { useRegenerateRecoveryCodes } from '#web/api/account/recovery-codes.ts';
-import { ConfirmModal } from './confirm-modal.tsx';
+import { ConfirmModal } from '#web/ui/confirm-modal.tsx';
 import { showFailure } from './failure-toast.ts';
 
 type RecoveryCodesCardProps = {

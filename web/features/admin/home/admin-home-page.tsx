@@ -4,7 +4,7 @@ import { failureMessage } from '#web/api/failure-message.ts';
 import { useAdminOverview } from '#web/api/admin/overview.ts';
 import { AdminFrame } from '#web/features/admin/admin-frame.tsx';
 import { DatabasesSection } from './databases-section.tsx';
-import { HomeSection } from './home-section.tsx';
+import { AdminSection } from '#web/features/admin/admin-section.tsx';
 import { RecentChangesSection } from './recent-changes-section.tsx';
 import { SignInFailuresSection } from './sign-in-failures-section.tsx';
 import { UsersAndRolesSection } from './users-and-roles-section.tsx';
@@ -30,9 +30,9 @@ export function AdminHomePage() {
         <Overview />
         <Suspense
           fallback={
-            <HomeSection title="Interface pieces">
+            <AdminSection fill title="Interface pieces">
               <Skeleton height={240} radius="md" />
-            </HomeSection>
+            </AdminSection>
           }
         >
           <InterfacePieces />

@@ -1,6 +1,6 @@
 import { Group, List, Stack, Text } from '@mantine/core';
 import type { HealthResponse } from '#common/contract/health.ts';
-import { HomeSection } from './home-section.tsx';
+import { AdminSection } from '#web/features/admin/admin-section.tsx';
 import { StatusBadge } from './status-badge.tsx';
 
 /** "Databases": the app store and each registered database with its engine and an Up/Down badge; an app store
@@ -9,7 +9,7 @@ export function DatabasesSection({ health }: { health: HealthResponse }) {
   const { appStore } = health;
   const appStoreStatus = appStore.status === 'down' ? 'down' : appStore.writable ? 'up' : 'degraded';
   return (
-    <HomeSection title="Databases" aside={<StatusBadge status={health.status} />}>
+    <AdminSection fill title="Databases" aside={<StatusBadge status={health.status} />}>
       <List listStyleType="none" spacing="xs" aria-label="Database health">
         <HealthRow
           name="App store"
@@ -37,7 +37,7 @@ export function DatabasesSection({ health }: { health: HealthResponse }) {
           No database is registered.
         </Text>
       )}
-    </HomeSection>
+    </AdminSection>
   );
 }
 

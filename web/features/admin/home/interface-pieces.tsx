@@ -19,7 +19,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy, IconPlus, IconTrash } from '@tabler/icons-react';
 import { usePopup } from '#web/ui/popups.ts';
 import { PhoneInput } from '#web/ui/phone-input.tsx';
-import { HomeSection } from './home-section.tsx';
+import { AdminSection } from '#web/features/admin/admin-section.tsx';
 import { SampleGrid } from './sample-grid.tsx';
 import { LightBadge, StatusBadge } from './status-badge.tsx';
 
@@ -27,7 +27,7 @@ import { LightBadge, StatusBadge } from './status-badge.tsx';
  * lazily, after the overview. */
 export function InterfacePieces() {
   return (
-    <HomeSection title="Interface pieces">
+    <AdminSection fill title="Interface pieces">
       <Stack gap="lg">
         <Piece title="Buttons">
           <Group gap="sm">
@@ -77,7 +77,7 @@ export function InterfacePieces() {
           <SampleGrid />
         </Piece>
       </Stack>
-    </HomeSection>
+    </AdminSection>
   );
 }
 

@@ -2,12 +2,13 @@ import { Link } from 'react-router';
 import { Anchor, Text } from '@mantine/core';
 import type { AdminOverview } from '#common/contract/admin.ts';
 import { EntryList } from './entry-list.tsx';
-import { HomeSection } from './home-section.tsx';
+import { AdminSection } from '#web/features/admin/admin-section.tsx';
 
 /** "Recent changes": the newest data changes and the way to the whole audit trail. */
 export function RecentChangesSection({ overview }: { overview: AdminOverview }) {
   return (
-    <HomeSection
+    <AdminSection
+      fill
       title="Recent changes"
       aside={
         <Anchor component={Link} to="/admin/audit" size="sm" fw={500}>
@@ -25,6 +26,6 @@ export function RecentChangesSection({ overview }: { overview: AdminOverview }) 
         label="Newest data changes"
         empty="No data change is recorded."
       />
-    </HomeSection>
+    </AdminSection>
   );
 }

@@ -2,13 +2,13 @@ import { SimpleGrid } from '@mantine/core';
 import { IconAlertTriangle, IconLock } from '@tabler/icons-react';
 import type { AdminOverview } from '#common/contract/admin.ts';
 import { EntryList } from './entry-list.tsx';
-import { HomeSection } from './home-section.tsx';
+import { AdminSection } from '#web/features/admin/admin-section.tsx';
 import { StatCard } from './stat-card.tsx';
 
 /** "Sign-in failures": the last 24 hours' failed checks and lockouts, then the newest of them. */
 export function SignInFailuresSection({ overview }: { overview: AdminOverview }) {
   return (
-    <HomeSection title="Sign-in failures">
+    <AdminSection fill title="Sign-in failures">
       <SimpleGrid cols={2} spacing="sm">
         <StatCard
           label="Failures in 24 h"
@@ -28,6 +28,6 @@ export function SignInFailuresSection({ overview }: { overview: AdminOverview })
         label="Newest sign-in failures"
         empty="No failed sign-in is recorded."
       />
-    </HomeSection>
+    </AdminSection>
   );
 }

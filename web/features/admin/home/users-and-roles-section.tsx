@@ -1,13 +1,13 @@
 import { SimpleGrid } from '@mantine/core';
 import { IconKey, IconLock, IconShieldCheck, IconShieldLock, IconUsers } from '@tabler/icons-react';
 import type { AdminOverview } from '#common/contract/admin.ts';
-import { HomeSection } from './home-section.tsx';
+import { AdminSection } from '#web/features/admin/admin-section.tsx';
 import { StatCard } from './stat-card.tsx';
 
 /** "Users and roles": the counts, each a link to the page that lists them. */
 export function UsersAndRolesSection({ overview }: { overview: AdminOverview }) {
   return (
-    <HomeSection title="Users and roles">
+    <AdminSection fill title="Users and roles">
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
         <StatCard label="Users" value={overview.users} to="/admin/users" icon={IconUsers} />
         <StatCard
@@ -26,6 +26,6 @@ export function UsersAndRolesSection({ overview }: { overview: AdminOverview }) 
         <StatCard label="Active sessions" value={overview.activeSessions} to="/admin/users" icon={IconKey} />
         <StatCard label="Roles" value={overview.roles} to="/admin/roles" icon={IconShieldLock} />
       </SimpleGrid>
-    </HomeSection>
+    </AdminSection>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Radio, Stack, Text } from '@mantine/core';
-import { ConfirmActionModal } from './confirm-action-modal.tsx';
+import { ConfirmModal } from '#web/ui/confirm-modal.tsx';
 import { userTexts as ut } from './user-texts.ts';
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -26,7 +26,7 @@ export interface LockUserModalProps {
 export function LockUserModal({ opened, username, loading, onLock, onClose }: LockUserModalProps) {
   const [duration, setDuration] = useState<Duration>('hour');
   return (
-    <ConfirmActionModal
+    <ConfirmModal
       opened={opened}
       title={ut.lockTitle}
       confirmLabel={ut.lock}
@@ -42,6 +42,6 @@ export function LockUserModal({ opened, username, loading, onLock, onClose }: Lo
           ))}
         </Stack>
       </Radio.Group>
-    </ConfirmActionModal>
+    </ConfirmModal>
   );
 }

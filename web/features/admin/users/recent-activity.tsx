@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { useAudit } from '#web/api/admin/audit.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
 import { AuditTime, auditActionLabel, auditTargetLabel } from '#web/features/admin/audit-entry-summary.tsx';
-import { UserSection } from './user-section.tsx';
+import { AdminSection } from '#web/features/admin/admin-section.tsx';
 import { userTexts as ut } from './user-texts.ts';
 
 /** How many of their newest audit entries the user's page shows. */
@@ -69,7 +69,7 @@ export function RecentActivity({ userId }: { userId: number }) {
     );
   }
   return (
-    <UserSection
+    <AdminSection
       title={ut.recentActivity}
       aside={
         <Anchor component={Link} to={`/admin/audit?userId=${userId}`} size="sm">
@@ -78,6 +78,6 @@ export function RecentActivity({ userId }: { userId: number }) {
       }
     >
       {body}
-    </UserSection>
+    </AdminSection>
   );
 }

@@ -11,9 +11,9 @@ import {
   useUnlockUser,
 } from '#web/api/admin/user-actions.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
-import { ConfirmActionModal } from './confirm-action-modal.tsx';
+import { ConfirmModal } from '#web/ui/confirm-modal.tsx';
 import { LockUserModal } from './lock-user-modal.tsx';
-import { UserSection } from './user-section.tsx';
+import { AdminSection } from '#web/features/admin/admin-section.tsx';
 import { userTexts as ut } from './user-texts.ts';
 
 type Asking = 'lock' | 'reset' | 'end' | null;
@@ -64,7 +64,7 @@ export function UserActionsCard({ user, isOwnAccount }: UserActionsCardProps) {
   const ownProps = isOwnAccount ? { disabled: true, 'aria-describedby': ownHintId } : {};
 
   return (
-    <UserSection title={ut.actions}>
+    <AdminSection title={ut.actions}>
       {isOwnAccount ? (
         <Alert
           id={ownHintId}
@@ -117,7 +117,7 @@ export function UserActionsCard({ user, isOwnAccount }: UserActionsCardProps) {
         onLock={(until) => lock.mutate({ until }, toasts(userMessages.locked, ut.lockFailed, close))}
         onClose={close}
       />
-      <ConfirmActionModal
+      <ConfirmModal
         opened={asking === 'reset'}
         title={ut.resetTitle}
         confirmLabel={ut.reset}
@@ -128,8 +128,8 @@ export function UserActionsCard({ user, isOwnAccount }: UserActionsCardProps) {
         onClose={close}
       >
         <Text size="sm">{ut.resetExplanation(user.username, user.email)}</Text>
-      </ConfirmActionModal>
-      <ConfirmActionModal
+      </ConfirmModal>
+      <ConfirmModal
         opened={asking === 'end'}
         title={ut.endSessionsTitle}
         confirmLabel={ut.endSessions}
@@ -143,7 +143,7 @@ export function UserActionsCard({ user, isOwnAccount }: UserActionsCardProps) {
         onClose={close}
       >
         <Text size="sm">{ut.endSessionsExplanation(user.username, user.activeSessions)}</Text>
-      </ConfirmActionModal>
-    </UserSection>
+      </ConfirmModal>
+    </AdminSection>
   );
 }

@@ -4,7 +4,7 @@ import type { AdminUserDetail } from '#common/contract/admin.ts';
 import { SecondFactorBadges, StatusBadge } from './user-badges.tsx';
 import { lockEnd, secondFactorLabel, shortInstant } from './user-format.ts';
 import classes from './user-profile.module.css';
-import { UserSection } from './user-section.tsx';
+import { AdminSection } from '#web/features/admin/admin-section.tsx';
 import { userTexts as ut } from './user-texts.ts';
 
 /** One fact of the profile: a term and its value (a dt/dd pair). */
@@ -56,7 +56,7 @@ export function UserProfile({ user }: { user: AdminUserDetail }) {
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
   const end = lockEnd(user);
   return (
-    <UserSection title={ut.profile}>
+    <AdminSection title={ut.profile}>
       <SimpleGrid component="dl" cols={2} spacing="md" verticalSpacing="sm" m={0}>
         <Fact term={ut.name} wide>
           {name || (
@@ -100,6 +100,6 @@ export function UserProfile({ user }: { user: AdminUserDetail }) {
           </Group>
         </Fact>
       </SimpleGrid>
-    </UserSection>
+    </AdminSection>
   );
 }

@@ -6,7 +6,7 @@ import { adminMessages } from '#common/messages.ts';
 import { useRoleList } from '#web/api/admin/roles.ts';
 import { useSaveUserRoles } from '#web/api/admin/user-actions.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
-import { UserSection } from './user-section.tsx';
+import { AdminSection } from '#web/features/admin/admin-section.tsx';
 import { userTexts as ut } from './user-texts.ts';
 import { useNavigationGuard } from '#web/forms/navigation-guard.tsx';
 
@@ -68,7 +68,7 @@ export function UserRolesForm({ user }: { user: AdminUserDetail }) {
   };
 
   return (
-    <UserSection title={ut.access}>
+    <AdminSection title={ut.access}>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <MultiSelect
@@ -97,6 +97,6 @@ export function UserRolesForm({ user }: { user: AdminUserDetail }) {
           </Group>
         </Stack>
       </form>
-    </UserSection>
+    </AdminSection>
   );
 }

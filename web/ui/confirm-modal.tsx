@@ -1,31 +1,32 @@
 import type { ReactNode } from 'react';
-import { Button, Group, Modal, Stack } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { usePopup } from '#web/ui/popups.ts';
-import { userTexts as ut } from './user-texts.ts';
 
-export interface ConfirmActionModalProps {
+export interface ConfirmModalProps {
   opened: boolean;
   title: string;
+  /** The question; a text is shown as a paragraph, anything else as it is (a form's fields, several paragraphs). */
   children: ReactNode;
   confirmLabel: string;
-  /** Red (shade 9: white on red 6 is below WCAG AA) for what cannot be taken back. */
+  /** Red (the theme keeps white on it readable) for what cannot be taken back. */
   color?: string;
-  loading: boolean;
+  loading?: boolean;
   onConfirm: () => void;
   onClose: () => void;
 }
 
-/** Asks before an action on a user; Cancel has the focus, so Enter never confirms by accident. */
-export function ConfirmActionModal({
+/** Asks before an action that cannot be taken back (removing a passkey, resetting a user's second factor…);
+ * Cancel has the focus, so Enter never confirms by accident, and nothing closes it while the action runs. */
+export function ConfirmModal({
   opened,
   title,
   children,
   confirmLabel,
-  color = 'red.9',
-  loading,
+  color = 'red',
+  loading = false,
   onConfirm,
   onClose,
-}: ConfirmActionModalProps) {
+}: ConfirmModalProps) {
   const close = () => {
     if (!loading) onClose();
   };
@@ -36,13 +37,13 @@ export function ConfirmActionModal({
       onClose={close}
       title={title}
       centered
-      closeButtonProps={{ 'aria-label': ut.close }}
+      closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <Stack gap="md">
-        {children}
+        {typeof children === 'string' ? <Text size="sm">{children}</Text> : children}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={close} disabled={loading} data-autofocus>
-            {ut.cancel}
+            Cancel
           </Button>
           <Button color={color} onClick={onConfirm} loading={loading}>
             {confirmLabel}

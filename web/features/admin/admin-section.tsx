@@ -1,14 +1,17 @@
 import { useId, type ReactNode } from 'react';
 import { Group, Paper, Stack, Title } from '@mantine/core';
 
-/** A region of the admin start page: a card named by its h2, with optional pieces beside the heading. */
-export function HomeSection({
+/** A region of an admin page: a card named by its h2, with optional pieces beside the heading; `fill` makes it as
+ * tall as its grid cell (the start page's cards side by side). */
+export function AdminSection({
   title,
   aside,
+  fill = false,
   children,
 }: {
   title: string;
   aside?: ReactNode;
+  fill?: boolean;
   children: ReactNode;
 }) {
   const headingId = useId();
@@ -19,7 +22,7 @@ export function HomeSection({
       withBorder
       radius="md"
       p={{ base: 'sm', sm: 'md' }}
-      h="100%"
+      h={fill ? '100%' : undefined}
     >
       <Stack gap="sm">
         <Group justify="space-between" align="center" gap="xs">
