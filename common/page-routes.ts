@@ -35,6 +35,8 @@ export const pageRoutes = [
   '/admin/users/:id',
   '/admin/roles',
   '/admin/audit',
+  '/admin/messages',
+  '/admin/analytics',
   // Content creator
   '/cc',
   // Database browser: /db/{db} selects a database, /db/{db}/{schema}/{table} browses a table; /db alone goes to /.

@@ -94,7 +94,14 @@ test('the start page shows the counts and the databases up; the admin menu goes 
   await expect(databases.getByText('Down', { exact: true })).toHaveCount(0);
   await expect(region(page, 'Sign-in failures')).toBeVisible();
   await expect(region(page, 'Recent changes')).toBeVisible();
-  await expect(adminMenu(page).getByRole('link')).toHaveText(['Home', 'Users', 'Roles', 'Audit']);
+  await expect(adminMenu(page).getByRole('link')).toHaveText([
+    'Home',
+    'Users',
+    'Roles',
+    'Audit',
+    'Messages',
+    'Analytics',
+  ]);
   await expect(adminMenu(page).getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
   await lookAtSoftly(page, 'admin-home');
 

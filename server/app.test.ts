@@ -126,6 +126,8 @@ describe('the API server', () => {
       '/admin/users',
       '/admin/users/1',
       '/admin/audit',
+      '/admin/messages',
+      '/admin/analytics',
       '/error/unauthorized',
       '/setup?token=abc',
     ]) {

@@ -64,6 +64,43 @@ const AuditPage = lazy(() =>
   import('#web/features/admin/audit/audit-page.tsx').then((m) => ({ default: m.AuditPage })),
 );
 
+const ServicePage = lazy(() =>
+  import('#web/features/services/service-page.tsx').then((m) => ({ default: m.ServicePage })),
+);
+const ProductPage = lazy(() =>
+  import('#web/features/products/product-page.tsx').then((m) => ({ default: m.ProductPage })),
+);
+const NewsPage = lazy(() =>
+  import('#web/features/news/news-page.tsx').then((m) => ({ default: m.NewsPage })),
+);
+const NewsArticlePage = lazy(() =>
+  import('#web/features/news/news-article-page.tsx').then((m) => ({ default: m.NewsArticlePage })),
+);
+const AboutPage = lazy(() =>
+  import('#web/features/about/about-page.tsx').then((m) => ({ default: m.AboutPage })),
+);
+const PrivacyPolicyPage = lazy(() =>
+  import('#web/features/legal/privacy-policy-page.tsx').then((m) => ({ default: m.PrivacyPolicyPage })),
+);
+const TermsOfUsePage = lazy(() =>
+  import('#web/features/legal/terms-of-use-page.tsx').then((m) => ({ default: m.TermsOfUsePage })),
+);
+const ResumePage = lazy(() =>
+  import('#web/features/resume/resume-page.tsx').then((m) => ({ default: m.ResumePage })),
+);
+const ContactPage = lazy(() =>
+  import('#web/features/contact/contact-page.tsx').then((m) => ({ default: m.ContactPage })),
+);
+const CreatorPage = lazy(() =>
+  import('#web/features/creator/creator-page.tsx').then((m) => ({ default: m.CreatorPage })),
+);
+const MessagesPage = lazy(() =>
+  import('#web/features/admin/messages/messages-page.tsx').then((m) => ({ default: m.MessagesPage })),
+);
+const AnalyticsPage = lazy(() =>
+  import('#web/features/admin/analytics/analytics-page.tsx').then((m) => ({ default: m.AnalyticsPage })),
+);
+
 /**
  * What each page of common/page-routes.ts renders (the server answers 200 for exactly those paths, 404 for the
  * rest). A page not built yet is absent here and shows the 404 page meanwhile; a new page is added to the list in
@@ -79,6 +116,20 @@ const pages: Partial<Record<PageRoute, ReactNode>> = {
   '/account/signup': <SignupPage />,
   '/account/forgotPassword': <ForgotPasswordPage />,
   '/account/updatePassword': <UpdatePasswordPage />,
+  '/services': <ServicePage />,
+  '/services/:service': <ServicePage />,
+  '/products': <ProductPage />,
+  '/products/:product': <ProductPage />,
+  '/news': <NewsPage />,
+  '/news/:title': <NewsArticlePage />,
+  '/about-us': <AboutPage />,
+  '/privacy-policy': <PrivacyPolicyPage />,
+  '/terms-of-use': <TermsOfUsePage />,
+  '/resume': <ResumePage />,
+  '/contact-us': <ContactPage />,
+  '/cc': <CreatorPage />,
+  '/admin/messages': <MessagesPage />,
+  '/admin/analytics': <AnalyticsPage />,
   '/admin/home': <AdminHomePage />,
   '/admin/users': <UsersPage />,
   '/admin/users/:id': <UserPage />,

@@ -250,6 +250,35 @@ export interface PasskeysTable {
   device_type: string;
 }
 
+export interface ContactMessagesTable {
+  id: Id;
+  user_id: number | null;
+  from_email: string;
+  from_name: string | null;
+  subject: string;
+  message: string;
+  created_at: Instant;
+  /** 'not-configured' (no CONTACT_TO), 'sent' or 'failed' (mail_error says why). */
+  mail_status: string;
+  mail_error: string | null;
+  answer: string | null;
+  answered_at: Instant | null;
+  answered_by: number | null;
+  archived_at: Instant | null;
+}
+
+export interface AnalyticsEventsTable {
+  id: Id;
+  /** 'PageView' or 'consent'. */
+  name: string;
+  path: string;
+  at: Instant;
+  /** The UTC day of `at`, YYYY-MM-DD. */
+  day: string;
+  /** A consent event's choice ('accepted' or 'rejected'); null for page views. */
+  value: string | null;
+}
+
 export interface AppDatabase {
   users: UsersTable;
   user_images: UserImagesTable;
@@ -268,4 +297,6 @@ export interface AppDatabase {
   passkeys: PasskeysTable;
   user_identities: UserIdentitiesTable;
   oauth_transactions: OAuthTransactionsTable;
+  contact_messages: ContactMessagesTable;
+  analytics_events: AnalyticsEventsTable;
 }

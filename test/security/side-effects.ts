@@ -30,6 +30,8 @@ const STORE_TABLES: Record<StoreTable, true> = {
   passkeys: true,
   user_identities: true,
   oauth_transactions: true,
+  contact_messages: true,
+  analytics_events: true,
 };
 
 /** Columns every signed-in call changes by design: a session's last use and its sliding expiry. */

@@ -34,6 +34,8 @@ export const pageAccess = {
   '/admin/users/:id': 'admin',
   '/admin/roles': 'admin',
   '/admin/audit': 'admin',
+  '/admin/messages': 'admin',
+  '/admin/analytics': 'admin',
   '/cc': 'signedIn',
   '/db': 'public',
   '/db/:db': 'signedIn',

@@ -8,6 +8,8 @@ import * as audit from './0006-audit.ts';
 import * as checksUnderWay from './0007-checks-under-way.ts';
 import * as linkSegments from './0008-link-segments.ts';
 import * as auditIntents from './0009-audit-intents.ts';
+import * as contactMessages from './0010-contact-messages.ts';
+import * as analyticsEvents from './0011-analytics-events.ts';
 
 /** Every migration in order. Forward-only: add a new numbered file, never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +22,6 @@ export const migrations: Record<string, Migration> = {
   '0007-checks-under-way': checksUnderWay,
   '0008-link-segments': linkSegments,
   '0009-audit-intents': auditIntents,
+  '0010-contact-messages': contactMessages,
+  '0011-analytics-events': analyticsEvents,
 };

@@ -18,16 +18,25 @@ function renderFrame(at: string) {
 }
 
 describe('the admin frame', () => {
-  it('links Home, Users, Roles and Audit in a nav named Admin', () => {
+  it('links Home, Users, Roles, Audit, Messages and Analytics in a nav named Admin', () => {
     renderFrame('/admin/roles');
     const nav = screen.getByRole('navigation', { name: 'Admin' });
     const links = within(nav).getAllByRole('link');
-    expect(links.map((link) => link.textContent)).toEqual(['Home', 'Users', 'Roles', 'Audit']);
+    expect(links.map((link) => link.textContent)).toEqual([
+      'Home',
+      'Users',
+      'Roles',
+      'Audit',
+      'Messages',
+      'Analytics',
+    ]);
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
       '/admin/home',
       '/admin/users',
       '/admin/roles',
       '/admin/audit',
+      '/admin/messages',
+      '/admin/analytics',
     ]);
   });
 

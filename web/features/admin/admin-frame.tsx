@@ -1,7 +1,14 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { Box, Button, Container, Group, ScrollArea, Stack, Title } from '@mantine/core';
-import { IconClipboardList, IconHome, IconShieldLock, IconUsers } from '@tabler/icons-react';
+import { Box, Button, Container, Group, Stack, Title } from '@mantine/core';
+import {
+  IconChartBar,
+  IconClipboardList,
+  IconHome,
+  IconMail,
+  IconShieldLock,
+  IconUsers,
+} from '@tabler/icons-react';
 import classes from './admin-frame.module.css';
 
 /** The admin area's pages, in menu order. */
@@ -10,6 +17,8 @@ export const adminLinks = [
   { label: 'Users', to: '/admin/users', icon: IconUsers },
   { label: 'Roles', to: '/admin/roles', icon: IconShieldLock },
   { label: 'Audit', to: '/admin/audit', icon: IconClipboardList },
+  { label: 'Messages', to: '/admin/messages', icon: IconMail },
+  { label: 'Analytics', to: '/admin/analytics', icon: IconChartBar },
 ] as const;
 
 /** The current menu entry: the page itself or one below it (a user's page is under Users). */
@@ -26,8 +35,8 @@ export interface AdminFrameProps {
 }
 
 /**
- * Every admin page's frame: the admin menu (a `nav` named "Admin" with Home, Users, Roles and Audit, the current one
- * marked aria-current="page"; a horizontal row that scrolls on phones, never hidden), the page's h1 title with the
+ * Every admin page's frame: the admin menu (a `nav` named "Admin" with Home, Users, Roles, Audit, Messages and Analytics, the current one
+ * marked aria-current="page"; one row, three a row on phones, never hidden), the page's h1 title with the
  * page's actions beside it, then the page.
  */
 export function AdminFrame({ title, actions, children }: AdminFrameProps) {
@@ -35,28 +44,26 @@ export function AdminFrame({ title, actions, children }: AdminFrameProps) {
   return (
     <Container size="xl" py="md" px={{ base: 'sm', sm: 'md' }}>
       <Stack gap="md">
-        <ScrollArea type="never" offsetScrollbars={false}>
-          <Group component="nav" aria-label="Admin" gap={4} wrap="nowrap">
-            {adminLinks.map(({ label, to, icon: Icon }) => {
-              const current = isCurrent(to, pathname);
-              return (
-                <Button
-                  key={to}
-                  component={Link}
-                  to={to}
-                  size="sm"
-                  classNames={{ root: classes.link, section: classes.icon }}
-                  variant={current ? 'light' : 'subtle'}
-                  color={current ? undefined : 'gray'}
-                  leftSection={<Icon size={16} aria-hidden="true" />}
-                  aria-current={current ? 'page' : undefined}
-                >
-                  {label}
-                </Button>
-              );
-            })}
-          </Group>
-        </ScrollArea>
+        <Group component="nav" aria-label="Admin" gap={4} className={classes.menu}>
+          {adminLinks.map(({ label, to, icon: Icon }) => {
+            const current = isCurrent(to, pathname);
+            return (
+              <Button
+                key={to}
+                component={Link}
+                to={to}
+                size="sm"
+                classNames={{ root: classes.link, section: classes.icon }}
+                variant={current ? 'light' : 'subtle'}
+                color={current ? undefined : 'gray'}
+                leftSection={<Icon size={16} aria-hidden="true" />}
+                aria-current={current ? 'page' : undefined}
+              >
+                {label}
+              </Button>
+            );
+          })}
+        </Group>
         <Group justify="space-between" align="center" gap="sm">
           <Title order={1} style={{ minWidth: 0, overflowWrap: 'anywhere' }}>
             {title}
