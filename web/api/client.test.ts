@@ -11,6 +11,7 @@ import {
   fileNameOf,
   readCookie,
   saveDownload,
+  setSessionEndedHandler,
   setTokenSource,
 } from '#web/api/client.ts';
 
@@ -108,6 +109,40 @@ describe('apiGet and apiPost', () => {
     controller.abort();
     fetchMock.mockRejectedValue(new DOMException('Aborted', 'AbortError'));
     await expect(apiGet('/api/x', { signal: controller.signal })).rejects.toThrow('Aborted');
+  });
+});
+
+describe('an ended session', () => {
+  const unauthorized = () =>
+    jsonResponse({ isSuccess: false, data: null, message: 'Sign in to continue.' }, 401);
+
+  it('tells the session when a call made with the current token answers 401', async () => {
+    const ended = vi.fn();
+    setSessionEndedHandler(ended);
+    setTokenSource(() => 'abc.def');
+    fetchMock.mockResolvedValue(unauthorized());
+    const result = await apiGet('/api/x');
+    expect(result).toMatchObject({ isSuccess: false, message: 'Sign in to continue.' });
+    expect(ended).toHaveBeenCalledTimes(1);
+    setSessionEndedHandler(() => undefined);
+    setTokenSource(() => null);
+  });
+
+  it('says nothing for a 401 without a token (a wrong password) or after the token changed', async () => {
+    const ended = vi.fn();
+    setSessionEndedHandler(ended);
+    fetchMock.mockResolvedValue(unauthorized());
+    await apiPost('/api/account/login', {});
+    let token = 'old';
+    setTokenSource(() => token);
+    fetchMock.mockImplementation(() => {
+      token = 'new';
+      return Promise.resolve(unauthorized());
+    });
+    await apiGet('/api/x');
+    expect(ended).not.toHaveBeenCalled();
+    setSessionEndedHandler(() => undefined);
+    setTokenSource(() => null);
   });
 });
 

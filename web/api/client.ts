@@ -22,6 +22,14 @@ export function setTokenSource(source: () => string | null): void {
   tokenSource = source;
 }
 
+let sessionEnded: () => void = () => undefined;
+
+/** Sets what happens when a call made with the current token answers 401: the server ended the session (a lock,
+ * an administrator's End sessions, expiry), so the app signs out at once instead of failing call after call. */
+export function setSessionEndedHandler(handler: () => void): void {
+  sessionEnded = handler;
+}
+
 const XSRF_COOKIE = 'XSRF-TOKEN';
 const XSRF_HEADER = 'X-XSRF-TOKEN';
 
@@ -92,9 +100,12 @@ async function send<T>(
   options: RequestOptions<T>,
 ): Promise<ApiResult<T>> {
   const fallback = transportMessages[method];
+  const token = tokenSource();
   const answer = await transport(method, path, payload, 'application/json', options.signal);
   if (!answer.ok) return failure(answer.message ?? fallback);
   const response = answer.response;
+  // Still the session it was sent with (not one signed in meanwhile), and the server no longer knows it.
+  if (response.status === 401 && token !== null && tokenSource() === token) sessionEnded();
 
   const parsed = await readJson(response);
   if (!response.ok) {

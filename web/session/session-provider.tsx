@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Verification } from '#common/contract/account.ts';
 import { shellMessages } from '#common/messages.ts';
 import { fetchVerification } from '#web/api/account/verify.ts';
-import { setTokenSource } from '#web/api/client.ts';
+import { setSessionEndedHandler, setTokenSource } from '#web/api/client.ts';
 import { IdleAlert } from '#web/session/idle-alert.tsx';
 import {
   browserClock,
@@ -75,6 +75,13 @@ export function SessionProvider({
     queryClient.clear();
     closeAllPopups();
   }, [queryClient]);
+
+  // A call refused with 401 under this session: it has ended on the server (locked, ended by an administrator,
+  // expired), so sign out here too; the access guard then sends a guarded page to the 401 page.
+  useEffect(() => {
+    setSessionEndedHandler(signOut);
+    return () => setSessionEndedHandler(() => undefined);
+  }, [signOut]);
 
   const reverify = useCallback(async () => {
     const answer = await fetchVerification();
