@@ -1,10 +1,7 @@
-import { Container, Title } from '@mantine/core';
+import { privacyPolicy } from '#web/content/legal.ts';
+import { LegalDocumentPage } from '#web/features/legal/legal-document-page.tsx';
 
-/** Privacy Policy (issue 15; being built). */
+/** /privacy-policy (spec 001 §2, §9): static text, effective January 1st 2024. */
 export function PrivacyPolicyPage() {
-  return (
-    <Container size="lg" py="xl">
-      <Title order={1}>Privacy Policy</Title>
-    </Container>
-  );
+  return <LegalDocumentPage document={privacyPolicy} />;
 }

@@ -1,10 +1,7 @@
-import { Container, Title } from '@mantine/core';
+import { termsOfUse } from '#web/content/legal.ts';
+import { LegalDocumentPage } from '#web/features/legal/legal-document-page.tsx';
 
-/** Terms of Use (issue 15; being built). */
+/** /terms-of-use (spec 001 §2, §9): static text, effective January 1st 2024, 30 days' notice of changes. */
 export function TermsOfUsePage() {
-  return (
-    <Container size="lg" py="xl">
-      <Title order={1}>Terms of Use</Title>
-    </Container>
-  );
+  return <LegalDocumentPage document={termsOfUse} />;
 }

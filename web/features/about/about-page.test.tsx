@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { AppProviders } from '#web/app-providers.tsx';
+import { AppRoutes } from '#web/routes.tsx';
+import { about } from '#web/content/about.ts';
+import { privacyPolicy, termsOfUse } from '#web/content/legal.ts';
+
+function renderAt(path: string) {
+  return render(
+    <AppProviders>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+describe('about and legal pages', () => {
+  it('/about-us has a Resume button to /resume', async () => {
+    renderAt('/about-us');
+    expect(await screen.findByRole('heading', { level: 1, name: about.heading })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Resume' }).getAttribute('href')).toBe('/resume');
+  });
+
+  it.each([
+    ['/privacy-policy', privacyPolicy],
+    ['/terms-of-use', termsOfUse],
+  ] as const)('%s is effective January 1st 2024 and promises 30 days notice', async (path, document) => {
+    renderAt(path);
+    expect(await screen.findByRole('heading', { level: 1, name: document.title })).toBeTruthy();
+    expect(screen.getByText('Effective January 1st 2024')).toBeTruthy();
+    expect(screen.getByRole('main').textContent).toMatch(/at least 30 days/);
+  });
+
+  it('the privacy policy names the consent key and says analytics keep no IP address', () => {
+    const text = JSON.stringify(privacyPolicy);
+    expect(text).toContain('accept-cookies-v1');
+    expect(text).toMatch(/no network \(IP\) address/);
+  });
+
+  it('the terms name a US state as governing law', () => {
+    expect(JSON.stringify(termsOfUse)).toMatch(/laws of the State of \w+, United States/);
+  });
+});

@@ -1,0 +1,42 @@
+import { Container, List, Stack, Text, Title } from '@mantine/core';
+import type { LegalDocument } from '#web/content/legal.ts';
+
+/** A legal text (privacy policy, terms of use): title, effective date, introduction and numbered sections. */
+export function LegalDocumentPage({ document }: { document: LegalDocument }) {
+  return (
+    <Container component="article" size="md" py={{ base: 40, md: 64 }} aria-labelledby="legal-title">
+      <Stack gap="xs" mb="xl">
+        <Title order={1} id="legal-title" fz={{ base: 30, sm: 40 }}>
+          {document.title}
+        </Title>
+        <Text c="dimmed">Effective {document.effective}</Text>
+      </Stack>
+      <Stack gap="md">
+        {document.intro.map((paragraph) => (
+          <Text key={paragraph} size="lg">
+            {paragraph}
+          </Text>
+        ))}
+        {document.sections.map((section, index) => (
+          <section key={section.heading} aria-labelledby={`legal-section-${index + 1}`}>
+            <Title order={2} id={`legal-section-${index + 1}`} fz={{ base: 20, sm: 22 }} mt="lg" mb="xs">
+              {index + 1}. {section.heading}
+            </Title>
+            <Stack gap="sm">
+              {section.paragraphs.map((paragraph) => (
+                <Text key={paragraph}>{paragraph}</Text>
+              ))}
+              {section.items ? (
+                <List spacing={6} withPadding>
+                  {section.items.map((item) => (
+                    <List.Item key={item}>{item}</List.Item>
+                  ))}
+                </List>
+              ) : null}
+            </Stack>
+          </section>
+        ))}
+      </Stack>
+    </Container>
+  );
+}

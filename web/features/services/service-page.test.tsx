@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { AppProviders } from '#web/app-providers.tsx';
+import { AppRoutes } from '#web/routes.tsx';
+import { serviceDetails, serviceFor } from '#web/content/services.ts';
+
+function renderAt(path: string) {
+  return render(
+    <AppProviders>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+const first = serviceDetails[0]!;
+
+describe('the services content', () => {
+  it('has six services, each with a heading, two descriptions and six offers', () => {
+    expect(serviceDetails.map((s) => s.id)).toEqual([
+      'database',
+      'cloud',
+      'custom-apps',
+      'ai',
+      'web-mobile',
+      'consult',
+    ]);
+    for (const service of serviceDetails) {
+      expect(service.heading).not.toBe('');
+      expect(service.description).not.toBe(service.description2);
+      expect(service.offers).toHaveLength(6);
+    }
+  });
+
+  it('selects the first service for an unknown or missing id', () => {
+    expect(serviceFor('cloud').id).toBe('cloud');
+    expect(serviceFor('no-such-service')).toBe(first);
+    expect(serviceFor(undefined)).toBe(first);
+    expect(serviceFor('')).toBe(first);
+  });
+});
+
+describe('the service page', () => {
+  it('shows the service of the address: its heading, both descriptions and six offers', async () => {
+    renderAt('/services/ai');
+    const ai = serviceFor('ai');
+    expect(await screen.findByRole('heading', { level: 1, name: ai.heading })).toBeTruthy();
+    const main = screen.getByRole('main');
+    expect(within(main).getByText(ai.description)).toBeTruthy();
+    expect(within(main).getByText(ai.description2)).toBeTruthy();
+    const offers = within(main).getByRole('region', { name: 'What we offer' });
+    expect(
+      within(offers)
+        .getAllByRole('heading', { level: 3 })
+        .map((h) => h.textContent),
+    ).toEqual(ai.offers.map((offer) => offer.title));
+  });
+
+  it('shows the first service for an unknown id', async () => {
+    renderAt('/services/no-such-service');
+    expect(await screen.findByRole('heading', { level: 1, name: first.heading })).toBeTruthy();
+  });
+
+  it('shows the first service on /services', async () => {
+    renderAt('/services');
+    expect(await screen.findByRole('heading', { level: 1, name: first.heading })).toBeTruthy();
+  });
+});
