@@ -1,0 +1,89 @@
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { shellMessages } from '#common/messages.ts';
+import { about } from '#web/content/about.ts';
+import { privacyPolicy, termsOfUse } from '#web/content/legal.ts';
+import { serviceDetails } from '#web/content/services.ts';
+import { startAppServer, type AppServer } from './support/app-server.ts';
+import { lookAt } from './support/look.ts';
+
+// The public content pages (spec 001 §2): services, products, about us, privacy policy, terms of use. Every route
+// renders, unknown ids fall back to the first, and each page is looked at once (axe, phone and desktop, light and dark).
+
+let server: AppServer;
+let context: BrowserContext;
+let page: Page;
+
+test.describe.configure({ mode: 'serial', timeout: 60_000 });
+
+test.beforeAll(async ({ browser }: { browser: Browser }) => {
+  server = await startAppServer('site-content');
+  context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+  page = await context.newPage();
+});
+
+test.afterAll(async () => {
+  await context?.close();
+  await server?.stop();
+});
+
+const open = (path: string) => page.goto(`${server.origin}${path}`);
+const pageTitle = () => page.getByRole('main').getByRole('heading', { level: 1 });
+
+test('every service has its page, and /services or an unknown service shows the first', async () => {
+  for (const service of serviceDetails) {
+    await open(`/services/${service.id}`);
+    await expect(pageTitle()).toHaveText(service.heading);
+    await expect(
+      page.getByRole('region', { name: 'What we offer' }).getByRole('heading', { level: 3 }),
+    ).toHaveCount(6);
+  }
+  const first = serviceDetails[0]!;
+  for (const path of ['/services', '/services/no-such-service']) {
+    await open(path);
+    await expect(pageTitle()).toHaveText(first.heading);
+  }
+  await open('/services/database');
+  await expect(pageTitle()).toHaveText(first.heading);
+  await lookAt(page, 'service-database');
+
+  // The other services' links lead to them.
+  await page
+    .getByRole('navigation', { name: 'Other services' })
+    .getByRole('link', { name: 'Cloud Technology' })
+    .click();
+  await expect(page).toHaveURL(/\/services\/cloud$/);
+  await expect(pageTitle()).toHaveText(serviceDetails[1]!.heading);
+});
+
+test('products show DBUI as coming soon, whatever the id', async () => {
+  for (const path of ['/products/dbui', '/products', '/products/no-such-product']) {
+    await open(path);
+    await expect(pageTitle()).toHaveText(shellMessages.productsComingSoon);
+  }
+  await open('/products/dbui');
+  await expect(page.getByRole('link', { name: 'Request a demo' })).toHaveAttribute('href', '/contact-us');
+  await lookAt(page, 'product-dbui');
+});
+
+test('about us has a Resume button that opens the resume', async () => {
+  await open('/about-us');
+  await expect(pageTitle()).toHaveText(about.heading);
+  await lookAt(page, 'about-us');
+  await page.getByRole('link', { name: 'Resume' }).click();
+  await expect(page).toHaveURL(/\/resume$/);
+});
+
+test('the privacy policy and the terms of use, effective January 1st 2024', async () => {
+  for (const [path, document, name] of [
+    ['/privacy-policy', privacyPolicy, 'privacy-policy'],
+    ['/terms-of-use', termsOfUse, 'terms-of-use'],
+  ] as const) {
+    await open(path);
+    await expect(pageTitle()).toHaveText(document.title);
+    await expect(page.getByText('Effective January 1st 2024')).toBeVisible();
+    await expect(page.getByRole('main')).toContainText('at least 30 days');
+    await lookAt(page, name);
+  }
+  await open('/privacy-policy');
+  await expect(page.getByRole('main')).toContainText('accept-cookies-v1');
+});
