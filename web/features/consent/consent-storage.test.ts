@@ -49,7 +49,13 @@ describe('the stored consent', () => {
   it('treats a missing, broken or foreign value as no choice', () => {
     const storage = memoryStorage();
     expect(readStoredConsent(storage)).toBeNull();
-    for (const text of ['true', 'accepted', '{"value":"yes","at":"2026-01-01"}', '{"value":"accepted"}', '{']) {
+    for (const text of [
+      'true',
+      'accepted',
+      '{"value":"yes","at":"2026-01-01"}',
+      '{"value":"accepted"}',
+      '{',
+    ]) {
       storage.items.set(COOKIE_CONSENT_KEY, text);
       expect(readStoredConsent(storage), text).toBeNull();
     }
