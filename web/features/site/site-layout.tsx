@@ -1,9 +1,10 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { AppShell, Box, Group, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { shellMessages } from '#common/messages.ts';
 import { PageLoader } from '#web/ui/page-loader.tsx';
+import { SiteChromeContext } from '#web/features/site/site-chrome.ts';
 import { SiteFooter } from '#web/features/site/site-footer.tsx';
 import { SiteHeader } from '#web/features/site/site-header.tsx';
 
@@ -13,6 +14,8 @@ const HEADER_HEIGHT = 'clamp(3.5rem, 8vh, 5rem)';
 /** The shell around every page: fixed header, under-development banner, the page, and the footer. */
 export function SiteLayout() {
   const location = useLocation();
+  // A page may hide the header, banner and footer (site-chrome.ts; the content creator does).
+  const [chromeHidden, setChromeHidden] = useState(false);
 
   // Spec 001 §2: changing route scrolls the main area to the top.
   useEffect(() => {
@@ -22,21 +25,25 @@ export function SiteLayout() {
   return (
     // A column as tall as the screen: the footer sits at the bottom of short pages and after long ones.
     <AppShell
-      header={{ height: HEADER_HEIGHT }}
+      header={chromeHidden ? undefined : { height: HEADER_HEIGHT }}
       padding={0}
       style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}
     >
-      <AppShell.Header>
-        <SiteHeader />
-      </AppShell.Header>
+      {!chromeHidden && (
+        <AppShell.Header>
+          <SiteHeader />
+        </AppShell.Header>
+      )}
       <AppShell.Main style={{ flex: 1, minHeight: 0 }}>
-        <UnderDevelopmentBanner />
+        {!chromeHidden && <UnderDevelopmentBanner />}
         <Suspense fallback={<PageLoader />}>
-          {/* Spec 001 §2: routes are never reused; each navigation rebuilds the page. */}
-          <Outlet key={location.key} />
+          <SiteChromeContext value={setChromeHidden}>
+            {/* Spec 001 §2: routes are never reused; each navigation rebuilds the page. */}
+            <Outlet key={location.key} />
+          </SiteChromeContext>
         </Suspense>
       </AppShell.Main>
-      <SiteFooter />
+      {!chromeHidden && <SiteFooter />}
     </AppShell>
   );
 }
