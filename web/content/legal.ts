@@ -23,6 +23,8 @@ export const LEGAL_EFFECTIVE_DATE = 'January 1st 2024';
 export const NOTICE_DAYS = 30;
 /** Spec 001 §9: the governing law is a US state. */
 export const GOVERNING_STATE = 'the State of Delaware';
+/** Where the texts' "Contact Us page" leads (the page shows it as a link). */
+export const LEGAL_CONTACT = { phrase: 'Contact Us page', to: '/contact-us' } as const;
 /** The key the cookie-consent choice is kept under (spec 001 §9). */
 const CONSENT_KEY = 'accept-cookies-v1';
 
@@ -50,8 +52,8 @@ export const privacyPolicy: LegalDocument = {
           'time, the page or call, the answer, and the network address your request came from) so we can keep ' +
           'the service running, limit abuse and investigate errors. These logs are not used to build profiles ' +
           'and are not shared with anyone.',
-        'The human check on the sign-up and password forms is our own (ALTCHA, hosted on this server): your ' +
-          'browser solves a small puzzle, and no third party is involved.',
+        'The human check on the sign-in, sign-up and forgot-password forms is our own (ALTCHA, hosted on this ' +
+          'server): your browser solves a small puzzle, and no third party is involved.',
       ],
     },
     {
@@ -121,10 +123,12 @@ export const privacyPolicy: LegalDocument = {
     {
       heading: 'How long we keep it',
       paragraphs: [
-        'Account information is kept while your account exists and deleted when you delete the account from ' +
-          'your account page. Sessions and codes expire and are then no longer usable. Contact messages are kept ' +
-          'as long as we need them to follow up on your request. Anonymous page statistics are kept for ' +
-          'reporting and cannot be traced back to you.',
+        'Account information is kept while your account exists. When you delete your account from your ' +
+          'account page, it is deleted together with its roles, picture, sign-in methods, sessions and codes. ' +
+          'The audit trail keeps a record that the account was deleted, with its username, until that entry’s ' +
+          'retention period ends (one year by default). Contact messages are kept as long as we need them to ' +
+          'follow up on your request. Anonymous page statistics are kept for reporting and cannot be traced ' +
+          'back to you.',
       ],
     },
     {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
@@ -31,6 +31,8 @@ describe('about and legal pages', () => {
     expect(await screen.findByRole('heading', { level: 1, name: document.title })).toBeTruthy();
     expect(screen.getByText('Effective January 1st 2024')).toBeTruthy();
     expect(screen.getByRole('main').textContent).toMatch(/at least 30 days/);
+    const contact = within(screen.getByRole('main')).getAllByRole('link', { name: 'Contact Us page' });
+    expect(contact[0]?.getAttribute('href')).toBe('/contact-us');
   });
 
   it('the privacy policy names the consent key and says analytics keep no IP address', () => {

@@ -1,5 +1,23 @@
-import { Container, List, Stack, Text, Title } from '@mantine/core';
+import { Fragment } from 'react';
+import { Link } from 'react-router';
+import { Anchor, Container, List, Stack, Text, Title } from '@mantine/core';
+import { LEGAL_CONTACT } from '#web/content/legal.ts';
 import type { LegalDocument } from '#web/content/legal.ts';
+
+/** A paragraph's text with each mention of the Contact Us page as a link to it. */
+function Linked({ text }: { text: string }) {
+  const parts = text.split(LEGAL_CONTACT.phrase);
+  return parts.map((part, index) => (
+    <Fragment key={index}>
+      {part}
+      {index < parts.length - 1 ? (
+        <Anchor component={Link} to={LEGAL_CONTACT.to} underline="always">
+          {LEGAL_CONTACT.phrase}
+        </Anchor>
+      ) : null}
+    </Fragment>
+  ));
+}
 
 /** A legal text (privacy policy, terms of use): title, effective date, introduction and numbered sections. */
 export function LegalDocumentPage({ document }: { document: LegalDocument }) {
@@ -24,12 +42,16 @@ export function LegalDocumentPage({ document }: { document: LegalDocument }) {
             </Title>
             <Stack gap="sm">
               {section.paragraphs.map((paragraph) => (
-                <Text key={paragraph}>{paragraph}</Text>
+                <Text key={paragraph}>
+                  <Linked text={paragraph} />
+                </Text>
               ))}
               {section.items ? (
                 <List spacing={6} withPadding>
                   {section.items.map((item) => (
-                    <List.Item key={item}>{item}</List.Item>
+                    <List.Item key={item}>
+                      <Linked text={item} />
+                    </List.Item>
                   ))}
                 </List>
               ) : null}
