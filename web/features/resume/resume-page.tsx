@@ -1,10 +1,16 @@
-import { Container, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { PageLoader } from '#web/ui/page-loader.tsx';
 
-/** Resume (issue 15; being built). */
+// The resume and its content load on their own: the loading indicator first, then the resume (spec 001 §2, §4).
+const ResumeView = lazy(() =>
+  import('#web/features/resume/resume-view.tsx').then((m) => ({ default: m.ResumeView })),
+);
+
+/** /resume: a loading indicator, then the founder's resume (spec 001 §2 Resume). */
 export function ResumePage() {
   return (
-    <Container size="lg" py="xl">
-      <Title order={1}>Resume</Title>
-    </Container>
+    <Suspense fallback={<PageLoader label="Loading resume" />}>
+      <ResumeView />
+    </Suspense>
   );
 }
