@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { ANALYTICS_EVENTS_MAX, type AnalyticsEventsInput } from '#common/contract/analytics.ts';
+import { apiPost, type ApiResult } from '#web/api/client.ts';
+
+/** POST /api/analytics/events: page views and the consent choice (1 to 20 a call); the server answers null. */
+export function postAnalyticsEvents(events: AnalyticsEventsInput['events']): Promise<ApiResult<null>> {
+  return apiPost('/api/analytics/events', { events }, { schema: z.null() });
+}
+
+/**
+ * Sends events and forgets them: analytics must never disturb the page, so a failure (offline, rate limited, a
+ * refused event) is dropped without a toast, and this never throws or rejects. Nothing is sent for an empty list;
+ * more than the server takes in one call go as several calls.
+ * The caller (web/features/consent) sends only with the visitor's consent.
+ */
+export function sendAnalyticsEvents(events: AnalyticsEventsInput['events']): Promise<void> {
+  if (events.length === 0) return Promise.resolve();
+  const calls: Promise<unknown>[] = [];
+  for (let start = 0; start < events.length; start += ANALYTICS_EVENTS_MAX) {
+    const batch = events.slice(start, start + ANALYTICS_EVENTS_MAX);
+    calls.push(Promise.resolve().then(() => postAnalyticsEvents(batch)));
+  }
+  return Promise.allSettled(calls).then(() => undefined);
+}
