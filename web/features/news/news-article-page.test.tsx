@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { newsArticles, newsPath, otherNewsArticles, splitNewsContent } from '#web/content/news.ts';
+import {
+  findNewsArticle,
+  newsArticles,
+  newsPath,
+  otherNewsArticles,
+  splitNewsContent,
+} from '#web/content/news.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
 
@@ -26,7 +32,7 @@ describe('the news content', () => {
       'The Future of Software',
     ]);
     for (const article of newsArticles) expect(article.content.length).toBeGreaterThanOrEqual(4);
-    expect(newsPath(newsArticles[3])).toBe('/news/The%20Future%20of%20Software');
+    expect(newsPath(findNewsArticle('The Future of Software'))).toBe('/news/The%20Future%20of%20Software');
   });
 
   it('splits the body at the last three paragraphs (spec 001 §9)', () => {
@@ -60,7 +66,7 @@ describe('the news pages', () => {
   });
 
   it('shows the article named in the address, its last three paragraphs in column 2', async () => {
-    const article = newsArticles[3];
+    const article = findNewsArticle('The Future of Software');
     renderAt(newsPath(article));
     await screen.findByRole('heading', { level: 1, name: article.title });
     const second = screen.getByTestId('news-column-2');
@@ -78,7 +84,7 @@ describe('the news pages', () => {
   });
 
   it('lists the three other articles under Want to keep Reading?', async () => {
-    const article = newsArticles[1];
+    const article = findNewsArticle('Agile Development');
     renderAt(newsPath(article));
     const heading = await screen.findByRole('heading', { level: 2, name: 'Want to keep Reading?' });
     const section = heading.closest('section');
