@@ -23,8 +23,11 @@ export const LEGAL_EFFECTIVE_DATE = 'January 1st 2024';
 export const NOTICE_DAYS = 30;
 /** Spec 001 §9: the governing law is a US state. */
 export const GOVERNING_STATE = 'the State of Delaware';
-/** Where the texts' "Contact Us page" leads (the page shows it as a link). */
-export const LEGAL_CONTACT = { phrase: 'Contact Us page', to: '/contact-us' } as const;
+/** Phrases of the texts that the page shows as links, and where they lead. */
+export const LEGAL_LINKS: readonly { phrase: string; to: string }[] = [
+  { phrase: 'Contact Us page', to: '/contact-us' },
+  { phrase: 'Privacy Policy', to: '/privacy-policy' },
+];
 /** The key the cookie-consent choice is kept under (spec 001 §9). */
 const CONSENT_KEY = 'accept-cookies-v1';
 

@@ -41,6 +41,13 @@ describe('about and legal pages', () => {
     expect(text).toMatch(/no network \(IP\) address/);
   });
 
+  it('the terms link to the privacy policy', async () => {
+    renderAt('/terms-of-use');
+    const main = await screen.findByRole('main');
+    const link = await within(main).findByRole('link', { name: 'Privacy Policy' });
+    expect(link.getAttribute('href')).toBe('/privacy-policy');
+  });
+
   it('the terms name a US state as governing law', () => {
     expect(JSON.stringify(termsOfUse)).toMatch(/laws of the State of \w+, United States/);
   });

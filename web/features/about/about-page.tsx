@@ -32,7 +32,13 @@ export function AboutPage() {
         </Container>
       </Box>
 
-      <Container component="section" size="md" py={{ base: 40, md: 56 }} aria-labelledby="about-values">
+      <Container
+        component="section"
+        size="md"
+        pt={{ base: 32, md: 40 }}
+        pb={{ base: 40, md: 56 }}
+        aria-labelledby="about-values"
+      >
         <Title order={2} id="about-values" fz={{ base: 24, sm: 30 }} mb="lg">
           {about.valuesHeading}
         </Title>

@@ -1,22 +1,23 @@
 import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Container, List, Stack, Text, Title } from '@mantine/core';
-import { LEGAL_CONTACT } from '#web/content/legal.ts';
+import { LEGAL_LINKS } from '#web/content/legal.ts';
 import type { LegalDocument } from '#web/content/legal.ts';
 
-/** A paragraph's text with each mention of the Contact Us page as a link to it. */
+const linkPattern = new RegExp(`(${LEGAL_LINKS.map((link) => link.phrase).join('|')})`);
+
+/** A paragraph's text with each phrase of LEGAL_LINKS as a link to its page. */
 function Linked({ text }: { text: string }) {
-  const parts = text.split(LEGAL_CONTACT.phrase);
-  return parts.map((part, index) => (
-    <Fragment key={index}>
-      {part}
-      {index < parts.length - 1 ? (
-        <Anchor component={Link} to={LEGAL_CONTACT.to} underline="always">
-          {LEGAL_CONTACT.phrase}
-        </Anchor>
-      ) : null}
-    </Fragment>
-  ));
+  return text.split(linkPattern).map((part, index) => {
+    const link = LEGAL_LINKS.find((candidate) => candidate.phrase === part);
+    return link ? (
+      <Anchor key={index} component={Link} to={link.to} underline="always">
+        {part}
+      </Anchor>
+    ) : (
+      <Fragment key={index}>{part}</Fragment>
+    );
+  });
 }
 
 /** A legal text (privacy policy, terms of use): title, effective date, introduction and numbered sections. */
