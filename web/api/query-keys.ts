@@ -56,4 +56,11 @@ export const queryKeys = {
     auditPage: (query: Record<string, string | number | undefined>) =>
       [...queryKeys.admin.audit(), 'page', query] as const,
   },
+  contact: {
+    all: ['contact'] as const,
+    /** Every page of the inbox and the archive: invalidated after an answer or an archive. */
+    messages: () => [...queryKeys.contact.all, 'messages'] as const,
+    messagePage: (query: { page: number; pageSize: number; archived: boolean }) =>
+      [...queryKeys.contact.messages(), 'page', query] as const,
+  },
 };
