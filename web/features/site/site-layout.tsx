@@ -4,6 +4,8 @@ import { AppShell, Box, Group, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { shellMessages } from '#common/messages.ts';
 import { PageLoader } from '#web/ui/page-loader.tsx';
+import { ConsentBanner } from '#web/features/consent/consent-banner.tsx';
+import { usePageViews } from '#web/features/consent/use-page-views.ts';
 import { SiteChromeContext } from '#web/features/site/site-chrome.ts';
 import { SiteFooter } from '#web/features/site/site-footer.tsx';
 import { SiteHeader } from '#web/features/site/site-header.tsx';
@@ -16,6 +18,8 @@ export function SiteLayout() {
   const location = useLocation();
   // A page may hide the header, banner and footer (site-chrome.ts; the content creator does).
   const [chromeHidden, setChromeHidden] = useState(false);
+  // Spec 001 §2: each navigation reports a 'PageView', only with the visitor's consent (web/features/consent).
+  usePageViews();
 
   // Spec 001 §2: changing route scrolls the main area to the top.
   useEffect(() => {
@@ -29,6 +33,8 @@ export function SiteLayout() {
       padding={0}
       style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}
     >
+      {/* First in the page's order, so the keyboard and screen readers meet it first; shown fixed at the bottom. */}
+      <ConsentBanner />
       {!chromeHidden && (
         <AppShell.Header>
           <SiteHeader />

@@ -1,0 +1,180 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { Link, MemoryRouter, Route, Routes } from 'react-router';
+import { COOKIE_CONSENT_KEY } from '#common/limits.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { ConsentBanner } from '#web/features/consent/consent-banner.tsx';
+import {
+  ConsentStoreContext,
+  createConsentStore,
+  type ConsentEvent,
+  type ConsentStore,
+} from '#web/features/consent/consent-store.ts';
+import { consentTexts } from '#web/features/consent/consent-texts.ts';
+import { usePageViews } from '#web/features/consent/use-page-views.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+const start = new Date('2026-03-01T09:00:00.000Z');
+
+/** A clock the test moves, and a sender that records each call's events. */
+function setUp(options: { send?: (events: ConsentEvent[]) => Promise<unknown> } = {}) {
+  let now = start;
+  const calls: ConsentEvent[][] = [];
+  const send =
+    options.send ??
+    ((events: ConsentEvent[]) => {
+      calls.push(events);
+      return Promise.resolve(null);
+    });
+  return {
+    calls,
+    advance: (ms: number) => {
+      now = new Date(now.getTime() + ms);
+    },
+    /** A new page load: a store that reads the browser's storage again at the clock's time. */
+    load: () => createConsentStore({ storage: localStorage, now: () => now, send }),
+  };
+}
+
+/** The site layout's part: the banner and the page-view reporter, with two pages to move between. */
+function Layout() {
+  usePageViews();
+  return (
+    <>
+      <ConsentBanner />
+      <nav>
+        <Link to="/home">Home</Link>
+        <Link to="/about-us">About</Link>
+      </nav>
+      <Routes>
+        <Route path="*" element={<p>page</p>} />
+      </Routes>
+    </>
+  );
+}
+
+function renderSite(store: ConsentStore, path = '/home') {
+  return render(
+    <AppProviders>
+      <MemoryRouter initialEntries={[path]}>
+        <ConsentStoreContext value={store}>
+          <Layout />
+        </ConsentStoreContext>
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+const banner = () => screen.queryByRole('region', { name: consentTexts.title });
+const stored = () => JSON.parse(localStorage.getItem(COOKIE_CONSENT_KEY) ?? 'null') as unknown;
+
+afterEach(() => {
+  localStorage.clear();
+});
+
+describe('the consent banner', () => {
+  it('shows on a first visit with the privacy policy link and the two answers', () => {
+    const site = setUp();
+    renderSite(site.load());
+    const region = banner();
+    expect(region).not.toBeNull();
+    expect(region?.textContent).toContain(consentTexts.body);
+    expect(screen.getByRole('link', { name: consentTexts.privacyLink }).getAttribute('href')).toBe(
+      '/privacy-policy',
+    );
+    expect(screen.getByRole('button', { name: 'Accept' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reject' })).toBeTruthy();
+    // Nothing is sent before a choice.
+    expect(site.calls).toEqual([]);
+  });
+
+  it('remembers a rejection for 30 days, sends only the rejection, then asks again', () => {
+    const site = setUp();
+    const first = renderSite(site.load());
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    expect(banner()).toBeNull();
+    expect(stored()).toEqual({ value: 'rejected', at: start.toISOString() });
+    expect(site.calls).toEqual([[{ name: 'consent', path: '/home', value: 'rejected' }]]);
+    // No page views after a rejection.
+    fireEvent.click(screen.getByRole('link', { name: 'About' }));
+    expect(site.calls).toHaveLength(1);
+    expect(document.cookie).toBe('');
+    first.unmount();
+
+    site.advance(30 * DAY - 60_000);
+    const again = renderSite(site.load());
+    expect(banner()).toBeNull();
+    again.unmount();
+
+    site.advance(60_000);
+    renderSite(site.load());
+    expect(banner()).not.toBeNull();
+    expect(site.calls).toHaveLength(1);
+  });
+
+  it('keeps an acceptance, and reports the page on screen and each navigation after it', () => {
+    const site = setUp();
+    const first = renderSite(site.load(), '/services/database');
+    fireEvent.click(screen.getByRole('button', { name: 'Accept' }));
+    expect(banner()).toBeNull();
+    expect(stored()).toEqual({ value: 'accepted', at: start.toISOString() });
+    expect(site.calls).toEqual([
+      [{ name: 'consent', path: '/services/database', value: 'accepted' }],
+      [{ name: 'PageView', path: '/services/database' }],
+    ]);
+    fireEvent.click(screen.getByRole('link', { name: 'About' }));
+    fireEvent.click(screen.getByRole('link', { name: 'Home' }));
+    expect(site.calls.slice(2)).toEqual([
+      [{ name: 'PageView', path: '/about-us' }],
+      [{ name: 'PageView', path: '/home' }],
+    ]);
+    first.unmount();
+
+    // A year later the banner stays away, the first page is reported, and no second consent event is sent.
+    site.advance(365 * DAY);
+    renderSite(site.load(), '/news');
+    expect(banner()).toBeNull();
+    expect(site.calls.slice(4)).toEqual([[{ name: 'PageView', path: '/news' }]]);
+  });
+
+  it('never breaks the page when sending fails or the storage refuses', () => {
+    const failing = vi.fn(() => Promise.reject(new Error('offline')));
+    const throwing = vi.fn(() => {
+      throw new Error('broken');
+    });
+    for (const send of [failing, throwing]) {
+      const store = createConsentStore({
+        storage: {
+          getItem: () => null,
+          setItem: () => {
+            throw new Error('QuotaExceededError');
+          },
+        },
+        send,
+      });
+      const view = renderSite(store);
+      fireEvent.click(screen.getByRole('button', { name: 'Accept' }));
+      // The choice holds for this page even when it could not be stored.
+      expect(banner()).toBeNull();
+      fireEvent.click(screen.getByRole('link', { name: 'About' }));
+      expect(send).toHaveBeenCalledTimes(3);
+      view.unmount();
+    }
+  });
+
+  it('follows a choice made in another tab', () => {
+    const site = setUp();
+    renderSite(site.load());
+    expect(banner()).not.toBeNull();
+    act(() => {
+      localStorage.setItem(
+        COOKIE_CONSENT_KEY,
+        JSON.stringify({ value: 'accepted', at: start.toISOString() }),
+      );
+      window.dispatchEvent(new StorageEvent('storage', { key: COOKIE_CONSENT_KEY }));
+    });
+    expect(banner()).toBeNull();
+    // The other tab sent the consent event; this one reports the page it shows.
+    expect(site.calls).toEqual([[{ name: 'PageView', path: '/home' }]]);
+  });
+});
