@@ -7,13 +7,62 @@ export const homeHero = {
     'MySQL/MariaDB, SQLite and SQL Server, with per-table permissions and two-factor sign-in for every account.',
   discover: 'Discover the Solution',
   discoverPath: '/services/database',
-  product: 'Meet DBUI',
-  productPath: '/products/dbui',
 } as const;
 
 export const homeServices = {
   heading: 'What we do',
   text: 'A small team of engineers for the data, cloud and software work that keeps a business running.',
+} as const;
+
+/** The open-source banner: the code is public; the link leaves the site (web/content/site.ts externalLinks.code). */
+export const homeOpenSource = {
+  heading: 'Open source, MIT licensed',
+  text:
+    'DBUI is built in the open. Read the code, run it on your own server, report a problem or send a change: ' +
+    'the whole application, server and browser, is in one public repository.',
+  action: 'View the repository',
+} as const;
+
+/** The news cards (the articles themselves are in web/content/news.ts). */
+export const homeNews = {
+  heading: 'Latest news',
+  text: 'Notes from our work with clients: what we changed, what it cost and what it saved.',
+  viewAll: 'View All',
+  viewAllPath: '/news',
+  readMore: 'Read More',
+  /** How many of the newest articles the home page shows. */
+  count: 3,
+} as const;
+
+/** The Sign Up banner (spec 001 §2): to /account/signup. */
+export const homeSignUp = {
+  heading: 'Try it on your own data',
+  text:
+    'Create a free account in a minute. Two-factor sign-in is on for every account, and an administrator ' +
+    'decides which databases and tables you can see.',
+  action: 'Sign Up',
+  path: '/account/signup',
+} as const;
+
+/** The DBUI promo (spec 001 §2): Learn More and Buy Now to /products/dbui, Request Demo to /contact-us. */
+export const homePromo = {
+  eyebrow: 'Our product',
+  heading: 'DBUI: every table your team needs, one browser tab',
+  text:
+    'Browse and search tables of millions of rows, edit them with every change recorded and undoable, and ' +
+    'export them to CSV or Excel, on PostgreSQL, MySQL/MariaDB, SQLite and SQL Server.',
+  learnMore: 'Learn More',
+  learnMorePath: '/products/dbui',
+  buyNow: 'Buy Now',
+  buyNowPath: '/products/dbui',
+  requestDemo: 'Request Demo',
+  requestDemoPath: '/contact-us',
+  points: [
+    'Read-only, editor and owner rights for each table, set by your administrator',
+    'Every change kept in an audit log, with undo',
+    'Exports that run in the background and wait for you',
+    'Two-factor sign-in for every account, with passkeys',
+  ],
 } as const;
 
 /** A few made-up rows for the hero's illustration of the table browser. */

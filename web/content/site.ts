@@ -18,6 +18,22 @@ export const legalLinks: readonly SiteLink[] = [
   { label: 'Privacy Policy', to: '/privacy-policy' },
 ];
 
+/** An address outside the site (opened in a new tab). */
+export interface ExternalLink {
+  label: string;
+  href: string;
+}
+
+/**
+ * Spec 001 §2: the footer's external social, code and shop links, and the home page's repository link. The company
+ * has no published addresses yet: these use its reserved .example domain until they are set here, in one place.
+ */
+export const externalLinks = {
+  code: { label: 'Source code', href: 'https://code.dbui.example/dbui' },
+  shop: { label: 'Shop', href: 'https://shop.dbui.example' },
+  social: [{ label: 'Mastodon', href: 'https://social.dbui.example/@dbui' }],
+} as const satisfies { code: ExternalLink; shop: ExternalLink; social: readonly ExternalLink[] };
+
 /** Spec 001 §9: copyright year 2025. */
 export const COPYRIGHT_YEAR = 2025;
 

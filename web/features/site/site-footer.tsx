@@ -1,11 +1,19 @@
 import { Link } from 'react-router';
 import { Anchor, Box, Container, Divider, Grid, Group, Stack, Text, Title } from '@mantine/core';
-import { COPYRIGHT_YEAR, companyLinks, legalLinks, products } from '#web/content/site.ts';
-import type { SiteLink } from '#web/content/site.ts';
+import { IconExternalLink } from '@tabler/icons-react';
+import { COPYRIGHT_YEAR, companyLinks, externalLinks, legalLinks, products } from '#web/content/site.ts';
+import type { ExternalLink, SiteLink } from '#web/content/site.ts';
 import { Wordmark } from '#web/ui/wordmark.tsx';
 import { serviceLinks } from '#web/features/site/site-navigation.ts';
 
-/** The site footer (spec 001 §2): services, product, company and legal links, and the copyright. */
+/** Spec 001 §2: the external social, code and shop links, after the copyright. */
+const outsideLinks: readonly ExternalLink[] = [
+  ...externalLinks.social,
+  externalLinks.code,
+  externalLinks.shop,
+];
+
+/** The site footer (spec 001 §2): services, product, company and legal links, the external links, the copyright. */
 export function SiteFooter() {
   return (
     <Box component="footer" bg="dark.8" c="gray.4" py={{ base: 40, sm: 56 }}>
@@ -30,8 +38,28 @@ export function SiteFooter() {
           </Grid.Col>
         </Grid>
         <Divider my="xl" color="dark.5" />
-        <Group justify="space-between" gap="xs">
+        <Group justify="space-between" gap="md">
           <Text size="sm">© {COPYRIGHT_YEAR} DBUI. All rights reserved.</Text>
+          <Group component="ul" gap="lg" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Elsewhere">
+            {outsideLinks.map((link) => (
+              <li key={link.href}>
+                <Anchor
+                  href={link.href}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  c="gray.4"
+                  size="sm"
+                  underline="hover"
+                  aria-label={`${link.label} (opens in a new tab)`}
+                >
+                  <Group gap={4} component="span" wrap="nowrap">
+                    {link.label}
+                    <IconExternalLink size={14} aria-hidden="true" />
+                  </Group>
+                </Anchor>
+              </li>
+            ))}
+          </Group>
         </Group>
       </Container>
     </Box>
