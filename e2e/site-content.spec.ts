@@ -19,6 +19,19 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   server = await startAppServer('site-content');
   context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   page = await context.newPage();
+  // The cookie banner (its own journey: e2e/consent.spec.ts) is answered once, so it does not cover the pages in
+  // the pictures; a build without the banner yet simply has nothing to answer.
+  await page.goto(`${server.origin}/about-us`);
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+  const reject = page.getByRole('button', { name: 'Reject' });
+  const shown = await reject.waitFor({ state: 'visible', timeout: 3_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (shown) {
+    await reject.click();
+    await expect(reject).toBeHidden();
+  }
 });
 
 test.afterAll(async () => {
@@ -30,29 +43,28 @@ const open = (path: string) => page.goto(`${server.origin}${path}`);
 const pageTitle = () => page.getByRole('main').getByRole('heading', { level: 1 });
 
 test('every service has its page, and /services or an unknown service shows the first', async () => {
-  for (const service of serviceDetails) {
-    await open(`/services/${service.id}`);
-    await expect(pageTitle()).toHaveText(service.heading);
-    await expect(
-      page.getByRole('region', { name: 'What we offer' }).getByRole('heading', { level: 3 }),
-    ).toHaveCount(6);
-  }
+  const offers = () => page.getByRole('region', { name: 'What we offer' }).getByRole('heading', { level: 3 });
   const first = serviceDetails[0]!;
+  await open(`/services/${first.id}`);
+  await expect(pageTitle()).toHaveText(first.heading);
+  await expect(offers()).toHaveCount(6);
+  await lookAt(page, 'service-database');
+
+  // The other services, each reached by its link under Other services.
+  for (const service of serviceDetails.slice(1)) {
+    await page
+      .getByRole('navigation', { name: 'Other services' })
+      .getByRole('link', { name: service.name })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/services/${service.id}$`));
+    await expect(pageTitle()).toHaveText(service.heading);
+    await expect(offers()).toHaveCount(6);
+  }
+
   for (const path of ['/services', '/services/no-such-service']) {
     await open(path);
     await expect(pageTitle()).toHaveText(first.heading);
   }
-  await open('/services/database');
-  await expect(pageTitle()).toHaveText(first.heading);
-  await lookAt(page, 'service-database');
-
-  // The other services' links lead to them.
-  await page
-    .getByRole('navigation', { name: 'Other services' })
-    .getByRole('link', { name: 'Cloud Technology' })
-    .click();
-  await expect(page).toHaveURL(/\/services\/cloud$/);
-  await expect(pageTitle()).toHaveText(serviceDetails[1]!.heading);
 });
 
 test('products show DBUI as coming soon, whatever the id', async () => {
