@@ -33,6 +33,7 @@ import { captchaRoutes } from './features/captcha/routes.ts';
 import { sqlRoutes } from './features/sql/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
 import { adminRoutes } from './features/admin/routes.ts';
+import { contactRoutes } from './features/contact/routes.ts';
 import { openSecretBox } from './features/account/sealed-secrets.ts';
 import { auditRetention } from './features/admin/audit-retention.ts';
 import { auditIntentResolver } from './features/sql/audit-intents.ts';
@@ -189,6 +190,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(exportRoutes(context));
   await app.register(sqlRoutes(store, context.databases));
   await app.register(adminRoutes({ store, databases: context.databases, now }));
+  await app.register(contactRoutes({ store, mailer, config, now, log: app.log }));
 
   // Audit entries past AUDIT_RETENTION_DAYS go when the app is ready and then daily, until it closes.
   const retention = auditRetention({ store, days: config.auditRetentionDays, now, log: app.log });

@@ -41,6 +41,8 @@ export interface Config {
   publicUrl: string;
   /** Sender of DBUI's mail. */
   mailFrom: string;
+  /** CONTACT_TO: where the contact form's messages are mailed; null: they are only stored for the admin inbox. */
+  contactTo: string | null;
   /** A Twilio-compatible Messages endpoint with credentials (https://SID:TOKEN@host/…/Messages.json), or null:
    * SMS go to the outbox. */
   smsUrl: string | null;
@@ -333,6 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       httpUrl('PUBLIC_URL', value('PUBLIC_URL')) ??
       `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     mailFrom: value('MAIL_FROM') ?? 'DBUI <no-reply@dbui.local>',
+    contactTo: contactToOf(value('CONTACT_TO')),
     smsUrl: httpUrl('SMS_URL', value('SMS_URL')),
     smsFrom: value('SMS_FROM') ?? null,
     captchaCost: intIn('CAPTCHA_COST', value('CAPTCHA_COST'), 20_000, 1, 10_000_000),
@@ -365,4 +368,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }),
     ),
   };
+}
+
+/** CONTACT_TO: one e-mail address (the team's), checked like an account's. */
+function contactToOf(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  const checked = emailField.safeParse(raw);
+  if (!checked.success)
+    throw new ConfigError('CONTACT_TO', checked.error.issues[0]?.message ?? 'is not valid.');
+  return checked.data;
 }

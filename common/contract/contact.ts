@@ -21,12 +21,18 @@ export const contactMessages = {
   answerStoredNotMailed:
     'The answer is saved with the message, but it could not be mailed to the sender. Try again later or write to them directly.',
   noMailConfigured:
-    'No mail server is configured, so the answer cannot be mailed. Configure SMTP_HOST (see the README) or write to the sender directly.',
+    'No mail server is configured (SMTP_URL), so the answer cannot be mailed. Write to the sender directly.',
   notFound: 'That message was not found.',
   archived: 'The message is archived.',
   unarchived: 'The message is back in the inbox.',
   /** Why a mail was not delivered (mail_error): our words, never the mail driver's text. */
-  mailFailed: 'The mail server could not be reached or refused the mail.',
+  mailReason: {
+    notConfigured: 'No CONTACT_TO or SMTP_URL is configured, so the message was only stored.',
+    pending: 'The server stopped before the mail was sent.',
+    unreachable: 'The mail server could not be reached.',
+    signIn: "The mail server refused DBUI's sign-in (check the user and password in SMTP_URL).",
+    refused: 'The mail server refused the mail.',
+  },
 } as const;
 
 export const contactSubject = z

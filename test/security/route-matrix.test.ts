@@ -82,6 +82,7 @@ const rules: Record<string, Rule> = {
   'POST /api/account/preferred2fa': 'signedIn',
   'GET /api/account/passkeys': 'signedIn',
   'GET /api/sql': 'signedIn',
+  'POST /api/contact': 'signedIn',
   // Any signed-in caller gets past authorization; the service then refuses other people's changes (admin tests).
   'POST /api/admin/audit/:id/undo': 'signedIn',
   'DELETE /api/account/delete': 'recentAuth',
@@ -132,6 +133,9 @@ const rules: Record<string, Rule> = {
   'GET /api/admin/:db/:schema/:table/:id': 'admin',
   'POST /api/admin/:db/:schema/:table': 'admin',
   'POST /api/admin/:db/:schema/:table/delete': 'admin',
+  'GET /api/admin/messages': 'admin',
+  'POST /api/admin/messages/:id/answer': 'admin',
+  'POST /api/admin/messages/:id/archive': 'admin',
 };
 
 /** Routes outside the API (the web app, the API's own documentation) are public by nature. */
