@@ -1,10 +1,8 @@
-import { Container, Title } from '@mantine/core';
+import { useHideSiteChrome } from '#web/features/site/site-chrome.ts';
+import { CreatorWorkspace } from '#web/features/creator/creator-workspace.tsx';
 
-/** Content creator (issue 15; being built). */
+/** Spec 001 §2: the content creator at /cc, the whole viewport, without the site's header. */
 export function CreatorPage() {
-  return (
-    <Container size="lg" py="xl">
-      <Title order={1}>Content creator</Title>
-    </Container>
-  );
+  useHideSiteChrome();
+  return <CreatorWorkspace />;
 }

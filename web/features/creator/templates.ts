@@ -7,6 +7,13 @@ export const alignments: readonly { value: Alignment; label: string }[] = [
   { value: 'end', label: 'End' },
 ];
 
+/** Start, Center and End as flex alignments. */
+export const flexAlignment: Record<Alignment, string> = {
+  start: 'flex-start',
+  center: 'center',
+  end: 'flex-end',
+};
+
 /** Spec 001 §3: a template's parameter; `@name` in the html stands for its value. */
 export interface TemplateParam {
   name: string;
