@@ -37,6 +37,7 @@ import { contactRoutes } from './features/contact/routes.ts';
 import { openSecretBox } from './features/account/sealed-secrets.ts';
 import { auditRetention } from './features/admin/audit-retention.ts';
 import { auditIntentResolver } from './features/sql/audit-intents.ts';
+import { analyticsRoutes } from './features/analytics/routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -190,6 +191,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(exportRoutes(context));
   await app.register(sqlRoutes(store, context.databases));
   await app.register(adminRoutes({ store, databases: context.databases, now }));
+  await app.register(analyticsRoutes({ store, now, log: app.log }));
   await app.register(contactRoutes({ store, mailer, config, now, log: app.log }));
 
   // Audit entries past AUDIT_RETENTION_DAYS go when the app is ready and then daily, until it closes.

@@ -74,6 +74,7 @@ const rules: Record<string, Rule> = {
   'POST /api/account/login/passkey/options': 'public',
   'POST /api/account/login/passkey/verify': 'public',
   'GET /api/account/logout': 'public', // signing out without a session is a no-op, not an error
+  'POST /api/analytics/events': 'public', // the site's analytics: no session, no cookie, limited per address
   'GET /api/account/verify': 'signedIn',
   'GET /api/account': 'signedIn',
   'POST /api/account': 'signedIn',
@@ -130,6 +131,7 @@ const rules: Record<string, Rule> = {
   'DELETE /api/admin/roles/:id': 'admin',
   'GET /api/admin/tables': 'admin',
   'GET /api/admin/audit': 'admin',
+  'GET /api/admin/analytics': 'admin',
   'GET /api/admin/:db/:schema/:table/:id': 'admin',
   'POST /api/admin/:db/:schema/:table': 'admin',
   'POST /api/admin/:db/:schema/:table/delete': 'admin',
