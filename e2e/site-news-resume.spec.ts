@@ -21,6 +21,18 @@ test.beforeAll(async ({ browser }: { browser: Browser }) => {
   server = await startAppServer('site-news-resume');
   context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   page = await context.newPage();
+  // The cookie banner (spec 001 §2) is fixed at the bottom and would cover the screenshots: decline it once, as a
+  // visitor would (the choice is remembered in this context).
+  await page.goto(`${server.origin}/news`);
+  const reject = page.getByRole('button', { name: 'Reject' });
+  const shown = await reject.waitFor({ state: 'visible', timeout: 5000 }).then(
+    () => true,
+    () => false,
+  );
+  if (shown) {
+    await reject.click();
+    await expect(reject).toBeHidden();
+  }
 });
 
 test.afterAll(async () => {

@@ -33,7 +33,7 @@ export function NewsArticlePage() {
           </Text>
         </Stack>
         <NewsIllustration image={article.image} height={220} />
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing={40} mt="xl">
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing={40} verticalSpacing={0} mt="xl">
           <div data-testid="news-column-1">
             {first.map((paragraph) => (
               <Text key={paragraph} component="p" mb="md" className={classes.paragraph}>
