@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import { Link, MemoryRouter, Route, Routes } from 'react-router';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Link, MemoryRouter, Navigate, Route, Routes } from 'react-router';
 import { COOKIE_CONSENT_KEY } from '#common/limits.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { ConsentBanner } from '#web/features/consent/consent-banner.tsx';
@@ -11,7 +11,7 @@ import {
   type ConsentStore,
 } from '#web/features/consent/consent-store.ts';
 import { consentTexts } from '#web/features/consent/consent-texts.ts';
-import { usePageViews } from '#web/features/consent/use-page-views.ts';
+import { PAGE_VIEW_SETTLE_MS, usePageViews } from '#web/features/consent/use-page-views.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 const start = new Date('2026-03-01T09:00:00.000Z');
@@ -47,6 +47,7 @@ function Layout() {
         <Link to="/about-us">About</Link>
       </nav>
       <Routes>
+        <Route path="/" element={<Navigate to="/home" replace />} />
         <Route path="*" element={<p>page</p>} />
       </Routes>
     </>
@@ -66,6 +67,12 @@ function renderSite(store: ConsentStore, path = '/home') {
 }
 
 const banner = () => screen.queryByRole('region', { name: consentTexts.title });
+/** Waits until the sender has had `count` calls (page views go out once a page has stayed 100 ms). */
+const sentCalls = (calls: ConsentEvent[][], count: number) =>
+  waitFor(() => {
+    expect(calls).toHaveLength(count);
+  });
+
 const stored = () => JSON.parse(localStorage.getItem(COOKIE_CONSENT_KEY) ?? 'null') as unknown;
 
 afterEach(() => {
@@ -88,7 +95,7 @@ describe('the consent banner', () => {
     expect(site.calls).toEqual([]);
   });
 
-  it('remembers a rejection for 30 days, sends only the rejection, then asks again', () => {
+  it('remembers a rejection for 30 days, sends only the rejection, then asks again', async () => {
     const site = setUp();
     const first = renderSite(site.load());
     fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
@@ -97,6 +104,7 @@ describe('the consent banner', () => {
     expect(site.calls).toEqual([[{ name: 'consent', path: '/home', value: 'rejected' }]]);
     // No page views after a rejection.
     fireEvent.click(screen.getByRole('link', { name: 'About' }));
+    await new Promise((resolve) => setTimeout(resolve, 3 * PAGE_VIEW_SETTLE_MS));
     expect(site.calls).toHaveLength(1);
     expect(document.cookie).toBe('');
     first.unmount();
@@ -112,18 +120,21 @@ describe('the consent banner', () => {
     expect(site.calls).toHaveLength(1);
   });
 
-  it('keeps an acceptance, and reports the page on screen and each navigation after it', () => {
+  it('keeps an acceptance, and reports the page on screen and each navigation after it', async () => {
     const site = setUp();
     const first = renderSite(site.load(), '/services/database');
     fireEvent.click(screen.getByRole('button', { name: 'Accept' }));
     expect(banner()).toBeNull();
     expect(stored()).toEqual({ value: 'accepted', at: start.toISOString() });
+    await sentCalls(site.calls, 2);
     expect(site.calls).toEqual([
       [{ name: 'consent', path: '/services/database', value: 'accepted' }],
       [{ name: 'PageView', path: '/services/database' }],
     ]);
     fireEvent.click(screen.getByRole('link', { name: 'About' }));
+    await sentCalls(site.calls, 3);
     fireEvent.click(screen.getByRole('link', { name: 'Home' }));
+    await sentCalls(site.calls, 4);
     expect(site.calls.slice(2)).toEqual([
       [{ name: 'PageView', path: '/about-us' }],
       [{ name: 'PageView', path: '/home' }],
@@ -132,12 +143,20 @@ describe('the consent banner', () => {
 
     // A year later the banner stays away, the first page is reported, and no second consent event is sent.
     site.advance(365 * DAY);
-    renderSite(site.load(), '/news');
+    const later = renderSite(site.load(), '/news');
     expect(banner()).toBeNull();
+    await sentCalls(site.calls, 5);
     expect(site.calls.slice(4)).toEqual([[{ name: 'PageView', path: '/news' }]]);
+    later.unmount();
+
+    // A page that sends the visitor straight on (the empty path to /home) is no view of its own.
+    renderSite(site.load(), '/');
+    await sentCalls(site.calls, 6);
+    await new Promise((resolve) => setTimeout(resolve, 3 * PAGE_VIEW_SETTLE_MS));
+    expect(site.calls.slice(5)).toEqual([[{ name: 'PageView', path: '/home' }]]);
   });
 
-  it('never breaks the page when sending fails or the storage refuses', () => {
+  it('never breaks the page when sending fails or the storage refuses', async () => {
     const failing = vi.fn(() => Promise.reject(new Error('offline')));
     const throwing = vi.fn(() => {
       throw new Error('broken');
@@ -156,13 +175,18 @@ describe('the consent banner', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Accept' }));
       // The choice holds for this page even when it could not be stored.
       expect(banner()).toBeNull();
+      await waitFor(() => {
+        expect(send).toHaveBeenCalledTimes(2);
+      });
       fireEvent.click(screen.getByRole('link', { name: 'About' }));
-      expect(send).toHaveBeenCalledTimes(3);
+      await waitFor(() => {
+        expect(send).toHaveBeenCalledTimes(3);
+      });
       view.unmount();
     }
   });
 
-  it('follows a choice made in another tab', () => {
+  it('follows a choice made in another tab', async () => {
     const site = setUp();
     renderSite(site.load());
     expect(banner()).not.toBeNull();
@@ -175,6 +199,7 @@ describe('the consent banner', () => {
     });
     expect(banner()).toBeNull();
     // The other tab sent the consent event; this one reports the page it shows.
+    await sentCalls(site.calls, 1);
     expect(site.calls).toEqual([[{ name: 'PageView', path: '/home' }]]);
   });
 });
