@@ -59,6 +59,11 @@ test('the creator hides the header; T opens the templates and Heading 1 is place
     .getByRole('radio', { name: 'Center' })
     .check();
   await modal.getByRole('textbox', { name: 'Text' }).fill('Quarterly report');
+  // A picture of the preview for a person to look at (the page's own look is taken below).
+  await page.screenshot({
+    path: 'test-results/screenshots/creator-preview-desktop-light.png',
+    animations: 'disabled',
+  });
   await modal.getByRole('button', { name: 'Add Element' }).click();
   await expect(modal).toBeHidden();
 
