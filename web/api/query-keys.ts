@@ -63,4 +63,8 @@ export const queryKeys = {
     messagePage: (query: { page: number; pageSize: number; archived: boolean }) =>
       [...queryKeys.contact.messages(), 'page', query] as const,
   },
+  analytics: {
+    all: ['analytics'] as const,
+    report: (days: number) => [...queryKeys.analytics.all, 'report', days] as const,
+  },
 };
