@@ -16,10 +16,13 @@ function renderResume() {
 }
 
 describe('splitInterests (spec 001 §9)', () => {
-  it('splits in halves, the second column dropping its last item', () => {
+  it('splits in halves, all ten shown (the original dropped the last one)', () => {
     const ten = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10'];
-    expect(splitInterests(ten)).toEqual({ first: ['1', '2', '3', '4', '5'], second: ['6', '7', '8', '9'] });
-    expect(splitInterests(['1', '2', '3', '4', '5'])).toEqual({ first: ['1', '2', '3'], second: ['4'] });
+    expect(splitInterests(ten)).toEqual({
+      first: ['1', '2', '3', '4', '5'],
+      second: ['6', '7', '8', '9', '10'],
+    });
+    expect(splitInterests(['1', '2', '3', '4', '5'])).toEqual({ first: ['1', '2', '3'], second: ['4', '5'] });
     expect(splitInterests(['1'])).toEqual({ first: ['1'], second: [] });
     expect(splitInterests([])).toEqual({ first: [], second: [] });
   });
