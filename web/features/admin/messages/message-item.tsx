@@ -63,8 +63,8 @@ export function MessageItem({ message }: { message: ContactMessage }) {
               </Badge>
             ) : null}
             {mail.reason ? (
-              <Text component="span" size="xs" c="red" className={classes.reason}>
-                {mt.notMailedBecause(mail.reason)}
+              <Text component="span" size="xs" c="dimmed" className={classes.reason}>
+                {mail.reason}
               </Text>
             ) : null}
           </span>

@@ -21,7 +21,6 @@ export const messageTexts = {
   lastPage: 'Last page',
   mailed: 'Mailed',
   notMailed: 'Not mailed',
-  notMailedBecause: (reason: string) => `Not mailed: ${reason}`,
   noMailConfigured: 'No mail configured',
   mailStatusLabel: 'Mail to the team',
   answered: 'Answered',
