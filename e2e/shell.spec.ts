@@ -2,6 +2,7 @@ import { expect, test } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { shellMessages } from '#common/messages.ts';
 import { saveScreenshot, screenshotAtBothSizes, updateReadmeScreenshot, viewports } from './screenshots.ts';
+import { lookAt } from './support/look.ts';
 
 const heroHeading = (page: Page) => page.getByRole('heading', { level: 1 });
 
@@ -11,6 +12,13 @@ const heroHeading = (page: Page) => page.getByRole('heading', { level: 1 });
 const violations = new WeakMap<Page, string[]>();
 
 test.beforeEach(async ({ page }) => {
+  // The cookie banner (its own journey: e2e/consent.spec.ts) is answered beforehand, so it covers nothing here.
+  await page.addInitScript(() => {
+    localStorage.setItem(
+      'accept-cookies-v1',
+      JSON.stringify({ value: 'rejected', at: new Date().toISOString() }),
+    );
+  });
   const seen: string[] = [];
   violations.set(page, seen);
   await page.exposeFunction('dbuiReportViolation', (text: string) => seen.push(text));
@@ -64,7 +72,7 @@ test('the empty path lands on the home page inside the shell', async ({ page }) 
     'href',
     '/services/database',
   );
-  await expect(page.getByRole('heading', { level: 3 })).toHaveCount(6);
+  await expect(page.getByTestId('services-cards').getByRole('link')).toHaveCount(6);
 
   const footer = page.getByRole('contentinfo');
   await expect(footer.getByText('© 2025')).toBeVisible();
@@ -177,4 +185,148 @@ test('before the app has loaded, the page shows the starting loader', async ({ p
   await page.route('**/assets/*.js', (route) => route.abort());
   await page.goto('/home');
   await expect(page.getByRole('status')).toHaveText(shellMessages.starting);
+});
+
+/** /contact-us itself, or where the access guard sends a signed-out visitor from it. */
+const CONTACT_OR_GUARD = /\/contact-us$|\/account\/login\?r=%2Fcontact-us$|\/error\/unauthorized$/;
+
+const SERVICE_ENTRIES = [
+  ['Database Management', '/services/database'],
+  ['Cloud Technology', '/services/cloud'],
+  ['Custom Applications', '/services/custom-apps'],
+  ['AI Connectivity', '/services/ai'],
+  ['Web & Mobile Apps', '/services/web-mobile'],
+  ['Get a Consult', '/services/consult'],
+] as const;
+
+test('every menu entry and dropdown item leads where spec 001 §2 says', async ({ page }) => {
+  await page.setViewportSize(viewports.desktop);
+  await page.goto('/home');
+  const menu = page.getByRole('banner').getByRole('navigation', { name: 'Main' });
+  for (const [label, path] of SERVICE_ENTRIES) {
+    await menu.getByRole('button', { name: 'Services' }).click();
+    await page.getByRole('menuitem', { name: label, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole('heading', { name: shellMessages.notFound })).toHaveCount(0);
+  }
+  await menu.getByRole('button', { name: 'Products' }).click();
+  await expect(page.getByRole('menuitem')).toHaveText(['DBUI']);
+  await page.getByRole('menuitem', { name: 'DBUI' }).click();
+  await expect(page).toHaveURL(/\/products\/dbui$/);
+  await menu.getByRole('link', { name: 'About Us' }).click();
+  await expect(page).toHaveURL(/\/about-us$/);
+  await menu.getByRole('link', { name: 'Home' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  // Contact Us needs a signed-in visitor: the access guard (not the shell) decides where the others go.
+  await expect(menu.getByRole('link', { name: 'Contact Us' })).toHaveAttribute('href', '/contact-us');
+  await menu.getByRole('link', { name: 'Contact Us' }).click();
+  await expect(page).toHaveURL(CONTACT_OR_GUARD);
+});
+
+test('the header is 8% of the window tall and fixed while the page scrolls', async ({ page }) => {
+  for (const size of [viewports.desktop, { width: 375, height: 812 }]) {
+    await page.setViewportSize(size);
+    await page.goto('/home');
+    const header = page.getByRole('banner');
+    await expect(header).toBeVisible();
+    const box = await header.boundingBox();
+    expect(box?.height).toBeCloseTo(size.height * 0.08, 0);
+    await page.mouse.wheel(0, 1500);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+    expect((await header.boundingBox())?.y).toBe(0);
+  }
+});
+
+test('on a 375 px phone the menu is a drawer 75% of the width', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/home');
+  await page.getByRole('banner').getByRole('button', { name: 'Open menu' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Menu' });
+  await expect(drawer).toBeVisible();
+  await expect.poll(async () => (await drawer.boundingBox())?.width).toBeCloseTo(375 * 0.75, 0);
+  await drawer.getByRole('button', { name: 'Products' }).click();
+  await drawer.getByRole('link', { name: 'DBUI' }).click();
+  await expect(page).toHaveURL(/\/products\/dbui$/);
+  await expect(drawer).toBeHidden();
+});
+
+test('every navigation starts at the top, from the menu, the footer and the home page', async ({ page }) => {
+  await page.setViewportSize(viewports.desktop);
+  await page.goto('/home');
+  await expect(heroHeading(page)).toBeVisible();
+  const scrolledDown = async () => {
+    // Scrolled again on each try: a page still loading is not yet tall enough.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          window.scrollTo(0, document.body.scrollHeight);
+          return window.scrollY;
+        }),
+      )
+      .toBeGreaterThan(300);
+  };
+  await scrolledDown();
+  await page.getByRole('link', { name: 'Request Demo' }).click();
+  await expect(page).toHaveURL(CONTACT_OR_GUARD);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+
+  await page.goto('/services/database');
+  await scrolledDown();
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Cloud Technology' }).click();
+  await expect(page).toHaveURL(/\/services\/cloud$/);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+});
+
+test('the footer links all lead to pages of the site', async ({ page }) => {
+  await page.setViewportSize(viewports.desktop);
+  await page.goto('/home');
+  const hrefs = await page
+    .getByRole('contentinfo')
+    .locator('a[href^="/"]')
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
+  expect(hrefs.length).toBeGreaterThanOrEqual(11);
+  for (const href of hrefs) {
+    await page.goto(href);
+    await expect(page.getByRole('main')).toBeVisible();
+    await expect(page.getByRole('heading', { name: shellMessages.notFound }), href).toHaveCount(0);
+  }
+  // The external links open in a new tab.
+  const outside = page.getByRole('contentinfo').locator('a[href^="https://"]');
+  await expect(outside).toHaveCount(3);
+  for (const link of await outside.all()) await expect(link).toHaveAttribute('target', '_blank');
+});
+
+test('the home page: its banners and promo lead where the spec says, and its cards appear when scrolled to', async ({
+  page,
+}) => {
+  await page.setViewportSize(viewports.desktop);
+  await page.goto('/home');
+  await expect(heroHeading(page)).toBeVisible();
+  const href = (name: string) => page.getByRole('main').getByRole('link', { name, exact: true });
+  await expect(href('Sign Up')).toHaveAttribute('href', '/account/signup');
+  await expect(href('Learn More')).toHaveAttribute('href', '/products/dbui');
+  await expect(href('Buy Now')).toHaveAttribute('href', '/products/dbui');
+  await expect(href('Request Demo')).toHaveAttribute('href', '/contact-us');
+  await expect(href('View All')).toHaveAttribute('href', '/news');
+
+  const news = page.getByTestId('news-cards');
+  await expect(news).not.toHaveAttribute('data-revealed');
+  await news.scrollIntoViewIfNeeded();
+  await expect(news).toHaveAttribute('data-revealed', 'true');
+  await expect(news.getByRole('link', { name: /^Read More: / })).toHaveCount(3);
+  await news
+    .getByRole('link', { name: /^Read More: / })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/news\/[^/]+$/);
+  await expect(page.getByRole('heading', { name: shellMessages.notFound })).toHaveCount(0);
+
+  // The look: every card shown (scrolled through once), from the top.
+  await page.goto('/home');
+  await page.getByTestId('services-cards').scrollIntoViewIfNeeded();
+  await page.getByTestId('news-cards').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('news-cards')).toHaveAttribute('data-revealed', 'true');
+  await page.waitForTimeout(1600);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await lookAt(page, 'home');
 });

@@ -1,5 +1,5 @@
-import { Suspense, useEffect, useState } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { Outlet, useLocation, useNavigationType } from 'react-router';
 import { AppShell, Box, Group, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { shellMessages } from '#common/messages.ts';
@@ -10,8 +10,8 @@ import { SiteChromeContext } from '#web/features/site/site-chrome.ts';
 import { SiteFooter } from '#web/features/site/site-footer.tsx';
 import { SiteHeader } from '#web/features/site/site-header.tsx';
 
-/** Spec 001 §9: the header takes 8% of the viewport's height; bounded so it stays usable on odd screens. */
-const HEADER_HEIGHT = 'clamp(3.5rem, 8vh, 5rem)';
+/** Spec 001 §9: the header takes 8% of the viewport's height (never under 3rem, which a landscape phone would give). */
+const HEADER_HEIGHT = 'max(8vh, 3rem)';
 
 /** The shell around every page: fixed header, under-development banner, the page, and the footer. */
 export function SiteLayout() {
@@ -21,10 +21,15 @@ export function SiteLayout() {
   // Spec 001 §2: each navigation reports a 'PageView', only with the visitor's consent (web/features/consent).
   usePageViews();
 
-  // Spec 001 §2: changing route scrolls the main area to the top.
+  // Spec 001 §2: every navigation scrolls the main area to the top; an address rewritten in place on the same page
+  // (a list's page or filter, written with replace) keeps the reader where they are.
+  const navigationType = useNavigationType();
+  const shownPath = useRef(location.pathname);
   useEffect(() => {
-    window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
-  }, [location.pathname]);
+    const samePage = navigationType === 'REPLACE' && shownPath.current === location.pathname;
+    shownPath.current = location.pathname;
+    if (!samePage) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+  }, [location.key, location.pathname, navigationType]);
 
   return (
     // A column as tall as the screen: the footer sits at the bottom of short pages and after long ones.
