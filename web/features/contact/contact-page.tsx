@@ -98,6 +98,7 @@ export function ContactPage() {
                 label={t.from}
                 value={email}
                 readOnly
+                variant="filled"
                 type="email"
                 autoComplete="email"
                 description={t.fromDescription}

@@ -5,8 +5,8 @@ export const contactTexts = {
     'Questions about a database, a project or DBUI? Write to us here. The message goes to the people who would do the work, not to a sales queue.',
   nextHeading: 'What happens next',
   next: [
-    'Your message is saved with your account, so it is never lost, and mailed to our team.',
-    'We answer by e-mail to the address below, usually within two working days.',
+    'Your message is saved first, so it is never lost, then mailed to our team.',
+    'We answer by e-mail to your account’s address (From), usually within two working days.',
     'For a consultation, say what you run today (engines, sizes, versions) and what should change.',
   ],
   formName: 'Contact form',
