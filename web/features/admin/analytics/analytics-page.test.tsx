@@ -1,0 +1,181 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
+import type { AnalyticsReport } from '#common/contract/analytics.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { AnalyticsPage } from '#web/features/admin/analytics/analytics-page.tsx';
+import { analyticsDaysOf } from '#web/features/admin/analytics/analytics-address.ts';
+import { dayLabel, summaryOf } from '#web/features/admin/analytics/analytics-summary.ts';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+const daysOf = (count: number, views: Record<number, number> = {}) =>
+  Array.from({ length: count }, (_, i) => ({
+    day: new Date(Date.UTC(2026, 10, 24 - (count - 1 - i))).toISOString().slice(0, 10),
+    views: views[i] ?? 0,
+  }));
+
+const report: AnalyticsReport = {
+  pageViewsByDay: daysOf(30, { 27: 4, 29: 6 }),
+  pageViewsByPage: [
+    { path: '/news', views: 6 },
+    { path: '/services/sql-server-performance', views: 3 },
+    { path: '/', views: 1 },
+  ],
+  consent: { accepted: 3, rejected: 1 },
+};
+const empty: AnalyticsReport = {
+  pageViewsByDay: daysOf(7),
+  pageViewsByPage: [],
+  consent: { accepted: 0, rejected: 0 },
+};
+
+const fetchMock = vi.fn<(input: string, init: RequestInit) => Promise<Response>>();
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const ok = (data: AnalyticsReport) => json({ isSuccess: true, data, message: null });
+
+const warn = console.warn.bind(console);
+beforeEach(() => {
+  // jsdom lays nothing out, so Recharts' responsive container measures 0 × 0 and says so on every render.
+  vi.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => {
+    if (String(args[0]).startsWith('The width(0) and height(0) of chart')) return;
+    warn(...args);
+  });
+  fetchMock.mockReset();
+  vi.stubGlobal('fetch', fetchMock);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+function Address() {
+  const location = useLocation();
+  return <output data-testid="address">{`${location.pathname}${location.search}`}</output>;
+}
+const address = () => screen.getByTestId('address').textContent;
+
+function renderPage(entry = '/admin/analytics') {
+  render(
+    <AppProviders>
+      <MemoryRouter initialEntries={[entry]}>
+        <AnalyticsPage />
+        <Address />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+}
+
+describe('the analytics page', () => {
+  it('shows the last 30 days: views per day and page, and consent with its numbers in words', async () => {
+    fetchMock.mockImplementation(() => Promise.resolve(ok(report)));
+    renderPage();
+    expect(await screen.findByText(/10 page views in the last 30 days \(UTC\)\./)).toBeTruthy();
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/admin/analytics?days=30');
+    expect(screen.getByRole('heading', { level: 1, name: 'Analytics' })).toBeTruthy();
+    expect(screen.getByText(/The busiest day was Nov 24, with 6 views\./)).toBeTruthy();
+    expect(
+      screen.getByRole('img', { name: /Bar chart of page views on each of the last 30 days/ }),
+    ).toBeTruthy();
+
+    const pages = screen.getByRole('region', { name: 'Most viewed pages' });
+    const rows = within(pages).getAllByRole('row').slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      '/news660%',
+      '/services/sql-server-performance330%',
+      '/110%',
+    ]);
+
+    const consent = screen.getByRole('region', { name: 'Consent choices' });
+    expect(within(consent).getByText('4 visitors answered the cookie banner in this period.')).toBeTruthy();
+    const items = within(consent)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    expect(items).toEqual(['Accepted: 3 (75%)', 'Rejected: 1 (25%)']);
+  });
+
+  it('switches the period, keeping it in the address', async () => {
+    fetchMock.mockImplementation((url) =>
+      Promise.resolve(
+        ok(url.endsWith('days=7') ? { ...report, pageViewsByDay: daysOf(7, { 6: 2 }) } : report),
+      ),
+    );
+    renderPage();
+    await screen.findByText(/in the last 30 days/);
+    fireEvent.click(screen.getByRole('radio', { name: '7 days' }));
+    expect(await screen.findByText(/2 page views in the last 7 days/)).toBeTruthy();
+    expect(fetchMock.mock.calls.at(-1)?.[0]).toBe('/api/admin/analytics?days=7');
+    expect(address()).toBe('/admin/analytics?days=7');
+    fireEvent.click(screen.getByRole('radio', { name: '30 days' }));
+    await screen.findByText(/in the last 30 days/);
+    expect(address()).toBe('/admin/analytics');
+  });
+
+  it('opens on the period of the address', async () => {
+    fetchMock.mockImplementation(() => Promise.resolve(ok({ ...report, pageViewsByDay: daysOf(90) })));
+    renderPage('/admin/analytics?days=90');
+    await waitFor(() => expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/admin/analytics?days=90'));
+    expect((screen.getByRole('radio', { name: '90 days' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('says honestly when nothing was recorded', async () => {
+    fetchMock.mockImplementation(() => Promise.resolve(ok(empty)));
+    renderPage('/admin/analytics?days=7');
+    expect(await screen.findByText('Nothing recorded in the last 7 days')).toBeTruthy();
+    expect(screen.getByText(/counted only for visitors who accept analytics/)).toBeTruthy();
+    expect(screen.queryByRole('img')).toBeNull();
+  });
+
+  it('shows each section’s own empty text when only consent was recorded', async () => {
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(ok({ ...empty, consent: { accepted: 0, rejected: 2 } })),
+    );
+    renderPage('/admin/analytics?days=7');
+    expect(await screen.findAllByText('No page views were recorded in the last 7 days.')).toHaveLength(2);
+    const consent = screen.getByRole('region', { name: 'Consent choices' });
+    expect(
+      within(consent)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Accepted: 0 (0%)', 'Rejected: 2 (100%)']);
+  });
+
+  it("shows the server's message when the report fails, and retries", async () => {
+    fetchMock.mockImplementationOnce(() =>
+      Promise.resolve(json({ isSuccess: false, data: null, message: 'The app store does not answer.' }, 503)),
+    );
+    renderPage();
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('Failed to load the analytics.')).toBeTruthy();
+    expect(within(alert).getByText('The app store does not answer.')).toBeTruthy();
+    fetchMock.mockImplementation(() => Promise.resolve(ok(report)));
+    fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText(/10 page views/)).toBeTruthy();
+  });
+});
+
+describe('the analytics helpers', () => {
+  it('reads only the offered periods from the address', () => {
+    expect(analyticsDaysOf(new URLSearchParams('days=7'))).toBe(7);
+    expect(analyticsDaysOf(new URLSearchParams('days=90'))).toBe(90);
+    expect(analyticsDaysOf(new URLSearchParams('days=365'))).toBe(30);
+    expect(analyticsDaysOf(new URLSearchParams('days=x'))).toBe(30);
+    expect(analyticsDaysOf(new URLSearchParams())).toBe(30);
+  });
+
+  it('labels UTC days and sums a report', () => {
+    expect(dayLabel('2026-01-05')).toBe('Jan 5');
+    const summary = summaryOf(report);
+    expect(summary).toMatchObject({
+      totalViews: 10,
+      busiest: { day: '2026-11-24', views: 6 },
+      consentTotal: 4,
+      acceptedPercent: 75,
+      rejectedPercent: 25,
+      topViews: 6,
+      empty: false,
+    });
+    expect(summaryOf(empty)).toMatchObject({ totalViews: 0, busiest: null, empty: true, rejectedPercent: 0 });
+  });
+});
