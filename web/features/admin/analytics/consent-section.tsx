@@ -41,7 +41,6 @@ export function ConsentSection({
                 data={rows
                   .filter((row) => row.value > 0)
                   .map(({ name, value, color }) => ({ name, value, color }))}
-                chartLabel={`${summary.acceptedPercent}%`}
               />
             </div>
             <Stack gap={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }}>

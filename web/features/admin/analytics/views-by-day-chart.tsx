@@ -35,7 +35,7 @@ export function ViewsByDayChart({
               dataKey="day"
               series={[{ name: 'views', label: at.views, color: 'blue.6' }]}
               tickLine="y"
-              gridAxis="y"
+              gridAxis="x"
               maxBarWidth={28}
               yAxisProps={{ allowDecimals: false, width: 40 }}
               xAxisProps={{ minTickGap: 12 }}
