@@ -5,8 +5,10 @@
  *   - navigation to the first grid row (a fresh tab, the app's files in the browser's cache, the session stored);
  *   - a Next page click to the next page shown;
  *   - a sort click (an indexed column's header) to the sorted page shown;
- * and the JavaScript the browser route loads on a first visit (gzip bytes of the script responses). Writes
- * bench/results/web.md and prints the table. Not a test, and not part of npm test.
+ * and the JavaScript the browser route loads on a first visit (gzip bytes of the script responses); and the public
+ * home page of a first-time visitor (signed out, empty cache): its JavaScript and its largest contentful paint.
+ * Writes bench/results/web.md and prints the table (`--home` measures the home page alone, into
+ * bench/results/web-home.md, without the 10-million-row table). Not a test, and not part of npm test.
  *
  * The timings are taken inside the page (performance.now(), a MutationObserver on the grid, then the next
  * animation frame, when the browser paints what changed), so Playwright's own polling is not in them.
@@ -38,10 +40,11 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 /** Next clicks per run (each an uncached page reached from its neighbour). */
 const NEXT_CLICKS = 5;
 const KEEP = process.argv.includes('--keep');
+const HOME_ONLY = process.argv.includes('--home');
 const PG_SERVER = process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DATABASE = 'dbui_bench_web';
 const TABLE = 'bench_rows';
-const RESULTS = fileURLToPath(new URL('results/web.md', import.meta.url));
+const RESULTS = fileURLToPath(new URL(HOME_ONLY ? 'results/web-home.md' : 'results/web.md', import.meta.url));
 /** What `npm start` runs (npm run build makes it); DBUI_DIST names a private copy of dist/ instead. */
 const SERVER_MAIN = path.resolve(
   fileURLToPath(new URL('..', import.meta.url)),
@@ -49,7 +52,7 @@ const SERVER_MAIN = path.resolve(
   'server',
   'main.js',
 );
-const TARGETS = { firstRowsMs: 300, nextPageMs: 100, routeKb: 250 };
+const TARGETS = { firstRowsMs: 300, nextPageMs: 100, routeKb: 250, homeKb: 150, homeLcpMs: 1000 };
 
 /** The tables measured: the 10-million-row one and the demo database's biggest. */
 const CASES = [
@@ -142,7 +145,7 @@ async function startServer(dir: string) {
     env: {
       PATH: process.env.PATH ?? '',
       DATA_DIR: dir,
-      DATABASES: `demo=sqlite:${path.join(dir, 'demo.db')},bench=${databaseUrl(DATABASE)}`,
+      DATABASES: `demo=sqlite:${path.join(dir, 'demo.db')}${HOME_ONLY ? '' : `,bench=${databaseUrl(DATABASE)}`}`,
       HOST: '127.0.0.1',
       PORT: String(port),
       LOG_LEVEL: 'warn',
@@ -326,14 +329,24 @@ async function firstVisit(
 ): Promise<{ js: RouteJs; firstRowMs: number }> {
   const context = await signedInContext(browser, stored);
   try {
-    const scripts: Promise<{ name: string; body: Buffer }>[] = [];
-    context.on('response', (response) => {
-      if (response.request().resourceType() !== 'script') return;
-      const name = new URL(response.url()).pathname.split('/').pop() ?? response.url();
-      scripts.push(response.body().then((body) => ({ name, body })));
-    });
+    const scripts = captureScripts(context);
     const { page, firstRowMs } = await openTable(context, url);
     await page.waitForLoadState('networkidle');
+    return { firstRowMs, js: await scripts() };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Collects the scripts a context loads; the returned function sums them (raw and gzip) once the page is quiet. */
+function captureScripts(context: BrowserContext): () => Promise<RouteJs> {
+  const scripts: Promise<{ name: string; body: Buffer }>[] = [];
+  context.on('response', (response) => {
+    if (response.request().resourceType() !== 'script') return;
+    const name = new URL(response.url()).pathname.split('/').pop() ?? response.url();
+    scripts.push(response.body().then((body) => ({ name, body })));
+  });
+  return async () => {
     const files = (await Promise.all(scripts)).map(({ name, body }) => ({
       name,
       bytes: body.length,
@@ -341,17 +354,49 @@ async function firstVisit(
     }));
     files.sort((a, b) => b.gzipBytes - a.gzipBytes);
     return {
-      firstRowMs,
-      js: {
-        files: files.length,
-        bytes: files.reduce((sum, f) => sum + f.bytes, 0),
-        gzipBytes: files.reduce((sum, f) => sum + f.gzipBytes, 0),
-        biggest: files.slice(0, 5).map(({ name, gzipBytes }) => ({ name, gzipBytes })),
-      },
+      files: files.length,
+      bytes: files.reduce((sum, f) => sum + f.bytes, 0),
+      gzipBytes: files.reduce((sum, f) => sum + f.gzipBytes, 0),
+      biggest: files.slice(0, 5).map(({ name, gzipBytes }) => ({ name, gzipBytes })),
     };
-  } finally {
-    await context.close();
+  };
+}
+
+/** The public home page as a first-time visitor meets it (signed out, an empty cache each run): the scripts it
+ * loads until the network is quiet, and its largest contentful paint (the browser's own measure), as the median of
+ * the runs. */
+async function homeVisits(browser: Browser, origin: string): Promise<{ js: RouteJs; lcpMs: number[] }> {
+  const lcpMs: number[] = [];
+  let js: RouteJs | null = null;
+  for (let run = 0; run < RUNS; run++) {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    try {
+      const scripts = captureScripts(context);
+      const page = await context.newPage();
+      await page.goto(`${origin}/home`, { waitUntil: 'networkidle' });
+      lcpMs.push(
+        await page.evaluate(
+          () =>
+            new Promise<number>((resolve) => {
+              new PerformanceObserver((list) => {
+                const entries = list.getEntries();
+                resolve(entries[entries.length - 1]?.startTime ?? Number.NaN);
+              }).observe({ type: 'largest-contentful-paint', buffered: true });
+            }),
+        ),
+      );
+      js ??= await scripts();
+    } finally {
+      await context.close();
+    }
   }
+  if (!js) throw new Error('BENCH_RUNS must be at least 1.');
+  return { js, lcpMs };
+}
+
+function describeJs(what: string, js: RouteJs, targetKb: number): string {
+  const over = js.gzipBytes / 1024 <= targetKb ? '' : ' (over target)';
+  return `JavaScript of ${what} on a first visit: ${js.files} files, ${(js.bytes / 1024).toFixed(0)} KB, ${(js.gzipBytes / 1024).toFixed(0)} KB gzip${over} (target ${targetKb} KB); the biggest: ${js.biggest.map((f) => `\`${f.name}\` ${(f.gzipBytes / 1024).toFixed(0)} KB`).join(', ')}.`;
 }
 
 async function measureCase(
@@ -404,8 +449,10 @@ async function measureCase(
 async function main(): Promise<void> {
   if (!fs.existsSync(SERVER_MAIN))
     throw new Error('Run npm run build first (dist/server/main.js is missing).');
-  const made = await ensureBenchTable();
-  if (!made) console.log(`reusing ${DATABASE}.${TABLE} (${ROWS.toLocaleString('en-US')} rows)`);
+  if (!HOME_ONLY) {
+    const made = await ensureBenchTable();
+    if (!made) console.log(`reusing ${DATABASE}.${TABLE} (${ROWS.toLocaleString('en-US')} rows)`);
+  }
   const loads: number[] = [os.loadavg()[0] ?? 0];
   const { dir, token } = await preparedDataDir();
   const server = await startServer(dir);
@@ -414,6 +461,25 @@ async function main(): Promise<void> {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
   });
   try {
+    console.log('the home page…');
+    const home = await homeVisits(browser, server.origin);
+    const homeLcp = median(home.lcpMs);
+    const homeLines = [
+      `The home page, a first-time visitor (signed out, empty cache, ${RUNS} runs): largest contentful paint ${ms(homeLcp)} ms (median)${homeLcp <= TARGETS.homeLcpMs ? '' : ' (over target)'} (target ${TARGETS.homeLcpMs} ms).`,
+      '',
+      describeJs('the home page', home.js, TARGETS.homeKb),
+    ];
+    if (HOME_ONLY) {
+      const lines = [
+        `${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, 1-minute load average ${(os.loadavg()[0] ?? 0).toFixed(1)}; Chromium headless at 1366×900.`,
+        '',
+        ...homeLines,
+      ];
+      fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+      fs.writeFileSync(RESULTS, `${lines.join('\n')}\n`);
+      console.log(`\n${lines.join('\n')}\n\nwritten to ${path.relative(process.cwd(), RESULTS)}`);
+      return;
+    }
     const stored = await verificationFor(server.origin, token);
     const results = [];
     for (const c of CASES) {
@@ -435,9 +501,11 @@ async function main(): Promise<void> {
       '',
       ...results.map((r) => `Path to the first row (the median visit), ${r.title}: ${r.medianVisit}.`),
       '',
-      `JavaScript of the browser route on a first visit: ${route.files} files, ${(route.bytes / 1024).toFixed(0)} KB, ${(route.gzipBytes / 1024).toFixed(0)} KB gzip${mark(route.gzipBytes / 1024, TARGETS.routeKb)} (target ${TARGETS.routeKb} KB); the biggest: ${route.biggest.map((f) => `\`${f.name}\` ${(f.gzipBytes / 1024).toFixed(0)} KB`).join(', ')}.`,
+      describeJs('the browser route', route, TARGETS.routeKb),
       '',
-      `Targets: first rows under ${TARGETS.firstRowsMs} ms, next page under ${TARGETS.nextPageMs} ms, the browser route under ${TARGETS.routeKb} KB gzip. First rows: from navigation start (a new tab, the app's files cached, the session stored) to the frame after the first row entered the grid, including the session check the app makes before it shows; "first visit" is the same with an empty cache. Next and sort: from the click to the frame after the first row changed. Gzip sizes are the script bodies compressed with zlib's default level.`,
+      ...homeLines,
+      '',
+      `Targets: first rows under ${TARGETS.firstRowsMs} ms, next page under ${TARGETS.nextPageMs} ms, the browser route under ${TARGETS.routeKb} KB gzip, the home page under ${TARGETS.homeKb} KB gzip with its largest contentful paint under ${TARGETS.homeLcpMs} ms. First rows: from navigation start (a new tab, the app's files cached, the session stored) to the frame after the first row entered the grid, including the session check the app makes before it shows; "first visit" is the same with an empty cache. Next and sort: from the click to the frame after the first row changed. Gzip sizes are the script bodies compressed with zlib's default level.`,
     ];
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(RESULTS, `${lines.join('\n')}\n`);
@@ -447,7 +515,7 @@ async function main(): Promise<void> {
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
     if (KEEP) console.log(`kept ${DATABASE} (--keep)`);
-    else {
+    else if (!HOME_ONLY) {
       await dropBenchDatabase();
       console.log(`dropped ${DATABASE} (--keep keeps it for the next run)`);
     }
