@@ -2,13 +2,11 @@ import { useState, type FormEvent } from 'react';
 import { ActionIcon, Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconChevronsLeft, IconChevronsRight } from '@tabler/icons-react';
 import { PAGE_SIZES } from '#common/limits.ts';
+import { pageCountOf } from '#web/ui/page-count.ts';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
-/** Pages of `size` rows that `count` rows fill: at least 1, so an empty result is "Page 1 of 1". */
-export function pageCountOf(count: number, size: number): number {
-  return Math.max(1, Math.ceil(count / size));
-}
+export { pageCountOf };
 
 /** "1,234 rows", "1 row", or "about 10,000,000 rows" when the count is the engine's estimate. */
 export function rowCountText(count: number, exact: boolean): string {

@@ -1,5 +1,6 @@
 import { ADMIN_PAGE_SIZE } from '#common/limits.ts';
 import type { AuditRequest } from '#web/api/admin/audit.ts';
+import { pageCountOf } from '#web/ui/page-count.ts';
 
 /*
  * The audit trail's filters in its address (docs/architecture.md habit 16): /admin/audit?userId=3&
@@ -87,7 +88,7 @@ export const hasFilters = (filters: AuditFilters) =>
   filters.to !== null;
 
 /** Pages of ADMIN_PAGE_SIZE entries that `count` fill: at least 1. */
-export const auditPageCount = (count: number) => Math.max(1, Math.ceil(count / ADMIN_PAGE_SIZE));
+export const auditPageCount = (count: number) => pageCountOf(count, ADMIN_PAGE_SIZE);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

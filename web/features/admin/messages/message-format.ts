@@ -40,8 +40,3 @@ export function mailStatusOf(message: Pick<ContactMessage, 'mailStatus' | 'mailE
       return { label: mt.noMailConfigured, color: 'gray', reason: null };
   }
 }
-
-/** Pages of `pageSize`: at least 1, and a last partial page counts. */
-export function messagePageCount(count: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(count / pageSize));
-}

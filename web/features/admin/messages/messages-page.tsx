@@ -6,10 +6,10 @@ import { useContactMessages } from '#web/api/contact/messages.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
 import { AdminFrame } from '#web/features/admin/admin-frame.tsx';
 import { MessageItem } from './message-item.tsx';
-import { messagePageCount } from './message-format.ts';
 import { messageTexts as mt } from './message-texts.ts';
-import { MessagesPager } from './messages-pager.tsx';
 import { useMessagesAddress } from './messages-address.ts';
+import { AdminPager } from '#web/features/admin/admin-pager.tsx';
+import { pageCountOf } from '#web/ui/page-count.ts';
 
 /**
  * /admin/messages (issue 15): the messages sent from Contact Us, newest first, in the Inbox or the Archive (the
@@ -26,7 +26,7 @@ export function MessagesPage() {
   useFailureToast(messages.error);
 
   const count = messages.data?.count ?? null;
-  const pageCount = messagePageCount(count ?? 0, ADMIN_PAGE_SIZE);
+  const pageCount = pageCountOf(count ?? 0, ADMIN_PAGE_SIZE);
   const results = messages.data?.results ?? [];
   const failed = messages.isError && !messages.data;
   const emptyText = failed
@@ -81,10 +81,10 @@ export function MessagesPage() {
             </Accordion>
           </section>
         )}
-        <MessagesPager
+        <AdminPager
           page={view.page}
           pageCount={Math.max(pageCount, count === null ? view.page : 1)}
-          count={count}
+          countText={count === null ? '' : mt.count(count)}
           onPageChange={view.setPage}
         />
       </Stack>

@@ -29,8 +29,3 @@ export function lockEnd(user: Pick<AdminUser, 'isLocked' | 'lockedUntil'>): stri
 export function secondFactorLabel(factor: string): string {
   return factor === 'Totp' ? 'App' : factor;
 }
-
-/** Pages of 20 users: at least 1, and a last partial page counts (the spec's floor would hide it). */
-export function userPageCount(count: number, pageSize: number): number {
-  return Math.max(1, Math.ceil(count / pageSize));
-}

@@ -8,7 +8,6 @@ export const userTexts = {
   search: 'Search users',
   searchPlaceholder: 'Username starts with…',
   table: 'Users',
-  pages: 'Pages',
   columns: {
     id: 'Id',
     username: 'Username',
@@ -29,11 +28,6 @@ export const userTexts = {
   noMatch: (term: string) => `No username starts with “${term}”.`,
   noPage: (page: number) => `There are no users on page ${page}.`,
   userCount: (count: number) => `${count.toLocaleString('en')} ${count === 1 ? 'user' : 'users'}`,
-  pageLabel: (page: number) => `Page ${page}`,
-  previousPage: 'Previous page',
-  nextPage: 'Next page',
-  firstPage: 'First page',
-  lastPage: 'Last page',
 
   // One user (/admin/users/{id})
   userTitle: 'User',

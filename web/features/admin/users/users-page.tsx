@@ -7,12 +7,12 @@ import { useAdminUsers } from '#web/api/admin/users.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
 import { AdminFrame } from '#web/features/admin/admin-frame.tsx';
 import { useUsersAddress } from './users-address.ts';
-import { userPageCount } from './user-format.ts';
 import { UsersCards } from './users-cards.tsx';
-import { UsersPager } from './users-pager.tsx';
 import { UsersSearch } from './users-search.tsx';
 import { UsersTable } from './users-table.tsx';
 import { userTexts as ut } from './user-texts.ts';
+import { AdminPager } from '#web/features/admin/admin-pager.tsx';
+import { pageCountOf } from '#web/ui/page-count.ts';
 
 /** /admin/users: the paged, searchable user list (spec 000 §2, §9), its page and search in the address. */
 export function UsersPage() {
@@ -21,7 +21,7 @@ export function UsersPage() {
   useUsersFailureToast(users.error);
 
   const count = users.data?.count ?? null;
-  const pageCount = userPageCount(count ?? 0, ADMIN_PAGE_SIZE);
+  const pageCount = pageCountOf(count ?? 0, ADMIN_PAGE_SIZE);
   const emptyText = view.username
     ? ut.noMatch(view.username)
     : view.page > 1 && (count ?? 0) > 0
@@ -46,10 +46,10 @@ export function UsersPage() {
         <Box hiddenFrom="sm">
           <UsersCards {...list} />
         </Box>
-        <UsersPager
+        <AdminPager
           page={view.page}
           pageCount={Math.max(pageCount, count === null ? view.page : 1)}
-          count={count}
+          countText={count === null ? '' : ut.userCount(count)}
           onPageChange={view.setPage}
         />
       </Stack>
