@@ -95,8 +95,19 @@ export interface EngineAdapter {
     options: Required<Pick<RowStreamOptions, 'chunkSize'>> & RowStreamOptions,
   ): AsyncIterable<Record<string, unknown>[]>;
 
-  /** Engines that can write CSV themselves (PostgreSQL COPY, MySQL formatting each record in its select). */
+  /** Engines that can write CSV themselves (PostgreSQL COPY) or from the driver's raw cells (MySQL). */
   csvCopy?: CsvCopy;
+  /** Engines that can write JSON Lines themselves (PostgreSQL row_to_json). */
+  jsonLinesCopy?: JsonLinesCopy;
+}
+
+/** An engine's own JSON Lines writer (see DatabaseEngine.streamJsonLines for the lines it must produce). */
+export interface JsonLinesCopy {
+  /** What to select for a column so the engine's JSON of it is JSON.stringify's of its wire value, or null when it
+   * cannot. */
+  expression(column: Column, ref: SqlFragment): SqlFragment | null;
+  /** Runs the select (each column's expression under its column's name) and yields its rows as JSON Lines. */
+  copy(query: CompiledQuery, options: RowStreamOptions): AsyncIterable<CsvChunk>;
 }
 
 /** An engine's own CSV writer (see DatabaseEngine.streamCsv for the records it must produce). */
@@ -107,7 +118,11 @@ export interface CsvCopy {
   expression(column: Column, ref: SqlFragment, onlyColumn: boolean): SqlFragment | null;
   /** The select list made of the columns' expressions, in column order. */
   record(fields: { column: Column; expression: SqlFragment }[]): SqlFragment;
-  /** Runs the select and yields the CSV records as they come, or null when this statement cannot be copied
-   * (PostgreSQL's COPY takes no bound values). */
-  copy(query: CompiledQuery, options: RowStreamOptions): AsyncIterable<CsvChunk> | null;
+  /** Runs the select (of `fields`, in their order) and yields the CSV records as they come, or null when this
+   * statement cannot be copied (PostgreSQL's COPY takes no bound values). */
+  copy(
+    query: CompiledQuery,
+    fields: { column: Column; expression: SqlFragment }[],
+    options: RowStreamOptions,
+  ): AsyncIterable<CsvChunk> | null;
 }

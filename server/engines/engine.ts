@@ -22,12 +22,29 @@ export interface EngineOptions {
 
 export const defaultEngineOptions: EngineOptions = { statementTimeoutMs: 15_000, poolSize: 10 };
 
-/** What a page request asks for (spec: page number, page size, a filter of column → term, a sort `name`/`-name`). */
+/** What a page request asks for (spec: page number, page size, a filter of column → term, a sort `name`/`-name`).
+ * `from`: the boundary of a page the caller was shown (its cursor, decoded), so its neighbour is read by seeking. */
 export interface PageQuery {
   filter: Filter;
   orderBy?: string | null;
   page: number;
   pageSize: number;
+  from?: { page: number; boundary: PageBoundary } | undefined;
+}
+
+/** A page's first and last rows' sort values (every sort column, then the key), as wire values. */
+export interface PageBoundary {
+  first: CellValue[];
+  last: CellValue[];
+}
+
+/** A page as the engine reads it: the rows and count, and its boundary (null when the order cannot seek or the
+ * page is empty). */
+export interface EnginePage extends PageResult {
+  boundary: PageBoundary | null;
+  /** How the rows were read (for tests and benchmarks; not sent): seeking from the neighbour's boundary, from the
+   * end in the reversed order, through the keys alone then joined back (the deferred join). */
+  readBy: { seek: boolean; fromEnd: boolean; deferredJoin: boolean };
 }
 
 /** One choice for a foreign-key column: the referenced key and a readable label. */
@@ -118,7 +135,7 @@ export interface DatabaseEngine {
   /** One table by schema and name, or a 404 EngineError. */
   table(schema: string, name: string): Promise<Table>;
   /** A page of rows matching the filter, in the asked order, with the (possibly estimated) count. */
-  page(table: Table, query: PageQuery): Promise<PageResult>;
+  page(table: Table, query: PageQuery): Promise<EnginePage>;
   /** Inserts or updates one row (by identity, guid or primary key); answers it before (null when new) and as the
    * database now holds it. `beforeWrite` may refuse the insert or update before it happens. */
   upsert(table: Table, row: Row, options?: UpsertOptions): Promise<RowChange>;
@@ -148,6 +165,14 @@ export interface DatabaseEngine {
    * an empty string as "", booleans as true/false, binary as base64, text that starts like a formula with a
    * leading ' (formula-cells.ts). */
   streamCsv(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<CsvChunk> | null;
+  /** The same rows as JSON Lines written by the database itself (PostgreSQL's row_to_json), or null when this engine
+   * or these columns cannot: then use `streamRows`. Each line is what JSON.stringify makes of the row's wire values,
+   * keys in column order. `rows` counts lines. */
+  streamJsonLines(
+    table: Table,
+    query: RowStreamQuery,
+    options?: RowStreamOptions,
+  ): AsyncIterable<CsvChunk> | null;
 }
 
 /** Rejects when `work` takes longer than `ms`. */

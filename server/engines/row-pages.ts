@@ -1,57 +1,52 @@
 import { sql } from 'kysely';
-import type { Column, Filter, PageResult, Row, Table } from '#common/contract/sql.ts';
+import type { CellValue, Column, Row, Table } from '#common/contract/sql.ts';
 import type { EngineAdapter, SqlFragment } from './adapter.ts';
-import type { PageQuery } from './engine.ts';
+import type { EnginePage, PageBoundary, PageQuery } from './engine.ts';
 import { badInput } from './engine-error.ts';
 import { searchPredicates } from './search-terms.ts';
 import { countUpTo, rowFigureOf } from './table-catalog.ts';
 
 /*
- * Paged reading. A page is read by seeking from its neighbour's sort key when the server has just served the
- * neighbour (how people page: next, previous), so page 100,000 after page 99,999 costs what page 1 costs; a page
- * asked for by number alone falls back to OFFSET, the driver's own way, except the last page: it is read from the
- * end, in the reversed order, so Last costs what page 1 costs (docs/decisions/0026-row-history-and-last-page.md).
- * Counts are never a full scan of a big table: the engine's estimate without a filter, a capped count with one.
+ * Paged reading, without memory between calls (docs/decisions/0036-stateless-paging.md). A page answers its
+ * boundary (the first and last rows' sort values); the caller hands it back (as a signed cursor, features/sql) when
+ * it asks for the next or previous page, which is then read by seeking from it, so page 100,000 after page 99,999
+ * costs what page 1 costs, on any instance, after any restart. A page asked for by number alone is read by OFFSET
+ * over the keys alone through an index and joined back to its rows (a deferred join), and past the middle of the
+ * table from the end in the reversed order, so Last costs what First costs (0026). Counts are never a full scan of a
+ * big table: the engine's estimate without a filter, a capped count with one.
  */
 
 /** A filtered count stops here and is reported as "at least". */
 export const FILTERED_COUNT_CAP = 100_000;
-const BOUNDARY_TTL_MS = 10 * 60 * 1000;
+/** Below this offset a page by number reads its rows at once; from it, keys first (the deferred join). */
+const DEFERRED_JOIN_FROM_OFFSET = 1000;
 
 /** Numbers in a message as people read them: 1,000,000. */
 const digits = (n: number) => n.toLocaleString('en-US');
-const BOUNDARY_CACHE_SIZE = 2000;
 
 interface SortPart {
   column: Column;
   descending: boolean;
 }
 
-/** The first and last row's sort values of a page served, as the driver returned them. */
-interface Boundary {
-  first: unknown[];
-  last: unknown[];
-  at: number;
-}
+type Count = { count: number; exact: boolean };
+type ReadBy = EnginePage['readBy'];
 
-/** Reads pages of one engine's tables; remembers page boundaries so neighbouring pages can seek. */
+/** Reads pages of one engine's tables. Holds nothing between calls. */
 export class RowPages {
-  private readonly boundaries = new Map<string, Boundary>();
-
   constructor(private readonly adapter: EngineAdapter) {}
 
-  async page(table: Table, query: PageQuery): Promise<PageResult> {
+  async page(table: Table, query: PageQuery): Promise<EnginePage> {
     if (!Number.isInteger(query.page) || query.page < 1)
       throw badInput('page must be a whole number from 1.');
     const predicates = searchPredicates(this.adapter, table, query.filter);
     const sort = sortOrder(table, query.orderBy ?? null);
     const where = predicates.length ? sql.join(predicates, sql` and `) : sql`1 = 1`;
-    const key = boundaryKey(table, query.filter, query.orderBy ?? null, query.pageSize);
     refuseFarPastEnd(table, query);
 
     const filtered = predicates.length > 0;
     const counting = this.count(table, filtered, where);
-    const refusePastLast = (count: { count: number; exact: boolean }) => {
+    const refusePastLast = (count: Count) => {
       if (!count.exact) return;
       const lastPage = Math.max(1, Math.ceil(count.count / query.pageSize));
       if (query.page > lastPage) throw badInput(`Page ${query.page} is past the last page (${lastPage}).`);
@@ -60,162 +55,189 @@ export class RowPages {
     // refused without its statement. Otherwise both at once.
     if (rowFigureOf(table) === 'exact' && (query.page - 1) * query.pageSize >= table.numberOfRows)
       refusePastLast(await counting);
-    let count: { count: number; exact: boolean };
+
+    let count: Count;
     let rows: Record<string, unknown>[];
-    if (this.mayBeLastByNumber(table, sort, filtered, query, key)) {
-      // The count decides whether this is the last page, so it comes first: free without a filter on an estimated
-      // table, capped with a filter, and otherwise a table the catalog counted exactly and this page reaches its end.
+    const readBy: ReadBy = { seek: false, fromEnd: false, deferredJoin: false };
+    const seek = this.seekFrom(sort, query);
+    if (seek) {
+      readBy.seek = true;
+      [count, rows] = await Promise.all([
+        counting,
+        this.seek(table, sort.parts, where, seek, query.pageSize),
+      ]);
+      refusePastLast(count);
+    } else if (this.waitsForCount(table, sort, filtered, query)) {
+      // Whether the page is read from the end depends on the count: free without a filter on an estimated table,
+      // capped with a filter, else a table the catalog counted exactly whose second half this page is in.
       count = await counting;
       refusePastLast(count);
-      const end = rowsAtEnd(count, query);
-      rows =
-        end === null
-          ? await this.rows(table, sort, where, query, key)
-          : await this.lastRows(table, sort, where, end, query, key);
+      rows = await this.byNumber(table, sort, where, filtered, query, count, readBy);
     } else {
-      [count, rows] = await Promise.all([counting, this.rows(table, sort, where, query, key)]);
+      [count, rows] = await Promise.all([
+        counting,
+        this.byNumber(table, sort, where, filtered, query, null, readBy),
+      ]);
       refusePastLast(count);
     }
     return {
       results: rows.map((raw) => decodeRow(this.adapter, table, raw)),
       count: count.count,
       countIsExact: count.exact,
+      boundary: sort.seekable && rows.length > 0 ? this.boundaryOf(sort.parts, rows) : null,
+      readBy,
     };
   }
 
-  private async count(
-    table: Table,
-    filtered: boolean,
-    where: SqlFragment,
-  ): Promise<{ count: number; exact: boolean }> {
+  private async count(table: Table, filtered: boolean, where: SqlFragment): Promise<Count> {
     if (!filtered && table.numberOfRowsIsEstimate) return { count: table.numberOfRows, exact: false };
     const cap = filtered ? FILTERED_COUNT_CAP : Number.MAX_SAFE_INTEGER - 1;
     const count = await countUpTo(this.adapter, table, cap, where);
     return count > cap ? { count: cap, exact: false } : { count, exact: true };
   }
 
-  /**
-   * Whether a page would be read by OFFSET (no neighbour's boundary to seek from) in a total order and might be the
-   * last one: worth knowing the count before reading. Without a filter on a table the catalog counted exactly, only
-   * when the page reaches the catalog's count (a page before it is read by OFFSET at once, alongside the count).
-   */
-  private mayBeLastByNumber(
+  /** Whether a page by number may be read from the end (a total order, past page 1, and with a filter, an
+   * estimated count, or in the second half of the catalog's exact count): worth knowing the count first. */
+  private waitsForCount(table: Table, sort: SortOrder, filtered: boolean, query: PageQuery): boolean {
+    if (query.page === 1 || !sort.total) return false;
+    return filtered || table.numberOfRowsIsEstimate || 2 * query.page * query.pageSize > table.numberOfRows;
+  }
+
+  /** The neighbour's boundary to seek from, as the driver binds it, or null (no cursor, or not a neighbour's). */
+  private seekFrom(
+    sort: SortOrder,
+    query: PageQuery,
+  ): { side: 'after' | 'before'; values: unknown[] } | null {
+    const from = query.from;
+    if (!from || !sort.seekable) return null;
+    const side = from.page === query.page - 1 ? 'after' : from.page === query.page + 1 ? 'before' : null;
+    const wire = side === 'after' ? from.boundary.last : from.boundary.first;
+    if (!side || wire.length !== sort.parts.length) return null;
+    try {
+      return { side, values: sort.parts.map((part, i) => this.bindable(part.column, wire[i] ?? null)) };
+    } catch {
+      // A value this column cannot take (the table changed under the cursor): the page is read by number.
+      return null;
+    }
+  }
+
+  /** A wire value as the driver binds it for this column (binary arrives as base64). */
+  private bindable(column: Column, wire: CellValue): unknown {
+    if (wire === null) return null;
+    return this.adapter.encodeValue(
+      column,
+      typeof wire === 'string' && ['Binary', 'image'].includes(column.typeGroup)
+        ? Buffer.from(wire, 'base64')
+        : wire,
+    );
+  }
+
+  /** The rows strictly after (or before) the neighbour's boundary, in the asked order. */
+  private async seek(
+    table: Table,
+    parts: SortPart[],
+    where: SqlFragment,
+    from: { side: 'after' | 'before'; values: unknown[] },
+    limit: number,
+  ): Promise<Record<string, unknown>[]> {
+    const seeking = sql`${where} and ${seekPredicate(this.adapter, parts, from.values, from.side)}`;
+    if (from.side === 'after') return this.select(table, parts, seeking, limit, 0);
+    return (await this.select(table, reversed(parts), seeking, limit, 0)).reverse();
+  }
+
+  /** Page N by number: from the start by OFFSET, or, in a total order past the middle of a known end, from the end
+   * in the reversed order (the count decides; see fromEnd). */
+  private async byNumber(
     table: Table,
     sort: SortOrder,
+    where: SqlFragment,
     filtered: boolean,
     query: PageQuery,
-    key: string,
-  ): boolean {
-    if (query.page === 1 || !sort.total) return false;
-    if (
-      sort.seekable &&
-      (this.boundary(`${key}#${query.page - 1}`) || this.boundary(`${key}#${query.page + 1}`))
-    )
-      return false;
-    return filtered || table.numberOfRowsIsEstimate || query.page * query.pageSize >= table.numberOfRows;
-  }
-
-  /** The last page, read from the end in the reversed order (`limit` rows), in the asked order again; its
-   * boundary is remembered so Previous seeks from it. */
-  private async lastRows(
-    table: Table,
-    sort: SortOrder,
-    where: SqlFragment,
-    limit: number,
-    query: PageQuery,
-    key: string,
+    count: Count | null,
+    readBy: ReadBy,
   ): Promise<Record<string, unknown>[]> {
-    const reversed = sort.parts.map((part) => ({ ...part, descending: !part.descending }));
-    const rows = (await this.select(table, reversed, where, limit, 0)).reverse();
-    if (sort.seekable && rows.length > 0) this.remember(`${key}#${query.page}`, sort.parts, rows);
-    return rows;
-  }
-
-  private async rows(
-    table: Table,
-    sort: SortOrder,
-    where: SqlFragment,
-    query: PageQuery,
-    key: string,
-  ): Promise<Record<string, unknown>[]> {
-    const before = sort.seekable ? this.boundary(`${key}#${query.page - 1}`) : undefined;
-    const after = sort.seekable && !before ? this.boundary(`${key}#${query.page + 1}`) : undefined;
-    let rows: Record<string, unknown>[];
-    if (before) {
-      rows = await this.select(
-        table,
-        sort.parts,
-        sql`${where} and ${seekPredicate(sort.parts, before.last, 'after')}`,
-        query.pageSize,
-        0,
-      );
-    } else if (after) {
-      const reversed = sort.parts.map((part) => ({ ...part, descending: !part.descending }));
-      rows = (
-        await this.select(
-          table,
-          reversed,
-          sql`${where} and ${seekPredicate(sort.parts, after.first, 'before')}`,
-          query.pageSize,
-          0,
-        )
+    const end = count && sort.total ? fromEnd(count, query, filtered) : null;
+    readBy.fromEnd = end !== null;
+    if (end)
+      return (
+        await this.read(table, reversed(sort.parts), where, filtered, end.limit, end.offset, readBy)
       ).reverse();
-    } else {
-      rows = await this.select(table, sort.parts, where, query.pageSize, (query.page - 1) * query.pageSize);
-    }
-    if (sort.seekable && rows.length > 0) this.remember(`${key}#${query.page}`, sort.parts, rows);
-    return rows;
+    return this.read(
+      table,
+      sort.parts,
+      where,
+      filtered,
+      query.pageSize,
+      (query.page - 1) * query.pageSize,
+      readBy,
+    );
+  }
+
+  /** `limit` rows after `offset` in this order: deep into an unfiltered table through an index over the sort and
+   * the key alone, then joined back to the rows; else directly. */
+  private async read(
+    table: Table,
+    parts: SortPart[],
+    where: SqlFragment,
+    filtered: boolean,
+    limit: number,
+    offset: number,
+    readBy: ReadBy,
+  ): Promise<Record<string, unknown>[]> {
+    readBy.deferredJoin =
+      offset >= DEFERRED_JOIN_FROM_OFFSET && !filtered && keysCovered(this.adapter, table, parts);
+    if (readBy.deferredJoin) return this.deferredJoin(table, parts, limit, offset);
+    return this.select(table, parts, where, limit, offset);
   }
 
   private async select(table: Table, parts: SortPart[], where: SqlFragment, limit: number, offset: number) {
     // Sort columns are qualified: where the select list rewrites a column (selectExpression), its alias would win.
-    const qualified = (p: SortPart) => sql.id(table.schema, table.name, p.column.name);
-    const order = parts.length
-      ? sql`order by ${sql.join(parts.map((p) => (p.descending ? sql`${qualified(p)} desc` : sql`${qualified(p)} asc`)))}`
-      : this.adapter.kind === 'mssql'
-        ? sql`order by (select null)`
-        : sql``;
+    const order = this.orderBy(parts, (p) => sql.id(table.schema, table.name, p.column.name));
     const statement = sql<
       Record<string, unknown>
     >`select ${selectList(this.adapter, table)} from ${sql.id(table.schema, table.name)} where ${where} ${order} ${this.adapter.limitOffset(limit, offset)}`;
     return (await statement.execute(this.adapter.db)).rows;
   }
 
-  private boundary(key: string): Boundary | undefined {
-    const found = this.boundaries.get(key);
-    if (found && Date.now() - found.at > BOUNDARY_TTL_MS) {
-      this.boundaries.delete(key);
-      return undefined;
-    }
-    return found;
+  /**
+   * The deferred join: the page's keys are read with OFFSET from the index alone (the sort column(s) and the key:
+   * a secondary index carries the key on MariaDB/MySQL and SQL Server; PostgreSQL needs an index over both), so
+   * skipping rows touches neither the table's rows nor their columns, then the page's rows are read by key.
+   */
+  private async deferredJoin(table: Table, parts: SortPart[], limit: number, offset: number) {
+    const keys = keyNames(table);
+    const row = (name: string) => sql.id('dbui_row', name);
+    const key = (name: string) => sql.id('dbui_key', name);
+    const keyList = sql.join(keys.map((name) => sql.id(name)));
+    const keyOrder = this.orderBy(parts, (p) => sql.id(p.column.name));
+    const columns = sql.join(
+      table.columns.map((c) =>
+        this.adapter.selectExpression
+          ? sql`${this.adapter.selectExpression(c, row(c.name))} as ${sql.id(c.name)}`
+          : sql`${row(c.name)} as ${sql.id(c.name)}`,
+      ),
+    );
+    const joined = sql.join(
+      keys.map((name) => sql`${row(name)} = ${key(name)}`),
+      sql` and `,
+    );
+    const statement = sql<Record<string, unknown>>`select ${columns}
+      from ${sql.id(table.schema, table.name)} as ${sql.id('dbui_row')}
+      inner join (select ${keyList} from ${sql.id(table.schema, table.name)} ${keyOrder} ${this.adapter.limitOffset(limit, offset)}) as ${sql.id('dbui_key')}
+      on ${joined} ${this.orderBy(parts, (p) => row(p.column.name))}`;
+    return (await statement.execute(this.adapter.db)).rows;
   }
 
-  private remember(key: string, parts: SortPart[], rows: Record<string, unknown>[]): void {
-    // Seek values are bound as the column's own values (a driver may hand back a coarser type than the column).
+  private orderBy(parts: SortPart[], ref: (part: SortPart) => SqlFragment): SqlFragment {
+    if (!parts.length) return this.adapter.kind === 'mssql' ? sql`order by (select null)` : sql``;
+    return sql`order by ${sql.join(parts.map((p) => (p.descending ? sql`${ref(p)} desc` : sql`${ref(p)} asc`)))}`;
+  }
+
+  /** The first and last rows' sort values, as wire values (what a cursor carries). */
+  private boundaryOf(parts: SortPart[], rows: Record<string, unknown>[]): PageBoundary {
     const values = (row: Record<string, unknown> | undefined) =>
-      parts.map((p) => {
-        const wire = this.adapter.decodeValue(p.column, row?.[p.column.name]);
-        return wire === null
-          ? null
-          : this.adapter.encodeValue(
-              p.column,
-              typeof wire === 'string' && ['Binary', 'image'].includes(p.column.typeGroup)
-                ? Buffer.from(wire, 'base64')
-                : wire,
-            );
-      });
-    this.boundaries.delete(key);
-    this.boundaries.set(key, { first: values(rows[0]), last: values(rows[rows.length - 1]), at: Date.now() });
-    if (this.boundaries.size > BOUNDARY_CACHE_SIZE) {
-      const oldest = this.boundaries.keys().next().value;
-      if (oldest !== undefined) this.boundaries.delete(oldest);
-    }
-  }
-
-  /** Forgets the page boundaries of a table whose rows changed. */
-  forget(table: Table): void {
-    const prefix = JSON.stringify([table.schema, table.name]).slice(0, -1);
-    for (const key of this.boundaries.keys()) if (key.startsWith(prefix)) this.boundaries.delete(key);
+      parts.map((p) => this.adapter.decodeValue(p.column, row?.[p.column.name]));
+    return { first: values(rows[0]), last: values(rows[rows.length - 1]) };
   }
 }
 
@@ -239,6 +261,35 @@ function refuseFarPastEnd(table: Table, query: PageQuery): void {
     throw badInput(`Page ${digits(query.page)} is past the end of ${table.name}.`);
 }
 
+/**
+ * Where page N by number is read from the end (rows skipped from the end, rows read), or null to read it from the
+ * start. With an exact count: the last page (what is left after the pages before it), and any page whose rows after
+ * it are fewer than its rows before it — the same rows OFFSET gives. With an estimate (no filter): the page's place
+ * counted back from the table's real end, the last page being its final `size` rows, so the pages of the second half
+ * meet the last page exactly (an estimate off by d rows moves them by d rows against OFFSET's; 0036). With a capped
+ * count (a filter matching more than the cap) only the page holding the cap's end is read from the end, as the
+ * final `size` rows (0026); the end's place is unknown otherwise.
+ */
+function fromEnd(
+  count: Count,
+  query: PageQuery,
+  filtered: boolean,
+): { offset: number; limit: number } | null {
+  const size = query.pageSize;
+  const before = (query.page - 1) * size;
+  if (count.exact) {
+    if (before >= count.count) return null;
+    const after = count.count - query.page * size;
+    if (after <= 0) return { offset: 0, limit: count.count - before };
+    return after < before ? { offset: after, limit: size } : null;
+  }
+  const lastPage = Math.max(1, Math.ceil(count.count / size));
+  if (query.page === lastPage) return { offset: 0, limit: size };
+  if (filtered || query.page > lastPage) return null;
+  const after = (lastPage - query.page) * size;
+  return after < before ? { offset: after, limit: size } : null;
+}
+
 /** Every column of a table, each as the adapter wants it selected. */
 export function selectList(adapter: EngineAdapter, table: Table): SqlFragment {
   return sql.join(
@@ -257,20 +308,6 @@ export function decodeRow(adapter: EngineAdapter, table: Table, raw: Record<stri
   return row;
 }
 
-/**
- * How many rows the last page holds when `query` asks for it, or null when it asks for another page. The last page
- * is the one whose range holds the count's end; with an exact count it holds what is left after the pages before
- * it, with an estimate or a capped count it is the final page-size rows (the end as it is, whatever the figure).
- */
-function rowsAtEnd(count: { count: number; exact: boolean }, query: PageQuery): number | null {
-  const firstRow = (query.page - 1) * query.pageSize;
-  if (!(firstRow < count.count && count.count <= query.page * query.pageSize)) return null;
-  return count.exact ? count.count - firstRow : query.pageSize;
-}
-
-const boundaryKey = (table: Table, filter: Filter, orderBy: string | null, pageSize: number) =>
-  JSON.stringify([table.schema, table.name, Object.entries(filter).sort(), orderBy, pageSize]);
-
 /** A page's order: its columns, whether it is total (the key breaks ties, so reversing it reverses the rows
  * exactly), and whether pages can seek in it. */
 export interface SortOrder {
@@ -279,10 +316,15 @@ export interface SortOrder {
   seekable: boolean;
 }
 
+/** The row key's columns: the primary key, else the identity column, else none. */
+function keyNames(table: Table): string[] {
+  return table.primaryKey.length ? table.primaryKey : table.identityColumn ? [table.identityColumn] : [];
+}
+
 /**
- * The asked sort column, then the row key as a tie-breaker so the order is total. Seeking needs a key and no
- * NULLs in the sort columns (NULLs sort differently on each engine), else paging uses OFFSET. Reading the last page
- * backwards needs only the total order: every engine sorts NULLs at opposite ends ascending and descending.
+ * The asked sort column, then the row key as a tie-breaker so the order is total. Seeking needs the key (a total
+ * order); NULLs in a sort column are sought past where the engine sorts them (seekPredicate). Reading backwards
+ * needs only the total order: every engine sorts NULLs at opposite ends ascending and descending.
  */
 export function sortOrder(table: Table, orderBy: string | null): SortOrder {
   const descending = orderBy?.startsWith('-') ?? false;
@@ -295,31 +337,80 @@ export function sortOrder(table: Table, orderBy: string | null): SortOrder {
       throw badInput(`orderBy: ${name} holds binary data and cannot be sorted.`);
     parts.push({ column, descending });
   }
-  const keyNames = table.primaryKey.length
-    ? table.primaryKey
-    : table.identityColumn
-      ? [table.identityColumn]
-      : [];
-  for (const keyName of keyNames) {
+  const keys = keyNames(table);
+  for (const keyName of keys) {
     const column = table.columns.find((c) => c.name === keyName);
     if (column && !parts.some((p) => p.column.name === keyName)) parts.push({ column, descending });
   }
-  const total = keyNames.length > 0;
-  const seekable = total && parts.every((p) => !p.column.isNullable);
-  return { parts, total, seekable };
+  const total = keys.length > 0;
+  return { parts, total, seekable: total };
 }
 
-/** Rows strictly after (or before) the given sort values in the sort order, with a leading range bound on the
- * first column so the engine can start from the index. */
-function seekPredicate(parts: SortPart[], values: unknown[], side: 'after' | 'before'): SqlFragment {
-  const op = (part: SortPart) => ((side === 'after') !== part.descending ? sql.raw('>') : sql.raw('<'));
-  const bound = (part: SortPart, i: number) => sql`${sql.id(part.column.name)} ${op(part)} ${values[i]}`;
-  const same = (part: SortPart, i: number) => sql`${sql.id(part.column.name)} = ${values[i]}`;
-  const alternatives = parts.map((part, i) =>
-    sql.join([...parts.slice(0, i).map(same), bound(part, i)], sql` and `),
-  );
+const reversed = (parts: SortPart[]) => parts.map((part) => ({ ...part, descending: !part.descending }));
+
+/**
+ * Whether an index gives the page's keys in this order without reading the rows: on PostgreSQL an index whose
+ * columns start with the sort columns and the key; on MariaDB/MySQL and SQL Server the primary key for the key's own
+ * order (the rows are stored in it) or an index led by the sort column (a secondary index carries the primary key).
+ * SQLite skips OFFSET's rows without reading their columns already: it reads directly.
+ */
+function keysCovered(adapter: EngineAdapter, table: Table, parts: SortPart[]): boolean {
+  const keys = keyNames(table);
+  const names = parts.map((p) => p.column.name);
+  if (!keys.length || !names.length) return false;
+  const startsWith = (columns: string[], start: string[]) => start.every((name, i) => columns[i] === name);
+  if (adapter.kind === 'postgres') return table.indexes.some((index) => startsWith(index.columns, names));
+  if (adapter.kind !== 'mysql' && adapter.kind !== 'mssql') return false;
+  if (table.primaryKey.length && startsWith(names, table.primaryKey)) return true;
+  return table.primaryKey.length > 0 && table.indexes.some((index) => index.columns[0] === names[0]);
+}
+
+/** PostgreSQL sorts NULLs as larger than any value; MariaDB/MySQL, SQLite and SQL Server as smaller. */
+const nullsLargest = (adapter: EngineAdapter) => adapter.kind === 'postgres';
+
+/**
+ * Rows strictly after (or before) the given sort values in the sort order: the first column beyond its value, or
+ * equal and the next beyond, and so on down to the key. NULLs are placed where the engine sorts them. A leading
+ * range bound on a first column without NULLs lets the engine start from its index.
+ */
+function seekPredicate(
+  adapter: EngineAdapter,
+  parts: SortPart[],
+  values: unknown[],
+  side: 'after' | 'before',
+): SqlFragment {
+  const largest = nullsLargest(adapter);
+  const ref = (part: SortPart) => sql.id(part.column.name);
+  /** Toward larger values in the column's ascending order? */
+  const upward = (part: SortPart) => (side === 'after') !== part.descending;
+  const beyond = (part: SortPart, value: unknown): SqlFragment | null => {
+    const column = ref(part);
+    if (upward(part)) {
+      if (value === null) return largest ? null : sql`${column} is not null`;
+      return part.column.isNullable && largest
+        ? sql`(${column} > ${value} or ${column} is null)`
+        : sql`${column} > ${value}`;
+    }
+    if (value === null) return largest ? sql`${column} is not null` : null;
+    return part.column.isNullable && !largest
+      ? sql`(${column} < ${value} or ${column} is null)`
+      : sql`${column} < ${value}`;
+  };
+  const same = (part: SortPart, value: unknown) =>
+    value === null ? sql`${ref(part)} is null` : sql`${ref(part)} = ${value}`;
+  const alternatives: SqlFragment[] = [];
+  parts.forEach((part, i) => {
+    const past = beyond(part, values[i] ?? null);
+    if (past)
+      alternatives.push(
+        sql.join([...parts.slice(0, i).map((p, j) => same(p, values[j] ?? null)), past], sql` and `),
+      );
+  });
+  if (!alternatives.length) return sql`1 = 0`;
   const first = parts[0];
-  if (!first) return sql`1 = 1`;
-  const lead = (side === 'after') !== first.descending ? sql.raw('>=') : sql.raw('<=');
-  return sql`(${sql.id(first.column.name)} ${lead} ${values[0]} and (${sql.join(alternatives, sql` or `)}))`;
+  const lead = values[0];
+  if (!first || first.column.isNullable || lead === null || lead === undefined)
+    return sql`(${sql.join(alternatives, sql` or `)})`;
+  const op = upward(first) ? sql.raw('>=') : sql.raw('<=');
+  return sql`(${ref(first)} ${op} ${lead} and (${sql.join(alternatives, sql` or `)}))`;
 }

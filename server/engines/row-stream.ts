@@ -67,8 +67,28 @@ export function streamTableCsv(
     fields.push({ column, expression });
   }
   const statement = selectStatement(adapter, table, query, copy.record(fields)).compile(adapter.db);
-  const chunks = copy.copy(statement, options);
+  const chunks = copy.copy(statement, fields, options);
   return chunks && untilAborted(chunks, options.signal);
+}
+
+/** The rows as JSON Lines written by the engine itself, or null when the adapter has no JSON writer or a column
+ * has no JSON expression. */
+export function streamTableJsonLines(
+  adapter: EngineAdapter,
+  table: Table,
+  query: RowStreamQuery,
+  options: RowStreamOptions = {},
+): AsyncIterable<CsvChunk> | null {
+  const copy = adapter.jsonLinesCopy;
+  if (!copy) return null;
+  const fields: SqlFragment[] = [];
+  for (const column of table.columns) {
+    const expression = copy.expression(column, sql.id(column.name));
+    if (!expression) return null;
+    fields.push(sql`${expression} as ${sql.id(column.name)}`);
+  }
+  const statement = selectStatement(adapter, table, query, sql.join(fields)).compile(adapter.db);
+  return untilAborted(copy.copy(statement, options), options.signal);
 }
 
 /** Nothing more once the signal is aborted (a chunk the driver had already read is not handed on). */

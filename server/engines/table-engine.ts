@@ -6,7 +6,7 @@ import { databaseBusy, EngineError, notFound } from './engine-error.ts';
 import { foreignKeyOptions } from './foreign-key-options.ts';
 import { RowPages } from './row-pages.ts';
 import { deleteRow, readRow, restoreRow, upsertRow } from './row-writes.ts';
-import { countStreamRows, streamTableCsv, streamTableRows } from './row-stream.ts';
+import { countStreamRows, streamTableCsv, streamTableJsonLines, streamTableRows } from './row-stream.ts';
 import { streamWatch } from './stream-watch.ts';
 import { buildCatalog } from './table-catalog.ts';
 import { sql } from 'kysely';
@@ -96,21 +96,9 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
       return found;
     },
     page: (table, query) => explained(() => pages.page(table, query)),
-    async upsert(table, row, options) {
-      const saved = await explained(() => upsertRow(adapter, table, row, options), 'write');
-      pages.forget(table);
-      return saved;
-    },
-    async deleteRow(table, row, options) {
-      const deleted = await explained(() => deleteRow(adapter, table, row, options), 'write');
-      pages.forget(table);
-      return deleted;
-    },
-    async restoreRow(table, row, options) {
-      const restored = await explained(() => restoreRow(adapter, table, row, options), 'write');
-      pages.forget(table);
-      return restored;
-    },
+    upsert: (table, row, options) => explained(() => upsertRow(adapter, table, row, options), 'write'),
+    deleteRow: (table, row, options) => explained(() => deleteRow(adapter, table, row, options), 'write'),
+    restoreRow: (table, row, options) => explained(() => restoreRow(adapter, table, row, options), 'write'),
     readRow: (table, key) => explained(() => readRow(adapter, table, key)),
     foreignKeyOptions: async (table, column, query) =>
       explained(async () => foreignKeyOptions(adapter, await engine.catalog(), table, column, query)),
@@ -123,6 +111,11 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
       const stream = watched(options);
       const csv = streamTableCsv(adapter, table, query, stream.options);
       return csv && explainedStream(stream.watch(csv));
+    },
+    streamJsonLines(table, query, options) {
+      const stream = watched(options);
+      const lines = streamTableJsonLines(adapter, table, query, stream.options);
+      return lines && explainedStream(stream.watch(lines));
     },
   };
   return engine;

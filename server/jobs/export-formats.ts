@@ -16,7 +16,8 @@ import { formulaSafeCell, formulaSafeText } from '#server/engines/formula-cells.
  *   quote, in the header too, so a spreadsheet shows it instead of running it (engines/formula-cells.ts); numbers
  *   stay numbers. `bom` starts the file with the UTF-8 byte-order mark Excel wants. On PostgreSQL and
  *   MySQL/MariaDB, when the columns and filter allow, the records come from the database itself (the same bytes).
- * - JSON Lines: one JSON object per row, keys in column order, values as on the wire.
+ * - JSON Lines: one JSON object per row, keys in column order, values as on the wire. On PostgreSQL, when the
+ *   columns allow (no floats), the lines come from the database itself (row_to_json, the same bytes).
  * - XLSX: exceljs's streaming writer (no shared strings, no styles: nothing kept per row). A sheet holds at most
  *   1,048,576 rows (Excel's limit) including its header row, so longer exports continue on further sheets
  *   ("Track", "Track (2)", …), each with the header row. Numbers and booleans are typed cells, everything else
@@ -106,7 +107,15 @@ async function* csvBytes(write: ExportWrite): AsyncGenerator<string | Uint8Array
   }
 }
 
-async function* jsonLines(write: ExportWrite): AsyncGenerator<string> {
+async function* jsonLines(write: ExportWrite): AsyncGenerator<string | Uint8Array> {
+  const written = write.engine.streamJsonLines(write.table, write.query, { signal: write.signal });
+  if (written) {
+    for await (const chunk of written) {
+      yield chunk.bytes;
+      write.onRows(chunk.rows);
+    }
+    return;
+  }
   const names = columnNames(write.table);
   for await (const rows of write.engine.streamRows(write.table, write.query, {
     signal: write.signal,

@@ -1,19 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TableRights } from '#common/contract/sql.ts';
 import { accountApiMessages as am } from '#common/messages.ts';
 import type { AppStore } from '#server/store/app-store.ts';
-import { linksOfUser, userIsAdmin } from '#server/store/roles.ts';
 import { findLiveSession, touchSession } from '#server/store/sessions.ts';
+import { accessCache } from '#server/features/access/access-cache.ts';
 import { sha256Hex } from '#server/features/auth/tokens.ts';
 import { ApiError } from './error-envelope.ts';
 
-/** The signed-in person behind a request (docs/decisions/0005-accounts.md). Rights are read per request, so a
- * role change takes effect at once. */
+/** The signed-in person behind a request (docs/decisions/0005-accounts.md). Rights are as of the request: cached
+ * per user and read again once they changed (0034), so a role change takes effect at the next call. */
 export interface SignedInAccount {
   userId: number;
   username: string;
   isAdmin: boolean;
   sessionId: number;
   links: string[];
+  /** The write permissions of the user's roles by TableId, when known (else the policy reads them). */
+  permissions?: ReadonlyMap<string, TableRights>;
   reauthenticatedAt: string | null;
   passwordExpired: boolean;
 }
@@ -78,14 +81,17 @@ export function passwordIsExpired(
 
 /**
  * Reads `Authorization: Bearer <token>` on every request, finds the live session (not revoked, within its sliding
- * expiry and absolute lifetime), records the activity at most once a minute, and sets `request.account` (null when
- * signed out). Recording the activity never fails a call: with the app store unwritable (a full disk) reads go on.
+ * expiry and absolute lifetime: one indexed read on every call, so a sign-out or a lock ends it at once on every
+ * instance), records the activity at most once a minute, and sets `request.account` (null when signed out) with the
+ * user's rights from the access cache (0034). Recording the activity never fails a call: with the app store
+ * unwritable (a full disk) reads go on.
  */
 export function sessionHooks(app: FastifyInstance, store: AppStore, settings: SessionSettings): void {
   app.decorateRequest('account', null);
   app.decorateRequest('session', null);
   app.decorateRequest('staleBearer', false);
   app.decorateRequest('receivedAt', 0);
+  const rights = accessCache(store);
   app.addHook('onRequest', async (request) => {
     const now = settings.now();
     request.receivedAt = now.getTime();
@@ -99,22 +105,28 @@ export function sessionHooks(app: FastifyInstance, store: AppStore, settings: Se
       request.staleBearer = true;
       return;
     }
-    const [expiresAt, isAdmin, links] = await Promise.all([
-      recordUse(store, found, now, settings.idleMinutes, request),
-      userIsAdmin(store.db, found.user_id),
-      linksOfUser(store.db, found.user_id),
-    ]);
+    const cached = rights.of(found.user_id, found.access_version ?? '');
+    const access = cached instanceof Promise ? await cached : cached;
+    const expiresAt = useIsRecorded(found, now)
+      ? found.expires_at
+      : await recordUse(store, found, now, settings.idleMinutes, request);
     request.session = { id: found.id, token, expiresAt };
     request.account = {
       userId: found.user_id,
       username: found.username,
-      isAdmin,
+      isAdmin: access.isAdmin,
       sessionId: found.id,
-      links,
+      links: access.links,
+      permissions: access.permissions,
       reauthenticatedAt: found.reauthenticated_at,
       passwordExpired: passwordIsExpired(found, settings.passwordMaxAgeDays, now),
     };
   });
+}
+
+/** Whether a use was recorded less than a minute ago: then this call writes nothing (0013). */
+function useIsRecorded(session: { last_seen_at: string }, now: Date): boolean {
+  return session.last_seen_at > new Date(now.getTime() - SESSION_USE_WRITTEN_EVERY_MS).toISOString();
 }
 
 /** Moves the sliding expiry when the last recorded use is a minute old; answers the expiry the store holds after. A
@@ -127,7 +139,7 @@ async function recordUse(
   request: FastifyRequest,
 ): Promise<string> {
   const lastBefore = new Date(now.getTime() - SESSION_USE_WRITTEN_EVERY_MS).toISOString();
-  if (session.last_seen_at > lastBefore) return session.expires_at;
+  if (useIsRecorded(session, now)) return session.expires_at;
   const expiresAt = slidingExpiry(now, session.absolute_expires_at, idleMinutes);
   try {
     const recorded = await touchSession(store.db, session.id, {

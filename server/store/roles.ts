@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import type { TableRights } from '#common/contract/sql.ts';
 import type { AppDatabase } from './schema.ts';
 
 type Db = Kysely<AppDatabase> | Transaction<AppDatabase>;
@@ -27,6 +29,53 @@ export async function userIsAdmin(db: Db, userId: number): Promise<boolean> {
     .select('roles.id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** What every call needs to know of a user's rights: administrator or not, the union of the links of their roles,
+ * and the write permissions their roles grant, by TableId. */
+export interface UserAccess {
+  isAdmin: boolean;
+  links: string[];
+  permissions: ReadonlyMap<string, TableRights>;
+}
+
+/** A user's rights, read whole (calls then need no app store read for them: features/access/access-cache.ts). */
+export async function accessOfUser(db: Db, userId: number): Promise<UserAccess> {
+  const [isAdmin, links, rows] = await Promise.all([
+    userIsAdmin(db, userId),
+    linksOfUser(db, userId),
+    db
+      .selectFrom('role_permissions')
+      .innerJoin('user_roles', 'user_roles.role_id', 'role_permissions.role_id')
+      .where('user_roles.user_id', '=', userId)
+      .select(['table_id', 'can_insert', 'can_update', 'can_delete'])
+      .execute(),
+  ]);
+  const permissions = new Map<string, TableRights>();
+  for (const row of rows) {
+    const rights = permissions.get(row.table_id);
+    permissions.set(row.table_id, {
+      canInsert: (rights?.canInsert ?? false) || row.can_insert === 1,
+      canUpdate: (rights?.canUpdate ?? false) || row.can_update === 1,
+      canDelete: (rights?.canDelete ?? false) || row.can_delete === 1,
+    });
+  }
+  return { isAdmin, links, permissions };
+}
+
+/** The settings row whose value changes whenever anyone's rights may have changed (docs/decisions/0034). */
+export const ACCESS_VERSION_SETTING = 'access.version';
+
+/** Says that rights may have changed (roles, links, permissions, a user's roles, a lock, a deleted account): every
+ * instance reads a user's rights again at their next call. Call it after the change is committed (or inside its
+ * transaction): a call that saw the new version then reads the new rights. */
+export async function markAccessChanged(db: Db): Promise<void> {
+  const value = randomUUID();
+  await db
+    .insertInto('settings')
+    .values({ name: ACCESS_VERSION_SETTING, value })
+    .onConflict((c) => c.column('name').doUpdateSet({ value }))
+    .execute();
 }
 
 /** The built-in Administrator role (`*`, isAdmin; docs/decisions/0003-app-store.md). */

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { ACCESS_VERSION_SETTING } from './roles.ts';
 import type { AppDatabase, SessionsTable } from './schema.ts';
 
 type Db = Kysely<AppDatabase> | Transaction<AppDatabase>;
@@ -37,7 +38,8 @@ export async function insertSession(db: Db, session: NewSession, now: string): P
 }
 
 /** A session that is not revoked and has not passed its sliding expiry or its absolute lifetime, with the
- * account fields a request needs. */
+ * account fields a request needs, and the rights' version (`accessVersion`: '' before any change) in the same read:
+ * a user's cached rights are used only while it is unchanged (docs/decisions/0034-request-path.md). */
 export async function findLiveSession(db: Db, tokenHash: string, now: string) {
   return db
     .selectFrom('sessions')
@@ -46,7 +48,12 @@ export async function findLiveSession(db: Db, tokenHash: string, now: string) {
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .where('sessions.absolute_expires_at', '>', now)
-    .select([
+    .select((eb) => [
+      eb
+        .selectFrom('settings')
+        .select('settings.value')
+        .where('settings.name', '=', ACCESS_VERSION_SETTING)
+        .as('access_version'),
       'sessions.id',
       'sessions.user_id',
       'sessions.expires_at',

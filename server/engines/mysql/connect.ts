@@ -1,5 +1,6 @@
 import { createPool } from 'mysql2';
 import { CompiledQuery, Kysely, MysqlDialect, type DatabaseConnection } from 'kysely';
+import { registerPoolUse } from '#server/engines/pool-use.ts';
 import { callBudgetOf, DeadlineGuard } from '#server/engines/call-deadline.ts';
 import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { createTableEngine } from '#server/engines/table-engine.ts';
@@ -41,6 +42,16 @@ export function openMysql(url: string, options: EngineOptions, name = 'database'
     }),
   });
   registerPool(db, guarded);
+  // mysql2 keeps its counts in fields its types do not declare; a version without them reports nothing.
+  const counts = pool as unknown as Partial<
+    Record<'_allConnections' | '_freeConnections' | '_connectionQueue', unknown[]>
+  >;
+  if (Array.isArray(counts._allConnections))
+    registerPoolUse(db, () => ({
+      open: counts._allConnections?.length ?? 0,
+      idle: counts._freeConnections?.length ?? 0,
+      waiting: counts._connectionQueue?.length ?? 0,
+    }));
   return db;
 }
 

@@ -1,9 +1,8 @@
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
-import type { Column } from '#common/contract/sql.ts';
-import type { CsvCopy, SqlFragment } from '#server/engines/adapter.ts';
+import type { CsvCopy } from '#server/engines/adapter.ts';
 import type { CsvChunk, DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
-import { FORMULA_START_CODES } from '#server/engines/formula-cells.ts';
 import { batchesOf } from '#server/engines/stream-batches.ts';
+import { csvFieldKind, MysqlCsvEncoder, type CsvFieldKind, type RowPacket } from './csv-records.ts';
 import type { GuardedConnection, GuardedPool } from './guarded-pool.ts';
 
 /*
@@ -12,10 +11,9 @@ import type { GuardedConnection, GuardedPool } from './guarded-pool.ts';
  * piling up in memory). The connection runs in UTC like every other (connect.ts) and without the statement
  * timeout; it is closed afterwards rather than pooled again with that setting.
  *
- * CSV is written by the server itself where the columns allow: the select makes each record's text (every field
- * as the wire value would be written, quoted where RFC 4180 needs it, text that starts like a formula with a
- * leading single quote as formula-cells.ts says) and the driver hands it over as bytes, so Node neither decodes
- * values nor formats them (about three times as fast as rows through csv-stringify).
+ * CSV is written by Node from the cells' raw bytes (csv-records.ts): the server runs the plain select, at the cost
+ * INTO OUTFILE pays to read the rows, and Node writes each field without decoding it into a value (the select
+ * formatting each record itself, as before, cost the server twice a plain select: docs/decisions/0035).
  */
 
 const pools = new WeakMap<Kysely<DynamicSchema>, GuardedPool>();
@@ -23,6 +21,31 @@ const pools = new WeakMap<Kysely<DynamicSchema>, GuardedPool>();
 /** Remembers the pool under a Kysely instance (connect.ts): streams need a connection of their own. */
 export function registerPool(db: Kysely<DynamicSchema>, pool: GuardedPool): void {
   pools.set(db, pool);
+}
+
+/** A connection of the stream's own, in UTC and without the statement timeout. Getting it and each setting keep
+ * a deadline (guarded-pool.ts); the streaming query then has none as a whole (the engine watches its silences,
+ * stream-watch.ts). */
+async function streamingConnection(
+  db: Kysely<DynamicSchema>,
+  options: RowStreamOptions,
+): Promise<GuardedConnection> {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('This MySQL connection was not opened by openMysql, so it cannot stream.');
+  options.signal?.throwIfAborted();
+  const connection = await new Promise<GuardedConnection>((resolve, reject) =>
+    pool.getConnection((error, got) => (error ? reject(error) : resolve(got))),
+  );
+  try {
+    await run(connection, "SET time_zone = '+00:00'");
+    // MariaDB spells the timeout max_statement_time, MySQL max_execution_time (connect.ts); 0 is no limit.
+    if (!(await setIfKnown(connection, 'SET SESSION max_statement_time = 0')))
+      await setIfKnown(connection, 'SET SESSION max_execution_time = 0');
+  } catch (error) {
+    connection.destroy();
+    throw error;
+  }
+  return connection;
 }
 
 /** Unknown system variable: the other server family, or a version without the setting. */
@@ -44,19 +67,8 @@ async function* streamed<T>(
   options: RowStreamOptions & { chunkSize: number },
   rowsAsArray: boolean,
 ): AsyncGenerator<T[]> {
-  const pool = pools.get(db);
-  if (!pool) throw new Error('This MySQL connection was not opened by openMysql, so it cannot stream.');
-  options.signal?.throwIfAborted();
-  // Getting the connection and each setting keep a deadline (guarded-pool.ts); the streaming query then has none as
-  // a whole (the engine watches its silences, stream-watch.ts).
-  const connection = await new Promise<GuardedConnection>((resolve, reject) =>
-    pool.getConnection((error, got) => (error ? reject(error) : resolve(got))),
-  );
+  const connection = await streamingConnection(db, options);
   try {
-    await run(connection, "SET time_zone = '+00:00'");
-    // MariaDB spells the timeout max_statement_time, MySQL max_execution_time (connect.ts); 0 is no limit.
-    if (!(await setIfKnown(connection, 'SET SESSION max_statement_time = 0')))
-      await setIfKnown(connection, 'SET SESSION max_execution_time = 0');
     const stream = connection.raw
       .query({ sql: query.sql, values: [...query.parameters], rowsAsArray })
       .stream({ objectMode: true, highWaterMark: options.chunkSize });
@@ -74,85 +86,169 @@ async function* streamed<T>(
   }
 }
 
-/** Records per chunk of CSV. */
-const CSV_CHUNK_ROWS = 2000;
-const NEWLINE = Buffer.from('\n');
+/** Chunks of CSV waiting for the reader before the socket is paused. */
+const CSV_CHUNKS_AHEAD = 4;
 
-/** The server's CSV records: one binary column per row (see `record`), joined with line ends. */
+/** CSV written by Node from the server's own text of each cell (csv-records.ts): the select is the columns
+ * themselves, which the server sends at the cost of a plain select. */
 export function mysqlCsvCopy(db: Kysely<DynamicSchema>): CsvCopy {
   return {
-    expression: csvField,
-    // Binary, so the driver hands over the bytes undecoded, and the fields' collations never need to agree.
-    record: (fields) => sql`cast(concat_ws(',', ${sql.join(fields.map((f) => f.expression))}) as binary)`,
-    copy: (query, options) =>
-      csvChunks(streamed<[Buffer]>(db, query, { ...options, chunkSize: CSV_CHUNK_ROWS }, true)),
+    expression: (column, ref) => (csvFieldKind(column) === null ? null : ref),
+    record: (fields) => sql.join(fields.map((f) => f.expression)),
+    copy: (query, fields, options) =>
+      csvRecords(
+        db,
+        query,
+        fields.map((f) => csvFieldKind(f.column) as CsvFieldKind),
+        options,
+      ),
   };
 }
 
-async function* csvChunks(source: AsyncIterable<[Buffer][]>): AsyncGenerator<CsvChunk> {
-  for await (const rows of source) {
-    const parts: Buffer[] = [];
-    for (const [record] of rows) parts.push(record, NEWLINE);
-    yield { bytes: Buffer.concat(parts), rows: rows.length };
-  }
+/** The binary character set's number, and MySQL's JSON column type (sent as binary, read by mysql2 as UTF-8). */
+const BINARY_CHARSET = 63;
+const JSON_TYPE = 245;
+
+/** What the hooked row parser answers mysql2 for a row it has encoded itself. */
+const ENCODED: unknown[] = [];
+
+interface DriverRowParser {
+  next(packet: unknown, fields: unknown, options: unknown): unknown;
 }
 
-/** Text that RFC 4180 must quote (besides the empty string, told by its length: null is the empty field). A
- * character class alone: an alternation such as ^$|… makes the server try the pattern at every position (twice
- * the time of the whole export, measured). */
-const NEEDS_QUOTES = '[",\\r\\n]';
-/** In a one-column file a lone \. is quoted too, as COPY and csv-stringify (export-formats.ts) do. */
-const NEEDS_QUOTES_ALONE = `${NEEDS_QUOTES}|^\\\\\\.$`;
+const isRowPacket = (packet: unknown): packet is RowPacket =>
+  typeof packet === 'object' &&
+  packet !== null &&
+  Buffer.isBuffer((packet as RowPacket).buffer) &&
+  typeof (packet as RowPacket).offset === 'number' &&
+  typeof (packet as RowPacket).end === 'number';
 
 /**
- * A column's CSV field as the select writes it: the text csv-stringify makes of its wire value (types.ts
- * decodeValue), or null for the columns whose server text differs from it (floats, which JavaScript writes
- * differently; geometry and other types the driver turns into objects). Text is converted to utf8mb4 (the file's
- * encoding) and matched against a bound pattern; values are never written into the SQL.
+ * Has the encoder read each row packet itself instead of mysql2's row parser (which makes a Buffer per cell and an
+ * array per row: a third of the export's time, measured). mysql2 3.x keeps the query's parser in `_rowParser`, set
+ * once the columns are known and asked for each row; it is wrapped here so the driver's own parser stays the
+ * fallback for anything unexpected. A mysql2 without that field gives the rows as arrays of Buffers (typeCast:
+ * false), which the encoder takes too.
  */
-export function csvField(column: Column, ref: SqlFragment, onlyColumn: boolean): SqlFragment | null {
-  const orEmpty = (expression: SqlFragment) => sql`ifnull(${expression}, '')`;
-  switch (column.typeGroup) {
-    case 'Text':
-      return quotedText(ref, onlyColumn, true);
-    case 'guid':
-      return quotedText(ref, onlyColumn, false);
-    case 'bit':
-      // tinyint(1) and bit(1): any value but 0 is true, as decodeValue reads it.
-      return sql`case when ${ref} is null then '' when ${ref} <> 0 then 'true' else 'false' end`;
-    case 'Number':
-      if (/float|double|real/.test(column.type)) return null;
-      // BIT(n) and YEAR go on the wire as numbers; + 0 gives their number.
-      return orEmpty(column.type === 'bit' || column.type === 'year' ? sql`${ref} + 0` : ref);
-    case 'Date':
-      if (column.type === 'date') return orEmpty(ref);
-      // decodeValue's isoDateTime: 'YYYY-MM-DD hh:mm:ss[.f]' → 'YYYY-MM-DDThh:mm:ss[.f]' (+ Z for TIMESTAMP);
-      // zero dates stay as they are.
-      return sql`case when ${ref} is null then '' when left(${ref}, 10) = '0000-00-00' then ${ref} else concat(replace(${ref}, ' ', 'T'), ${column.type === 'timestamp' ? sql`'Z'` : sql`''`}) end`;
-    case 'Time':
-      return orEmpty(ref);
-    case 'Binary':
-    case 'image':
-      // Base64 without the line breaks TO_BASE64 puts every 76 characters; empty binary is the empty string.
-      return sql`case when ${ref} is null then '' when length(${ref}) = 0 then '""' else replace(to_base64(${ref}), char(10), '') end`;
-    case 'Other':
-      // JSON arrives as its text (connect.ts jsonStrings); the rest (geometry…) the driver decodes.
-      return column.type === 'json' ? quotedText(ref, onlyColumn, true) : null;
-  }
+function encodeRowPackets(query: object, encoder: MysqlCsvEncoder, fail: (error: unknown) => void): void {
+  if (!('_rowParser' in query)) return;
+  let driverParser: DriverRowParser | null = null;
+  const parser: DriverRowParser = {
+    next(packet, fields, options) {
+      if (!isRowPacket(packet)) return driverParser?.next(packet, fields, options);
+      try {
+        encoder.packet(packet);
+      } catch (error) {
+        fail(error);
+      }
+      return ENCODED;
+    },
+  };
+  Object.defineProperty(query, '_rowParser', {
+    configurable: true,
+    get: () => (driverParser ? parser : null),
+    set: (value: DriverRowParser | null) => {
+      driverParser = value;
+    },
+  });
 }
 
-const FORMULA_STARTS = sql.raw(FORMULA_START_CODES.join(', '));
-
-/** Text quoted where it must be, and (`formulaSafe`) with a leading single quote when it starts like a formula.
- * The pattern is matched on the utf8mb4 text too: MySQL 8's REGEXP refuses a column and a pattern of different
- * character sets. ascii() reads the first byte, a number to compare, so no collation is involved. */
-function quotedText(ref: SqlFragment, onlyColumn: boolean, formulaSafe: boolean): SqlFragment {
-  const text = sql`convert(${ref} using utf8mb4)`;
-  const pattern = onlyColumn ? NEEDS_QUOTES_ALONE : NEEDS_QUOTES;
-  if (!formulaSafe)
-    return sql`case when ${ref} is null then '' when length(${ref}) = 0 or ${text} regexp ${pattern} then concat('"', replace(${text}, '"', '""'), '"') else ${text} end`;
-  const formula = sql`ascii(${text}) in (${FORMULA_STARTS})`;
-  return sql`case when ${ref} is null then '' when length(${ref}) = 0 or ${text} regexp ${pattern} then concat('"', if(${formula}, '''', ''), replace(${text}, '"', '""'), '"') when ${formula} then concat('''', ${text}) else ${text} end`;
+/**
+ * The rows of `query` as raw cells (`typeCast: false`), encoded as they arrive, a 64 KB chunk at a time. Rows
+ * come as mysql2 events rather than through an object stream (a promise and a push per row cost more than the
+ * encoding); when the reader is CSV_CHUNKS_AHEAD chunks behind, the socket is paused (mysql2 holds the packets it
+ * had read), so the server waits and memory stays flat.
+ */
+async function* csvRecords(
+  db: Kysely<DynamicSchema>,
+  query: CompiledQuery,
+  kinds: CsvFieldKind[],
+  options: RowStreamOptions,
+): AsyncGenerator<CsvChunk> {
+  const connection = await streamingConnection(db, options);
+  try {
+    // Text as utf8mb4 (the file's encoding) whatever character set the connection was opened with.
+    await run(connection, 'SET character_set_results = utf8mb4');
+    const raw = connection.raw;
+    const encoder = new MysqlCsvEncoder(kinds);
+    const ready: CsvChunk[] = [];
+    let ended = false;
+    let failure: unknown = null;
+    let paused = false;
+    let wake: (() => void) | null = null;
+    const wakeReader = () => {
+      const resolve = wake;
+      wake = null;
+      resolve?.();
+    };
+    const running = raw.query({
+      sql: query.sql,
+      values: [...query.parameters],
+      rowsAsArray: true,
+      typeCast: false,
+    });
+    encodeRowPackets(running, encoder, (error) => {
+      failure ??= error;
+      connection.destroy();
+      wakeReader();
+    });
+    // Text the driver would read as binary (a binary character set) is binary on the wire too: base64.
+    running.on('fields', (fields: { characterSet?: number; columnType?: number }[]) =>
+      fields.forEach((field, at) => {
+        if (field.characterSet === BINARY_CHARSET && field.columnType !== JSON_TYPE) encoder.binaryText(at);
+      }),
+    );
+    running.on('result', (row) => {
+      if (row !== ENCODED) encoder.row(row as unknown as (Buffer | null)[]);
+      if (!encoder.full) return;
+      const chunk = encoder.take();
+      if (chunk) ready.push(chunk);
+      if (ready.length >= CSV_CHUNKS_AHEAD && !paused) {
+        paused = true;
+        raw.pause();
+      }
+      wakeReader();
+    });
+    running.on('error', (error) => {
+      failure ??= error;
+      wakeReader();
+    });
+    running.on('end', () => {
+      ended = true;
+      const last = encoder.take();
+      if (last) ready.push(last);
+      wakeReader();
+    });
+    const stop = () => {
+      failure ??= options.signal?.reason instanceof Error ? options.signal.reason : new Error('stopped');
+      connection.destroy();
+      wakeReader();
+    };
+    options.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      for (;;) {
+        if (failure) throw failure;
+        const chunk = ready.shift();
+        if (chunk) {
+          yield chunk;
+          if (paused && ready.length < CSV_CHUNKS_AHEAD) {
+            paused = false;
+            raw.resume();
+          }
+          continue;
+        }
+        if (ended) return;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+    }
+  } finally {
+    // Closed, not pooled: its timeout is off, and a result left half-read would still be arriving on it.
+    connection.destroy();
+  }
 }
 
 function run(connection: GuardedConnection, statement: string): Promise<void> {

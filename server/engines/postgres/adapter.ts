@@ -12,7 +12,7 @@ import {
   textStartsWith,
   type PrefixStrategy,
 } from './queries.ts';
-import { postgresCsvCopy, postgresStreamQuery } from './stream.ts';
+import { postgresCsvCopy, postgresJsonLinesCopy, postgresStreamQuery } from './stream.ts';
 import { decodeValue, encodeValue } from './types.ts';
 
 /** The PostgreSQL adapter over a pool opened by connect.ts (which sets the type parsers decodeValue expects).
@@ -43,5 +43,6 @@ export function postgresAdapter(
     rowLock: { clause: sql`for update` },
     streamQuery: (query, streamOptions) => postgresStreamQuery(db, query, streamOptions),
     csvCopy: postgresCsvCopy(db),
+    jsonLinesCopy: postgresJsonLinesCopy(db),
   };
 }

@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { callBudgetOf, DeadlineGuard } from '#server/engines/call-deadline.ts';
 import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { createTableEngine } from '#server/engines/table-engine.ts';
+import { registerPoolUse } from '#server/engines/pool-use.ts';
 import { postgresAdapter } from './adapter.ts';
 import { ConnectingClient, guardedPool } from './guarded-pool.ts';
 import { registerPool } from './stream.ts';
@@ -32,6 +33,7 @@ export function openPostgres(url: string, options: EngineOptions, name = 'databa
   const guarded = guardedPool(pool, new DeadlineGuard(name, budgetMs));
   const db = new Kysely<DynamicSchema>({ dialect: new PostgresDialect({ pool: guarded }) });
   registerPool(db, guarded);
+  registerPoolUse(db, () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
   return db;
 }
 

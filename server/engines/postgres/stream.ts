@@ -3,7 +3,7 @@ import QueryStream from 'pg-query-stream';
 import { to as copyTo } from 'pg-copy-streams';
 import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
-import type { CsvCopy, SqlFragment } from '#server/engines/adapter.ts';
+import type { CsvCopy, JsonLinesCopy, SqlFragment } from '#server/engines/adapter.ts';
 import { batchesOf } from '#server/engines/stream-batches.ts';
 import type { CsvChunk, DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
 import type { GuardedClient, GuardedPool } from './guarded-pool.ts';
@@ -132,7 +132,7 @@ export function postgresCsvCopy(db: Kysely<DynamicSchema>): CsvCopy {
   return {
     expression: copyExpression,
     record: (fields) => sql.join(fields.map((f) => sql`${f.expression} as ${sql.id(f.column.name)}`)),
-    copy: (query, options) =>
+    copy: (query, _fields, options) =>
       query.parameters.length > 0
         ? null
         : countedCsv(
@@ -192,6 +192,107 @@ function formulaSafe(column: Column, ref: SqlFragment): SqlFragment {
   // Other types as COPY writes them, which concat() does too (its output function) where a cast to text may not:
   // char(n) keeps its padding, inet its address without /32.
   return sql`case when ${ref} is null then null when ascii(${ref}::text) in (${FORMULA_STARTS}) then concat('''', ${ref}) else concat(${ref}) end`;
+}
+
+/**
+ * PostgreSQL's own JSON: each row as row_to_json writes it (compact, keys in column order, text escaped as
+ * JSON.stringify escapes it), each column selected through an expression whose JSON is its wire value's
+ * (jsonExpression). Without bound values COPY writes the lines: CSV format with a quote and a delimiter that JSON
+ * never holds raw (control characters are escaped in JSON strings), so COPY adds nothing to them. With bound values
+ * (a filter) a cursor reads one text column, each row's line.
+ */
+export function postgresJsonLinesCopy(db: Kysely<DynamicSchema>): JsonLinesCopy {
+  return {
+    expression: jsonExpression,
+    copy: (query, options) => {
+      const lines = `select row_to_json(r) as line from (${query.sql}) r`;
+      if (query.parameters.length === 0)
+        return countedLines(
+          onStreamingClient(
+            db,
+            options.signal,
+            (client) =>
+              client.query(
+                copyTo(`copy (${lines}) to stdout with (format csv, quote e'\\x01', delimiter e'\\x02')`),
+              ),
+            (source) => source as AsyncIterable<Uint8Array>,
+          ),
+        );
+      return joinedLines(
+        onStreamingClient(
+          db,
+          options.signal,
+          (client) =>
+            client.query(
+              new QueryStream(`select line::text as line from (${lines}) l`, [...query.parameters], {
+                batchSize: JSON_LINES_BATCH,
+                highWaterMark: JSON_LINES_BATCH,
+                rowMode: 'array',
+              }),
+            ),
+          (source) => batchesOf<[string]>(source, JSON_LINES_BATCH),
+        ),
+      );
+    },
+  };
+}
+
+/** Rows per batch of the filtered JSON Lines cursor. */
+const JSON_LINES_BATCH = 2000;
+
+async function* countedLines(source: AsyncIterable<Uint8Array>): AsyncGenerator<CsvChunk> {
+  for await (const bytes of source) {
+    let rows = 0;
+    for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) rows++;
+    yield { bytes, rows };
+  }
+}
+
+async function* joinedLines(source: AsyncIterable<[string][]>): AsyncGenerator<CsvChunk> {
+  for await (const rows of source) {
+    let text = '';
+    for (const [line] of rows) text += `${line}\n`;
+    yield { bytes: Buffer.from(text), rows: rows.length };
+  }
+}
+
+/** JavaScript's exact integers: an int8 beyond them is a string on the wire (wire-values.ts). */
+const SAFE = sql.raw(String(Number.MAX_SAFE_INTEGER));
+
+/**
+ * What row_to_json should see for a column so its JSON is JSON.stringify's of the wire value (types.ts
+ * decodeValue), or null for floats (PostgreSQL writes 1e-07 and NaN where JavaScript writes 1e-7 and "NaN").
+ * The session's TimeZone=UTC and DateStyle=ISO (types.ts sessionOptions) hold the text forms steady.
+ */
+export function jsonExpression(column: Column, ref: SqlFragment): SqlFragment | null {
+  switch (column.type) {
+    case 'float4':
+    case 'float8':
+      return null;
+    case 'int2':
+    case 'int4':
+    case 'bool':
+      return ref;
+    case 'oid':
+      return sql`${ref}::int8`;
+    case 'int8':
+      return sql`case when ${ref} between -${SAFE} and ${SAFE} then to_json(${ref}) else to_json(${ref}::text) end`;
+    case 'timestamp':
+      // row_to_json writes ISO 8601 itself for years 1 to 9999 (what isoPointInTime makes); the rest as COPY's.
+      return sql`case when ${ref} >= '0001-01-01' and ${ref} < '10000-01-01' then to_json(${ref}) else to_json(${copyExpression(column, ref)}) end`;
+    case 'timestamptz':
+      return sql`case when ${ref} >= '0001-01-01 00:00:00+00' and ${ref} < '10000-01-01 00:00:00+00' then to_json(${ref}) else to_json(${copyExpression(column, ref)}) end`;
+    case 'timetz':
+    case 'money':
+    case 'bytea':
+      return sql`to_json(${copyExpression(column, ref)})`;
+  }
+  if (column.typeGroup === 'bit') return column.type === 'bit' ? sql`(${ref} = B'1')` : null;
+  if (column.typeGroup === 'Binary' || column.typeGroup === 'image') return null;
+  // Text as it is (char(n) keeps its padding); everything else as its output function writes it (concat(), as
+  // COPY does: a cast to text drops inet's /32), a JSON string: numeric, dates, times, json, arrays, intervals…
+  if (column.typeGroup === 'Text') return sql`to_json(${ref})`;
+  return sql`case when ${ref} is null then null else to_json(concat(${ref})) end`;
 }
 
 const QUOTE = 0x22;

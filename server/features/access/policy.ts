@@ -28,6 +28,17 @@ export interface TableRef {
   table: string;
 }
 
+/** Compiled matchers by links list: a cached account's list is the same array on every call (access-cache.ts). */
+const matchers = new WeakMap<readonly string[], ReturnType<typeof linkMatcher>>();
+function matcherOf(links: string[]): ReturnType<typeof linkMatcher> {
+  let matcher = matchers.get(links);
+  if (!matcher) {
+    matcher = linkMatcher(links);
+    matchers.set(links, matcher);
+  }
+  return matcher;
+}
+
 /** A table's TableId, each name one encoded segment, as permissions store it (common/links.ts). */
 const tableIdOf = (ref: TableRef) => tableId(ref.database, ref.schema, ref.table);
 
@@ -65,6 +76,9 @@ async function permissionsOfTables(
   account: SignedInAccount,
   tableIds: string[],
 ): Promise<(ref: TableRef) => TableRights> {
+  // Known from the access cache (a signed-in call): no read at all.
+  const known = account.permissions;
+  if (known) return (ref) => known.get(tableIdOf(ref)) ?? NO_RIGHTS;
   let query = store.db
     .selectFrom('role_permissions')
     .innerJoin('user_roles', 'user_roles.role_id', 'role_permissions.role_id')
@@ -91,7 +105,7 @@ export async function mayAccessTable(
   action: TableAction,
 ) {
   if (account.isAdmin) return true;
-  if (!linkMatcher(account.links).table(ref.database, ref.schema, ref.table)) return false;
+  if (!matcherOf(account.links).table(ref.database, ref.schema, ref.table)) return false;
   if (action === 'read') return true;
   const permissions = await tablePermissions(store, account, ref);
   return action === 'insert'
@@ -133,7 +147,7 @@ export async function requireDatabaseAccess(
   database: string,
   address: string | null = null,
 ): Promise<void> {
-  if (account.isAdmin || linkMatcher(account.links).database(database)) return;
+  if (account.isAdmin || matcherOf(account.links).database(database)) return;
   await writeAudit(store.db, {
     userId: account.userId,
     action: 'access.denied',
@@ -146,7 +160,7 @@ export async function requireDatabaseAccess(
 /** The databases the account's links show, in registration order. */
 export function visibleDatabases(account: SignedInAccount, names: string[]): string[] {
   if (account.isAdmin) return names;
-  const allows = linkMatcher(account.links);
+  const allows = matcherOf(account.links);
   return names.filter((name) => allows.database(name));
 }
 
@@ -158,6 +172,6 @@ export function visibleTables<T extends { schema: string; name: string }>(
 ): T[] {
   if (account.isAdmin) return tables;
   // Compiled once for the whole list: each table then costs the length of its own path.
-  const allows = linkMatcher(account.links);
+  const allows = matcherOf(account.links);
   return tables.filter((t) => allows.table(database, t.schema, t.name));
 }

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { type AccountRole, type User, type UserUpsertRequest } from '#common/contract/account.ts';
 import { accountApiMessages as am } from '#common/messages.ts';
 import { writeAudit } from '#server/store/audit.ts';
-import { userIsAdmin } from '#server/store/roles.ts';
+import { markAccessChanged, userIsAdmin } from '#server/store/roles.ts';
 import {
   countAdministrators,
   deleteUser,
@@ -84,6 +84,8 @@ export async function deleteOwnAccount(
       throw new ApiError(409, am.lastAdministrator);
     }
     await deleteUser(trx, account.userId);
+    // Its Id may be given to a later account (SQLite): cached rights must not outlive it (0034).
+    await markAccessChanged(trx);
     await writeAudit(trx, {
       userId: account.userId,
       action: 'account.deleted',

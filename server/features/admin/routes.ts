@@ -28,6 +28,7 @@ import { accountApiMessages, adminMessages, browserMessages } from '#common/mess
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import type { Caller } from '#server/features/sql/table-access.ts';
 import type { AppStore } from '#server/store/app-store.ts';
+import { markAccessChanged } from '#server/store/roles.ts';
 import { ApiError, success } from '#server/plugins/error-envelope.ts';
 import { requireAdmin, requireSignedIn } from '#server/plugins/session.ts';
 import { deleteAppRow, getAppRow, upsertAppRow } from './app-data-service.ts';
@@ -73,6 +74,14 @@ function actorOf(request: FastifyRequest, now: Date): ActingAdministrator {
 export function adminRoutes(context: AdminContext): FastifyPluginAsyncZod {
   const { store, databases } = context;
   return async (root) => {
+    // Any change an administrator makes may change someone's rights (roles, links, permissions, a user's roles, a
+    // lock, the app data tables, an undo of one): once it is committed, and before the answer says so, every
+    // instance's cached rights are made stale (0034). Refused and failed calls changed nothing.
+    root.addHook('onSend', async (request, reply, payload) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400)
+        await markAccessChanged(store.db);
+      return payload;
+    });
     root.post(
       '/api/admin/audit/:id/undo',
       {

@@ -8,6 +8,7 @@ import { loadChinook } from '#server/test/chinook.ts';
 import { buildAdmin, buildUser, withXsrf, type TestUser } from '#server/test/factories.ts';
 import type { TestDatabase } from '#server/test/server-databases.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
+import { markAccessChanged } from '#server/store/roles.ts';
 
 /*
  * Undo and restore from the audit trail over HTTP, against real Chinook databases: every kind of change on SQLite
@@ -306,6 +307,8 @@ describe('undo and restore on SQLite (Chinook)', () => {
       .set({ can_update: 0 })
       .where('table_id', '=', 'chinook/main/Artist')
       .execute();
+    // Written straight to the store: say so as every change of rights does (0034), else cached rights stay.
+    await markAccessChanged(t.store.db);
     refused(await undo(id, fickle), 403, 'You do not have permission to change rows of that table.');
     expect(ok<UndoData>(await undo(id, admin)).data.row).toEqual({ ArtistId: 1, Name: 'AC/DC' });
   });

@@ -36,6 +36,7 @@ import {
   searchRows,
   upsertRow,
 } from './sql-service.ts';
+import { pageCursorKey } from './page-cursor.ts';
 import { rowHistory, undoRowChange } from './row-history-service.ts';
 import { callerOf, refOf, type SqlContext } from './table-access.ts';
 
@@ -43,7 +44,12 @@ import { callerOf, refOf, type SqlContext } from './table-access.ts';
 const ROW_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /** The spec's "Database data" calls (000 §7), except export, for signed-in accounts. */
-export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): FastifyPluginAsyncZod {
+export function sqlRoutes(
+  store: AppStore,
+  databases: DatabaseRegistry,
+  options: { secretKey: Buffer },
+): FastifyPluginAsyncZod {
+  const cursorKey = pageCursorKey(options.secretKey);
   return async (app) => {
     const context: SqlContext = { store, databases, log: app.log };
     // Signed in first, before a body is read or a query checked: anonymous callers learn nothing else.
@@ -135,8 +141,9 @@ export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): Fastify
         schema: {
           tags,
           summary:
-            'One page of rows (pageSize 20, 40, 60, 80 or 100; orderBy name or -name); next and previous pages seek ' +
-            'from their neighbour, the last page is read from the end',
+            'One page of rows (pageSize 20, 40, 60, 80 or 100; orderBy name or -name) and its cursor; the next or ' +
+            'previous page asked for with ?cursor= (the page shown) seeks from it, a page past the middle is read ' +
+            'from the end',
           params: tablePageParams,
           querystring: pageQuery,
           response: { 200: envelope(pageResult) },
@@ -144,10 +151,16 @@ export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): Fastify
       },
       async (request) =>
         success(
-          await pageOfRows(context, callerOf(request), refOf(request.params), {
-            page: request.params.page,
-            ...request.query,
-          }),
+          await pageOfRows(
+            context,
+            callerOf(request),
+            refOf(request.params),
+            {
+              page: request.params.page,
+              ...request.query,
+            },
+            cursorKey,
+          ),
         ),
     );
     app.post(
@@ -156,7 +169,8 @@ export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): Fastify
         config: filter,
         schema: {
           tags,
-          summary: 'One page of the rows matching a filter (seeking and the last page as for …/page/{page})',
+          summary:
+            'One page of the rows matching a filter, with its cursor (?cursor=, seeking and the end as for …/page/{page})',
           params: tablePageParams,
           querystring: pageQuery,
           body: filterBody,
@@ -165,11 +179,17 @@ export function sqlRoutes(store: AppStore, databases: DatabaseRegistry): Fastify
       },
       async (request) =>
         success(
-          await pageOfRows(context, callerOf(request), refOf(request.params), {
-            page: request.params.page,
-            ...request.query,
-            filter: request.body,
-          }),
+          await pageOfRows(
+            context,
+            callerOf(request),
+            refOf(request.params),
+            {
+              page: request.params.page,
+              ...request.query,
+              filter: request.body,
+            },
+            cursorKey,
+          ),
         ),
     );
     app.post(

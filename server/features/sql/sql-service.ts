@@ -23,6 +23,7 @@ import {
 } from '#server/features/access/policy.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { auditedWrite } from './audit-intents.ts';
+import { readPageCursor, writePageCursor } from './page-cursor.ts';
 import { dataChangeEntry } from './row-audit.ts';
 import { databaseNamed, openDatabase, openTable, type Caller, type SqlContext } from './table-access.ts';
 
@@ -84,28 +85,54 @@ export async function searchRows(
   query: { filter: Filter; orderBy?: string | undefined },
 ): Promise<PageResult> {
   const { engine, table } = await openTable(context, caller, ref, 'read');
-  return engine.page(table, {
+  const page = await engine.page(table, {
     filter: query.filter,
     orderBy: query.orderBy || null,
     page: 1,
     pageSize: SEARCH_RESULTS_LIMIT,
   });
+  return { results: page.results, count: page.count, countIsExact: page.countIsExact };
 }
 
-/** GET …/page/{page} and POST …/page/{page}/search: one page, in the asked order, with the count. */
+/** GET …/page/{page} and POST …/page/{page}/search: one page, in the asked order, with the count and the page's
+ * cursor. A cursor sent back (`cursor`, the page shown) is checked (page-cursor.ts: a 400 when this server did not
+ * sign it or it belongs to another table, sort, filter or page size); when it is the asked page's neighbour's, the
+ * page is read by seeking from it, else by number (0036). */
 export async function pageOfRows(
   context: SqlContext,
   caller: Caller,
   ref: TableRef,
-  query: { page: number; pageSize: number; orderBy?: string | undefined; filter?: Filter },
+  query: {
+    page: number;
+    pageSize: number;
+    orderBy?: string | undefined;
+    filter?: Filter;
+    cursor?: string | undefined;
+  },
+  cursorKey: Buffer,
 ): Promise<PageResult> {
   const { engine, table } = await openTable(context, caller, ref, 'read');
-  return engine.page(table, {
-    filter: query.filter ?? {},
+  const scope = {
+    database: ref.database,
+    table,
     orderBy: query.orderBy || null,
+    filter: query.filter ?? {},
+    pageSize: query.pageSize,
+  };
+  const from = query.cursor ? readPageCursor(cursorKey, scope, query.cursor) : undefined;
+  const page = await engine.page(table, {
+    filter: scope.filter,
+    orderBy: scope.orderBy,
     page: query.page,
     pageSize: query.pageSize,
+    from,
   });
+  return {
+    results: page.results,
+    count: page.count,
+    countIsExact: page.countIsExact,
+    cursor: writePageCursor(cursorKey, scope, query.page, page.boundary),
+  };
 }
 
 /**

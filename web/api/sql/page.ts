@@ -12,13 +12,16 @@ export interface PageRequest extends TableRef {
   sort: string | null;
   page: number;
   pageSize: number;
+  /** The cursor of the page shown when this one is its neighbour (Next, Previous): the server then seeks from it.
+   * Not part of the query's key: page N is the same page however it is reached. */
+  cursor?: string | null;
 }
 
-/** POST /api/sql/{db}/{schema}/{table}/page/{page}/search?pageSize=&orderBy=: the page's rows and the count
- * (countIsExact false when it is an estimate or capped). The server seeks from the neighbouring page's key when
- * it has just served it, so Next and Previous cost what page 1 costs. */
+/** POST /api/sql/{db}/{schema}/{table}/page/{page}/search?pageSize=&orderBy=&cursor=: the page's rows, the count
+ * (countIsExact false when it is an estimate or capped) and the page's cursor. With the cursor of the neighbouring
+ * page shown, the server seeks from it, so Next and Previous cost what page 1 costs on any server instance. */
 export function fetchPage(request: PageRequest, signal?: AbortSignal): Promise<ApiResult<PageResult>> {
-  const query = queryString({ pageSize: request.pageSize, orderBy: request.sort });
+  const query = queryString({ pageSize: request.pageSize, orderBy: request.sort, cursor: request.cursor });
   return apiPostEncoded(`${tableApiPath(request)}/page/${request.page}/search${query}`, request.filter, {
     schema: pageResult,
     signal,

@@ -225,6 +225,53 @@ describe('the database browser', () => {
     expect(await within(pagerNav()).findByText(/Page 1 of 13/)).toBeTruthy();
   });
 
+  it('sends the cursor of the page shown with Next and Previous, none with a jump, and keeps ?page= alone', async () => {
+    handlers['POST /api/sql/chinook/main/Customer/page/*/search'] = (url) => {
+      const page = url.pathname.split('/')[7];
+      return envelope({
+        results: [{ Id: Number(page), Name: `Row of page ${page}` }],
+        count: 1234,
+        countIsExact: true,
+        cursor: `cursor-of-${page}`,
+      });
+    };
+    /** The page calls as "{page} {cursor or none}". */
+    const cursorCalls = () =>
+      fetchMock.mock.calls
+        .map(([url]) => new URL(url, 'http://localhost'))
+        .filter((url) => url.pathname.includes('/page/'))
+        .map((url) => `${url.pathname.split('/')[7]} ${url.searchParams.get('cursor') ?? 'none'}`);
+    renderPage('/db/chinook/main/Customer');
+    expect(await screen.findByText('Row of page 1')).toBeTruthy();
+    expect(cursorCalls()).toEqual(['1 none']);
+
+    fireEvent.click(within(pagerNav()).getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('Row of page 2')).toBeTruthy();
+    expect(cursorCalls()).toContain('2 cursor-of-1');
+    expect(address()).toBe('/db/chinook/main/Customer?page=2');
+
+    fireEvent.click(within(pagerNav()).getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('Row of page 3')).toBeTruthy();
+    expect(cursorCalls()).toContain('3 cursor-of-2');
+
+    fireEvent.click(within(pagerNav()).getByRole('button', { name: 'Previous page' }));
+    expect(await screen.findByText('Row of page 2')).toBeTruthy();
+    await waitFor(() => expect(cursorCalls()).toContain('2 cursor-of-3'));
+
+    fireEvent.click(within(pagerNav()).getByRole('button', { name: 'Last page' }));
+    expect(await screen.findByText('Row of page 62')).toBeTruthy();
+    expect(cursorCalls()).toContain('62 none');
+    expect(address()).toBe('/db/chinook/main/Customer?page=62');
+
+    // A new sort starts again from page 1 without a cursor; its Next sends page 1's.
+    fireEvent.click(screen.getByRole('button', { name: 'LastName' }));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?sort=LastName'));
+    expect(await screen.findByText('Row of page 1')).toBeTruthy();
+    expect(cursorCalls().at(-1)).toBe('1 none');
+    fireEvent.click(within(pagerNav()).getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(cursorCalls().at(-1)).toBe('2 cursor-of-1'));
+  });
+
   it('shows the last page for an address past it', async () => {
     renderPage('/db/chinook/main/Album?page=9');
     await waitFor(() => expect(address()).toBe('/db/chinook/main/Album'));

@@ -1,8 +1,9 @@
 import { lazy, useEffect, useState, type ComponentType } from 'react';
 import { useLocation } from 'react-router';
-import { useQueryClient } from '@tanstack/react-query';
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
+import { loadQueries, queriesLoaded, useQueryClientHolder } from '#web/api/queries.tsx';
 import { PageLoader } from '#web/ui/page-loader.tsx';
-import { prefetchBrowserView } from './browser-prefetch.ts';
+import type * as BrowserPrefetch from './browser-prefetch.ts';
 
 /*
  * The browser's route element, in the app's first chunk (kept small: the page itself is a chunk of its own).
@@ -11,8 +12,18 @@ import { prefetchBrowserView } from './browser-prefetch.ts';
  *   back up to 300 ms after the fallback showed, which was most of the wait for the first rows. A chunk that fails
  *   to load falls back to the lazy page, so the error reaches the error boundary as before.
  * - Once the route renders (the access guard allowed it, so the session is verified), the view's tables and page
- *   are asked for at once, while the page's code still loads; its hooks then find those reads under way.
+ *   are asked for at once, while the page's code still loads; its hooks then find those reads under way. The asking
+ *   (browser-prefetch.ts, with the data API's schemas and Zod) is a small chunk of its own, also started when the app
+ *   starts on a browser's address: the route table is in the first chunk of every page, the home page's too, which
+ *   loads no Zod (decision 0033).
  */
+
+let prefetchLoad: Promise<typeof BrowserPrefetch> | null = null;
+const loadPrefetch = () =>
+  (prefetchLoad ??= import('./browser-prefetch.ts').catch((error: unknown) => {
+    prefetchLoad = null;
+    throw error;
+  }));
 
 let loadedPage: ComponentType | null = null;
 let pageLoad: Promise<ComponentType> | null = null;
@@ -24,16 +35,53 @@ const loadPage = () =>
       throw error;
     },
   ));
-if (typeof window !== 'undefined' && window.location.pathname.startsWith('/db/'))
+if (typeof window !== 'undefined' && window.location.pathname.startsWith('/db/')) {
   loadPage().catch(() => undefined);
+  loadQueries().catch(() => undefined);
+  loadPrefetch().catch(() => undefined);
+}
 const LazyBrowserPage = lazy(() => loadPage().then((page) => ({ default: page })));
 
-/** /db/{db} and /db/{db}/{schema}/{table}: the browser page once its code is in. */
+/**
+ * /db/{db} and /db/{db}/{schema}/{table}: the browser page once its code is in. TanStack Query's client loads with the
+ * first page that asks the API (web/api/queries.tsx); this route waits for it without suspending, as for its page.
+ */
 export function BrowserRoute() {
+  const holder = useQueryClientHolder();
+  const [ready, setReady] = useState(queriesLoaded);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (ready) return;
+    let live = true;
+    loadQueries().then(
+      () => live && setReady(true),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ready]);
+  if (failed) return <LazyBrowserPage />;
+  if (!ready || !holder) return <PageLoader />;
+  return (
+    <QueryClientProvider client={holder.get()}>
+      <BrowserView />
+    </QueryClientProvider>
+  );
+}
+
+/** The browser route once the query client is in: its reads start at once, its page when its code is in. */
+function BrowserView() {
   const queryClient = useQueryClient();
   const { pathname, search } = useLocation();
   const [address] = useState({ pathname, search });
-  useEffect(() => prefetchBrowserView(queryClient, address.pathname, address.search), [queryClient, address]);
+  useEffect(() => {
+    // A chunk that does not load leaves the reads to the page's hooks, which show any failure.
+    loadPrefetch().then(
+      ({ prefetchBrowserView }) => prefetchBrowserView(queryClient, address.pathname, address.search),
+      () => undefined,
+    );
+  }, [queryClient, address]);
 
   const [page, setPage] = useState<{ Page: ComponentType | null; failed: boolean }>(() => ({
     Page: loadedPage,

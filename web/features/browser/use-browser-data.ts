@@ -4,12 +4,29 @@ import { browserMessages } from '#common/messages.ts';
 import type { TableListItem } from '#common/contract/sql.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
 import { useDatabases } from '#web/api/sql/databases.ts';
-import { usePage } from '#web/api/sql/page.ts';
+import { usePage, type PageRequest } from '#web/api/sql/page.ts';
 import { useTables } from '#web/api/sql/tables.ts';
 import type { BrowserAddress } from './browser-address.ts';
 import { pageRequestOf } from './browser-prefetch.ts';
 import type { CardPage } from './table-card.tsx';
 import { isSameTable } from './table-list.tsx';
+
+/** A page shown with its cursor, and the view (table, filter, sort, size) it belongs to. */
+interface ShownPage {
+  view: string;
+  page: number;
+  cursor: string;
+}
+
+/** What a cursor belongs to on the server: the table, filter, sort and page size (not the page). */
+const viewKey = (request: PageRequest) =>
+  JSON.stringify([request.db, request.schema, request.table, request.filter, request.sort, request.pageSize]);
+
+/** The shown page's cursor when the asked page is its neighbour in the same view, else none (a jump by number). */
+export function neighbourCursor(shown: ShownPage | null, request: PageRequest | null): string | null {
+  if (!shown || !request || Math.abs(shown.page - request.page) !== 1) return null;
+  return shown.view === viewKey(request) ? shown.cursor : null;
+}
 
 /** Shows a failure's toast once per failure (spec 000 §8: the server's message when it sent one). */
 function useFailureToast(error: Error | null, when: boolean, fallback: string) {
@@ -40,7 +57,11 @@ export interface BrowserData {
 export function useBrowserData(view: BrowserAddress): BrowserData {
   const databases = useDatabases();
   const tables = useTables(view.db);
-  const pageQuery = usePage(pageRequestOf(view));
+  const request = pageRequestOf(view);
+  // The page shown and its cursor: Next and Previous (any neighbour of it in the same view) send it, so the server
+  // seeks from it (docs/decisions/0036-stateless-paging.md). The address keeps ?page= alone.
+  const [shown, setShown] = useState<ShownPage | null>(null);
+  const pageQuery = usePage(request && { ...request, cursor: neighbourCursor(shown, request) });
 
   const databaseFound = databases.data ? databases.data.some((d) => d.name === view.db) : null;
   const table =
@@ -66,6 +87,10 @@ export function useBrowserData(view: BrowserAddress): BrowserData {
   const fresh = pageQuery.isSuccess && !pageQuery.isPlaceholderData;
   if (fresh && loadedTable !== tableKey) setLoadedTable(tableKey);
   const usable = pageQuery.data && (fresh || loadedTable === tableKey) ? pageQuery.data : undefined;
+  // Once the page's own read is done: a page shown from the cache is read again with the cursor it was reached by.
+  const freshCursor = fresh && !pageQuery.isFetching && request ? (pageQuery.data?.cursor ?? null) : null;
+  if (request && freshCursor && (shown?.cursor !== freshCursor || shown.view !== viewKey(request)))
+    setShown({ view: viewKey(request), page: request.page, cursor: freshCursor });
 
   return {
     databaseFound,

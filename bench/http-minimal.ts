@@ -1,0 +1,73 @@
+/*
+ * The floor bench:http measures DBUI against: a minimal server, `node:http` and the same driver with a pool of 10,
+ * answering every request with the same statement(s) DBUI sends for a first page, the rows wrapped as DBUI wraps
+ * them and turned into JSON by JSON.stringify. No routing, no session, no validation, no logging. Started by
+ * bench/http.ts as a process of its own (`node --import tsx bench/http-minimal.ts`) with its settings as JSON in
+ * the MINIMAL_SERVER environment variable; it answers GET /ready once listening.
+ */
+import http from 'node:http';
+import pg from 'pg';
+import mysql from 'mysql2/promise';
+import Sqlite from 'better-sqlite3';
+
+/** What bench/http.ts hands over. */
+export interface MinimalServerSettings {
+  kind: 'postgres' | 'mysql' | 'sqlite';
+  /** A database URL (postgres, mysql) or the SQLite file. */
+  url: string;
+  port: number;
+  select: { text: string; values: unknown[] };
+  /** The count DBUI runs beside the page when the table's row figure is exact (SQLite's demo tables). */
+  count?: { text: string; values: unknown[] };
+}
+
+type Query = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
+
+function connect(settings: MinimalServerSettings): Query {
+  if (settings.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: settings.url, max: 10 });
+    return async (text, values) => (await pool.query(text, values)).rows as Record<string, unknown>[];
+  }
+  if (settings.kind === 'mysql') {
+    const pool = mysql.createPool({
+      uri: settings.url,
+      connectionLimit: 10,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      dateStrings: true,
+    });
+    return async (text, values) => (await pool.query(text, values))[0] as Record<string, unknown>[];
+  }
+  const db = new Sqlite(settings.url, { readonly: true });
+  return async (text, values) => db.prepare(text).all(...values) as Record<string, unknown>[];
+}
+
+const settings = JSON.parse(process.env.MINIMAL_SERVER ?? 'null') as MinimalServerSettings | null;
+if (!settings)
+  throw new Error('MINIMAL_SERVER (JSON settings) is not set: bench/http.ts starts this server.');
+const query = connect(settings);
+const { select, count } = settings;
+
+http
+  .createServer((request, response) => {
+    request.resume();
+    if (request.url === '/ready') {
+      response.end('ready');
+      return;
+    }
+    Promise.all([query(select.text, select.values), count ? query(count.text, count.values) : null])
+      .then(([rows, counted]) => {
+        const body = JSON.stringify({
+          isSuccess: true,
+          data: { results: rows, count: Number(counted?.[0]?.n ?? 0), countIsExact: counted !== null },
+          message: null,
+        });
+        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        response.end(body);
+      })
+      .catch((error: unknown) => {
+        response.writeHead(500, { 'content-type': 'text/plain' });
+        response.end(error instanceof Error ? error.message : String(error));
+      });
+  })
+  .listen(settings.port, '127.0.0.1');

@@ -1,0 +1,114 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { PAGE_CURSOR_MAX_LENGTH, type CellValue, type Filter, type Table } from '#common/contract/sql.ts';
+import type { PageBoundary } from '#server/engines/engine.ts';
+import { sortOrder } from '#server/engines/row-pages.ts';
+import { ApiError } from '#server/plugins/error-envelope.ts';
+
+/*
+ * Page cursors (docs/decisions/0036-stateless-paging.md): a page answer's opaque token, `base64url(JSON) "."
+ * base64url(HMAC-SHA256)`, the JSON holding the page number, its first and last rows' sort values (wire values:
+ * every sort column, then the key) and a digest of what the page belongs to (database, table, sort with the sort
+ * columns' types, filter, page size). The key is derived from the server's secret (SECRET_KEY, or the data folder's
+ * key file), so every instance sharing SECRET_KEY accepts another's cursors, and nothing is remembered.
+ */
+
+export const pageCursorMessages = {
+  invalid: 'The page cursor is not valid for this table and order; reload the page.',
+} as const;
+
+/** What a page belongs to: a cursor of another is refused. */
+export interface CursorScope {
+  database: string;
+  table: Table;
+  orderBy: string | null;
+  filter: Filter;
+  pageSize: number;
+}
+
+interface CursorPayload {
+  /** version */
+  v: 1;
+  /** the page */
+  p: number;
+  /** its first and last rows' sort values */
+  f: CellValue[];
+  l: CellValue[];
+  /** the scope's digest */
+  s: string;
+}
+
+/** The cursors' own key, derived from the server's secret key (never the secret itself). */
+export function pageCursorKey(secret: Buffer): Buffer {
+  return createHmac('sha256', secret).update('dbui page cursor v1').digest();
+}
+
+/** The scope's digest; a change of the sort columns' types (the table altered) makes another. */
+function scopeDigest(scope: CursorScope): string {
+  const sort = sortOrder(scope.table, scope.orderBy);
+  const filter = Object.entries(scope.filter)
+    .map(([column, term]) => [column, term === null ? null : String(term).trim()] as const)
+    .filter(([, term]) => term !== null && term !== '')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const described = JSON.stringify([
+    scope.database,
+    scope.table.schema,
+    scope.table.name,
+    sort.parts.map((p) => [p.column.name, p.column.type, p.descending]),
+    filter,
+    scope.pageSize,
+  ]);
+  return createHash('sha256').update(described).digest('base64url').slice(0, 22);
+}
+
+const sign = (key: Buffer, body: string) => createHmac('sha256', key).update(body).digest();
+
+/** The cursor of a page served, or null when it has no boundary or would be too long to send back. */
+export function writePageCursor(
+  key: Buffer,
+  scope: CursorScope,
+  page: number,
+  boundary: PageBoundary | null,
+): string | null {
+  if (!boundary) return null;
+  const payload: CursorPayload = {
+    v: 1,
+    p: page,
+    f: boundary.first,
+    l: boundary.last,
+    s: scopeDigest(scope),
+  };
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const cursor = `${body}.${sign(key, body).toString('base64url')}`;
+  return cursor.length <= PAGE_CURSOR_MAX_LENGTH ? cursor : null;
+}
+
+const isCell = (value: unknown): value is CellValue =>
+  value === null || ['string', 'number', 'boolean'].includes(typeof value);
+
+/**
+ * The page a cursor names and its boundary. A cursor this server's key did not sign (tampered, malformed, or of a
+ * server with another SECRET_KEY) or of another table, sort, filter or page size is a 400: the caller sent what it
+ * should not, and reloading (which sends none) mends it.
+ */
+export function readPageCursor(
+  key: Buffer,
+  scope: CursorScope,
+  cursor: string,
+): { page: number; boundary: PageBoundary } {
+  const invalid = () => new ApiError(400, pageCursorMessages.invalid);
+  const [body, signature, extra] = cursor.split('.');
+  if (!body || !signature || extra !== undefined) throw invalid();
+  const expected = sign(key, body);
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
+  let payload: Partial<CursorPayload>;
+  try {
+    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<CursorPayload>;
+  } catch {
+    throw invalid();
+  }
+  const { v, p, f, l, s } = payload;
+  if (v !== 1 || !Number.isInteger(p) || !Array.isArray(f) || !Array.isArray(l)) throw invalid();
+  if (!f.every(isCell) || !l.every(isCell) || s !== scopeDigest(scope)) throw invalid();
+  return { page: p as number, boundary: { first: f, last: l } };
+}
