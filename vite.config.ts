@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
@@ -16,6 +17,11 @@ export default defineConfig({
   root: '.',
   publicDir: 'web/public',
   plugins: [react(), startingText()],
+  resolve: {
+    // `zod` in the web app is web/zod-config.ts: Zod with its eval-free setting applied before any schema is built,
+    // wherever the first schema is (decision 0033: the home page loads no Zod, so main.tsx cannot import it first).
+    alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./web/zod-config.ts', import.meta.url)) }],
+  },
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
@@ -25,8 +31,7 @@ export default defineConfig({
           // React and the router change rarely: one long-cached chunk. Everything else splits by route.
           groups: [
             { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-            // Zod and the setting that turns its eval off travel together: a chunk that builds schemas is evaluated
-            // before the entry's own code, so the setting in main.tsx alone came too late (a CSP violation).
+            // Zod and the setting that turns its eval off (web/zod-config.ts, what `zod` means here) travel together.
             { name: 'zod', test: /([\\/]node_modules[\\/]zod[\\/])|([\\/]web[\\/]zod-config\.ts$)/ },
           ],
         },

@@ -4,13 +4,13 @@
  * bench/results/engines.md. Not a test: figures go into the README's performance section.
  *
  * BENCH_ROWS sets the table size (default 10,000,000), BENCH_RUNS the timed runs per case (default 50),
- * BENCH_ENGINES the engines (default postgres,mysql).
+ * BENCH_ENGINES the engines (default postgres,mysql), BENCH_DATABASE another database for a private run (printed only).
  */
 import fs from 'node:fs';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { connectDatabase } from '#server/engines/connect.ts';
-import type { DatabaseEngine } from '#server/engines/engine.ts';
+import type { DatabaseEngine, PageQuery } from '#server/engines/engine.ts';
 import { createBenchRows } from './bench-session.ts';
 import { ms, timePair, type Timing } from './bench-stats.ts';
 
@@ -18,10 +18,14 @@ const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,mysql').split(',');
 const PAGE_SIZE = 20;
-const DEEP_PAGE = 100_000;
+/** Page 100,000 of the 10-million-row table (a fifth of the way in); on a smaller table 40 % of the way in, before
+ * the middle (past it a page is read from the end: the three-quarters case). */
+const DEEP_PAGE = Math.min(100_000, Math.floor((ROWS / PAGE_SIZE) * 0.4));
 const PG_SERVER = process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MYSQL_SERVER = process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306/';
 const TABLE = 'bench_rows';
+/** Another database for a private run (the default is shared with bench:http's tables). */
+const DATABASE = process.env.BENCH_DATABASE ?? 'dbui_bench';
 
 /** The driver's side of each case: the same SQL DBUI sends, run through the bare driver. */
 interface Driver {
@@ -32,11 +36,11 @@ interface Driver {
 async function preparePostgres(): Promise<{ url: string; driver: Driver; schema: string }> {
   const admin = new pg.Client({ connectionString: PG_SERVER });
   await admin.connect();
-  const exists = await admin.query(`select 1 from pg_database where datname = 'dbui_bench'`);
-  if (exists.rowCount === 0) await admin.query('create database dbui_bench');
+  const exists = await admin.query(`select 1 from pg_database where datname = '${DATABASE}'`);
+  if (exists.rowCount === 0) await admin.query(`create database ${DATABASE}`);
   await admin.end();
   const url = new URL(PG_SERVER);
-  url.pathname = '/dbui_bench';
+  url.pathname = `/${DATABASE}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
   const count = await pool.query(`select count(*)::bigint as n from pg_class where relname = '${TABLE}'`);
   const have =
@@ -58,10 +62,10 @@ async function preparePostgres(): Promise<{ url: string; driver: Driver; schema:
 
 async function prepareMysql(): Promise<{ url: string; driver: Driver; schema: string }> {
   const admin = await mysql.createConnection({ uri: MYSQL_SERVER });
-  await admin.query('create database if not exists dbui_bench');
+  await admin.query(`create database if not exists ${DATABASE}`);
   await admin.end();
   const url = new URL(MYSQL_SERVER);
-  url.pathname = '/dbui_bench';
+  url.pathname = `/${DATABASE}`;
   const pool = mysql.createPool({
     uri: url.toString(),
     connectionLimit: 2,
@@ -70,7 +74,7 @@ async function prepareMysql(): Promise<{ url: string; driver: Driver; schema: st
     dateStrings: true,
   });
   const [tables] = await pool.query(
-    `select count(*) as n from information_schema.tables where table_schema = 'dbui_bench' and table_name = '${TABLE}'`,
+    `select count(*) as n from information_schema.tables where table_schema = '${DATABASE}' and table_name = '${TABLE}'`,
   );
   const present = Number((tables as { n: number }[])[0]?.n) > 0;
   const [max] = present ? await pool.query(`select max(id) as n from ${TABLE}`) : [[{ n: 0 }]];
@@ -102,7 +106,7 @@ async function prepareMysql(): Promise<{ url: string; driver: Driver; schema: st
   }
   return {
     url: url.toString(),
-    schema: 'dbui_bench',
+    schema: DATABASE,
     driver: {
       query: async (text, values) => (await pool.query(text, values))[0] as unknown[],
       close: () => pool.end(),
@@ -129,6 +133,7 @@ async function measure(kind: 'postgres' | 'mysql'): Promise<Case[]> {
       `${kind}: ${table.numberOfRows.toLocaleString()} rows (${table.numberOfRowsIsEstimate ? 'estimate' : 'exact'})`,
     );
     const cases: Case[] = [];
+    let shown: PageQuery['from'];
     const add = async (
       name: string,
       dbui: (i: number) => Promise<unknown>,
@@ -153,10 +158,25 @@ async function measure(kind: 'postgres' | 'mysql'): Promise<Case[]> {
     );
     await add(
       `page ${DEEP_PAGE.toLocaleString()} from its neighbour`,
-      // Each run asks for the page after the one before it, as a person paging forward does.
+      // Each run asks for the page after the one before it with that page's boundary (its cursor, decoded), as a
+      // person paging forward does.
       async (i) => {
-        if (i === -1) await engine.page(table, { filter: {}, page: DEEP_PAGE - 1, pageSize: PAGE_SIZE });
-        return engine.page(table, { filter: {}, page: DEEP_PAGE + 3 + i, pageSize: PAGE_SIZE });
+        if (i === -1 || !shown) {
+          const before = await engine.page(table, {
+            filter: {},
+            page: DEEP_PAGE + 2 + i,
+            pageSize: PAGE_SIZE,
+          });
+          shown = { page: DEEP_PAGE + 2 + i, boundary: before.boundary! };
+        }
+        const next = await engine.page(table, {
+          filter: {},
+          page: shown.page + 1,
+          pageSize: PAGE_SIZE,
+          from: shown,
+        });
+        shown = { page: shown.page + 1, boundary: next.boundary! };
+        return next;
       },
       (i) =>
         driver.query(
@@ -174,6 +194,28 @@ async function measure(kind: 'postgres' | 'mysql'): Promise<Case[]> {
         ),
       // OFFSET reads two million rows a call: fewer runs keep the benchmark within minutes.
       Math.min(RUNS, 20),
+    );
+    const lastPage = Math.ceil(table.numberOfRows / PAGE_SIZE);
+    await add(
+      'last page',
+      () => engine.page(table, { filter: {}, page: lastPage, pageSize: PAGE_SIZE }),
+      () =>
+        driver.query(
+          `select ${cols} from ${from} where 1 = 1 order by ${q('id')} asc limit ${p(1)} offset ${p(2)}`,
+          [PAGE_SIZE, (lastPage - 1) * PAGE_SIZE],
+        ),
+      Math.min(RUNS, 10),
+    );
+    const threeQuarters = Math.ceil(lastPage * 0.75);
+    await add(
+      `page ${threeQuarters.toLocaleString()} (three quarters) by number, from the end`,
+      () => engine.page(table, { filter: {}, page: threeQuarters, pageSize: PAGE_SIZE }),
+      () =>
+        driver.query(
+          `select ${cols} from ${from} where 1 = 1 order by ${q('id')} asc limit ${p(1)} offset ${p(2)}`,
+          [PAGE_SIZE, (threeQuarters - 1) * PAGE_SIZE],
+        ),
+      Math.min(RUNS, 10),
     );
     await add(
       'sorted page (-created_at)',
@@ -234,4 +276,5 @@ for (const kind of ENGINES as ('postgres' | 'mysql')[]) {
 }
 const table = `${ROWS.toLocaleString()} rows, page size ${PAGE_SIZE}, ${RUNS} runs per case, ${new Date().toISOString().slice(0, 10)}, 2 cores.\n\n${lines.join('\n')}\n`;
 console.log(`\n${table}`);
-fs.writeFileSync(new URL('./results/engines.md', import.meta.url), table);
+// A private run (BENCH_DATABASE) only prints.
+if (!process.env.BENCH_DATABASE) fs.writeFileSync(new URL('./results/engines.md', import.meta.url), table);

@@ -1,21 +1,7 @@
 /** The specification's user-facing texts, word for word, in one place (spec README: "keep them as named constants"). */
 
-/** Shell, routes and error pages. */
-export const shellMessages = {
-  starting: 'Starting Application...',
-  notFound: 'This page was not found.',
-  unauthorized: 'You are not authorized to see that page.',
-  underDevelopment: 'This site is under development and some features may not be available.',
-  productsComingSoon: 'PRODUCTS COMING SOON',
-} as const;
-
-/** Transport fallbacks: the original swapped GET and POST; ours uses the correct one (spec README). */
-export const transportMessages = {
-  GET: 'GET request failed.',
-  POST: 'POST request failed.',
-  PUT: 'PUT request failed.',
-  DELETE: 'DELETE request failed.',
-} as const;
+// Shell, transport, administration and site texts live in shell-messages.ts (the first chunk of every page).
+export { adminMessages, shellMessages, siteMessages, transportMessages } from './shell-messages.ts';
 
 /** Generic form validation. */
 export const formMessages = {
@@ -130,32 +116,6 @@ export const browserMessages = {
   deleteRowMessage: 'Are you sure you want to delete this row? This can NOT be undone.',
 } as const;
 
-/** Administration of users and roles. */
-export const adminMessages = {
-  rolesFailed: 'Failed to get roles.',
-  usersFailed: 'Failed to get users.',
-  cannotSwitchPages: 'Cannot switch pages with pending changes.',
-  cannotHavePendingChanges: 'Cannot have pending changes.',
-  duplicateLinks: 'Some links are duplicates.',
-  somethingWentWrongTryAgain: 'Something went wrong... please try again.',
-  // The success toasts the spec names without their words (000 §8), in the spec's style.
-  roleUpdated: 'Successfully updated role.',
-  roleDeleted: 'Successfully deleted role.',
-  linkRemoved: 'Successfully removed link.',
-  permissionRemoved: 'Successfully removed permission.',
-  userRoleRemoved: 'Successfully removed user from role.',
-} as const;
-
-/** Public site: contact and chat. */
-export const siteMessages = {
-  contactFailed: 'Failed to Contact Us... Please try again.',
-  subjectMax: 'Subject cannot be more than 50 characters.',
-  messageMax: 'Message cannot be more than 1000 characters.',
-  chatTitle: 'Chat with Titan',
-  chatStartFailed: 'Failed to start the chat.',
-  chatAddFailed: 'Failed to add message to the chat.',
-} as const;
-
 /** The export API's own sentences (issue 6): each says what happened and what to do. */
 export const exportMessages = {
   started: 'The export has started.',
@@ -246,6 +206,9 @@ export const healthMessages = {
   storeDown: 'The app store does not answer.',
   storeNotWritable: 'The app store answers but cannot be written.',
   databaseDown: 'The database does not answer.',
+  redisDown: 'Redis does not answer.',
+  /** GET /api/health/ready when something it needs is down: the sentences above, after this. */
+  notReady: 'Not ready, send no traffic here:',
 } as const;
 
 /** The session's idle alert (spec 000 §4: an 'Idle Alert' modal answered with 'Yes!'). */

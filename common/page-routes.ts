@@ -37,6 +37,7 @@ export const pageRoutes = [
   '/admin/audit',
   '/admin/messages',
   '/admin/analytics',
+  '/admin/chats',
   // Content creator
   '/cc',
   // Database browser: /db/{db} selects a database, /db/{db}/{schema}/{table} browses a table; /db alone goes to /.

@@ -10,8 +10,10 @@ import { signInThroughApi } from './support/sign-in.ts';
 /*
  * Cookie consent and first-party analytics in a real browser (spec 001 §2, §4, §9; issue 15): the banner on a first
  * visit, a rejection that sends only itself and no page views and is asked again 30 days later (the page's clock
- * moved on), then an acceptance that sends the consent event and a 'PageView' for each page after it. What the
- * browser sends is read from its requests, and what the server kept from the administrator's analytics.
+ * moved on), then an acceptance that sends the consent event and a 'PageView' for each page after it, and last the
+ * footer's Cookie settings, which shows the banner again: changing to Reject sends the rejection and stops the page
+ * views at once. What the browser sends is read from its requests, and what the server kept from the administrator's
+ * analytics.
  */
 
 interface SentEvent {
@@ -171,4 +173,50 @@ test('Accept sends the consent event and a PageView for the page and each naviga
       { path: '/services/database', views: 1 },
     ]),
   );
+});
+
+test("the footer's Cookie settings shows the banner again; Reject there stops page views at once", async () => {
+  const settings = page.getByRole('contentinfo').getByRole('button', { name: consentTexts.settings });
+  await settings.click();
+  await expect(banner()).toBeVisible();
+  await expect(banner().getByText(consentTexts.current.accepted)).toBeVisible();
+  // The focus moves into the banner, drawn at the bottom of the screen.
+  await expect(banner().getByText(consentTexts.title)).toBeFocused();
+
+  await lookAt(page, 'consent-settings');
+  // The screen as a person sees it, scrolled to the footer with the banner open.
+  for (const [size, viewport] of Object.entries(viewports)) {
+    await page.setViewportSize(viewport);
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.evaluate(() => window.scrollTo({ top: document.body.scrollHeight, behavior: 'instant' }));
+      await page.waitForTimeout(250);
+      await page.screenshot({
+        path: `test-results/screenshots/consent-settings-${size}-${scheme}-screen.png`,
+      });
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+  await page.setViewportSize(viewports.desktop);
+
+  await banner().getByRole('button', { name: 'Reject' }).click();
+  await expect(banner()).toBeHidden();
+  await expect(settings).toBeFocused();
+  await expect
+    .poll(() => sent.slice(5))
+    .toEqual([{ name: 'consent', path: '/services/database', value: 'rejected' }]);
+  const stored = await page.evaluate((key) => localStorage.getItem(key), COOKIE_CONSENT_KEY);
+  expect(JSON.parse(stored ?? 'null')).toMatchObject({ value: 'rejected' });
+
+  // No page view after the change, in this page or the next visit.
+  await mainMenu().getByRole('link', { name: 'About Us' }).click();
+  await expect(page).toHaveURL(/\/about-us$/);
+  await page.goto(`${server.origin}/news`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(banner()).toBeHidden();
+  await page.waitForTimeout(500);
+  expect(sent).toHaveLength(6);
+
+  const summary = await analytics();
+  expect(summary.consent).toEqual({ accepted: 1, rejected: 2 });
 });

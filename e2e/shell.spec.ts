@@ -237,6 +237,24 @@ test('the header is 8% of the window tall and fixed while the page scrolls', asy
   }
 });
 
+test('the main area is the rest of the window (92%): a short page fills it and the footer follows', async ({
+  page,
+}) => {
+  for (const size of [viewports.desktop, { width: 375, height: 812 }]) {
+    await page.setViewportSize(size);
+    await page.goto('/products/dbui');
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+    const header = await page.getByRole('banner').boundingBox();
+    const main = await page.getByRole('main').boundingBox();
+    const footer = await page.getByRole('contentinfo').boundingBox();
+    // The main element starts under the fixed header (its top padding is the header's height).
+    const mainArea = (main?.height ?? 0) - (header?.height ?? 0);
+    expect(mainArea).toBeGreaterThanOrEqual(size.height * 0.92 - 1);
+    expect(footer?.y ?? 0).toBeGreaterThanOrEqual((main?.y ?? 0) + (main?.height ?? 0) - 1);
+    expect(footer?.y ?? 0).toBeGreaterThanOrEqual(size.height - 1);
+  }
+});
+
 test('on a 375 px phone the menu is a drawer 75% of the width', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto('/home');

@@ -1,8 +1,8 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { shellMessages } from '#common/messages.ts';
-import { about } from '#web/content/about.ts';
-import { privacyPolicy, termsOfUse } from '#web/content/legal.ts';
-import { serviceDetails } from '#web/content/services.ts';
+import { about } from '#common/content/about.ts';
+import { privacyPolicy, termsOfUse } from '#common/content/legal.ts';
+import { serviceDetails } from '#common/content/services.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
 import { lookAt } from './support/look.ts';
 
@@ -56,6 +56,7 @@ test('every service has its page, and /services or an unknown service shows the 
   await open(`/services/${first.id}`);
   await expect(pageTitle()).toHaveText(first.heading);
   await expect(offers()).toHaveCount(6);
+  await expect(page.getByRole('main').getByRole('img', { name: first.image.alt })).toBeVisible();
   await lookAt(page, 'service-database');
   await fits360();
 
@@ -68,6 +69,9 @@ test('every service has its page, and /services or an unknown service shows the 
     await expect(page).toHaveURL(new RegExp(`/services/${service.id}$`));
     await expect(pageTitle()).toHaveText(service.heading);
     await expect(offers()).toHaveCount(6);
+    // Spec 001 §3: each service has its picture, named by its alt text.
+    await expect(page.getByRole('main').getByRole('img', { name: service.image.alt })).toBeVisible();
+    if (service.id === 'web-mobile') await lookAt(page, 'service-web-mobile');
   }
 
   for (const path of ['/services', '/services/no-such-service']) {

@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { newsArticles, newsPath } from '#web/content/news.ts';
-import { resume, splitInterests } from '#web/content/resume.ts';
+import { newsArticles, newsPath } from '#common/content/news.ts';
+import { resume, splitInterests } from '#common/content/resume.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
 import { lookAt } from './support/look.ts';
 

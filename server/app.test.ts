@@ -128,6 +128,7 @@ describe('the API server', () => {
       '/admin/audit',
       '/admin/messages',
       '/admin/analytics',
+      '/admin/chats',
       '/error/unauthorized',
       '/setup?token=abc',
     ]) {

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { isPageRoute } from '#common/page-routes.ts';
 import type { Config } from './config.ts';
@@ -18,12 +18,15 @@ import { createSmsSender, type SmsSender } from './sms/sms-sender.ts';
 import { answerFrameworkError, errorEnvelope, failure } from './plugins/error-envelope.ts';
 import { jsonBodies } from './plugins/json-bodies.ts';
 import { requestLogging } from './plugins/request-logging.ts';
+import { responseSerializerCompiler } from './plugins/response-serializer.ts';
 import { securityHeaders, setSecurityHeaders, styleNonceOf } from './plugins/security-headers.ts';
 import { serverTimeouts } from './plugins/server-timeouts.ts';
 import { sessionHooks } from './plugins/session.ts';
 import { xsrfProtection } from './plugins/csrf.ts';
 import { defaultRateLimits, rateLimiting, type RateLimits } from './plugins/rate-limits.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { metricsRoutes } from './features/metrics/routes.ts';
+import { instanceMetrics } from './features/metrics/service.ts';
 import { setupRoutes } from './features/setup/routes.ts';
 import { accountRoutes } from './features/account/routes.ts';
 import { socialRoutes } from './features/account/social-routes.ts';
@@ -35,9 +38,12 @@ import { exportRoutes } from './features/exports/routes.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { openSecretBox } from './features/account/sealed-secrets.ts';
+import { loadSecretKey } from './features/auth/secret-box.ts';
 import { auditRetention } from './features/admin/audit-retention.ts';
 import { auditIntentResolver } from './features/sql/audit-intents.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';
+import { chatRoutes, defaultChatLimits, type ChatLimits } from './features/chat/routes.ts';
+import { createAnswerer, type Answerer } from './features/chat/answerer.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -65,6 +71,8 @@ export interface AppContext {
   rateLimits?: Partial<RateLimits>;
   /** Where log lines go instead of stdout (tests read them). */
   logStream?: DestinationStream;
+  /** Titan: its answerer (by default built from LLM_*) and calls a minute from one address. */
+  chat?: { answerer?: Answerer; limits?: Partial<ChatLimits> };
 }
 
 /** TRUST_PROXY as Fastify takes it: a number of proxies as the hop test proxy-addr applies to one. */
@@ -96,7 +104,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     trustProxy: trustedProxies(context.config.trustProxy),
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // The data routes' answers are not validated again: compiled from their schema (decision 0034).
+  app.setSerializerCompiler(responseSerializerCompiler);
   // First: every plugin and route registered below inherits these hooks and the JSON parser.
   securityHeaders(app, { https });
   app.addHook('onSend', async (request, reply) => {
@@ -162,6 +171,10 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     secureCookie: https,
   });
   await rateLimiting(app, { redisUrl: config.redisUrl });
+  // Before the routes, so the timing hook covers every one; only with METRICS_TOKEN (issue 18).
+  const scrape = config.metricsToken
+    ? await instanceMetrics(app, { store, databases: context.databases })
+    : null;
 
   const pending = new Set<Promise<void>>();
   app.addHook('onClose', async () => {
@@ -170,7 +183,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     if (!context.mailer) await mailer.close();
   });
 
-  await app.register(healthRoutes(store, context.databases));
+  await app.register(healthRoutes(store, context.databases, { redisUrl: config.redisUrl }));
+  await app.register(metricsRoutes({ token: config.metricsToken, scrape }));
   await app.register(setupRoutes(store));
   await app.register(captchaRoutes(captcha));
   const accountDeps = {
@@ -189,10 +203,23 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(socialRoutes(accountDeps));
   await app.register(passkeyRoutes(accountDeps));
   await app.register(exportRoutes(context));
-  await app.register(sqlRoutes(store, context.databases));
+  // Page cursors are signed with a key derived from the secret key: instances sharing SECRET_KEY accept each other's.
+  await app.register(sqlRoutes(store, context.databases, { secretKey: loadSecretKey(context.config) }));
   await app.register(adminRoutes({ store, databases: context.databases, now }));
   await app.register(analyticsRoutes({ store, now, log: app.log }));
   await app.register(contactRoutes({ store, mailer, config, now, log: app.log }));
+  await app.register(
+    chatRoutes(
+      {
+        store,
+        answerer: context.chat?.answerer ?? createAnswerer({ llm: config.llm, log: app.log }),
+        now,
+        log: app.log,
+        secureCookie: https,
+      },
+      { ...defaultChatLimits, ...context.chat?.limits },
+    ),
+  );
 
   // Audit entries past AUDIT_RETENTION_DAYS go when the app is ready and then daily, until it closes.
   const retention = auditRetention({ store, days: config.auditRetentionDays, now, log: app.log });

@@ -82,6 +82,19 @@ describe('loadConfig', () => {
     [{ REDIS_URL: 'localhost:6379' }, /^REDIS_URL: /],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: must be one of/],
     [{ AUDIT_RETENTION_DAYS: '0' }, /^AUDIT_RETENTION_DAYS: "0" must be a whole number from 1 to 36500\.$/],
+    [
+      { LLM_BASE_URL: 'http://127.0.0.1:8081/v1' },
+      /^LLM_API_KEY: set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL together\.$/,
+    ],
+    [
+      { LLM_API_KEY: 'k', LLM_MODEL: 'm' },
+      /^LLM_BASE_URL: set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL together\.$/,
+    ],
+    [{ LLM_BASE_URL: 'http://127.0.0.1:8081/v1', LLM_API_KEY: 'k' }, /^LLM_MODEL: /],
+    [
+      { LLM_BASE_URL: 'llama.local:8081', LLM_API_KEY: 'k', LLM_MODEL: 'm' },
+      /^LLM_BASE_URL: .* must be an http/,
+    ],
   ])('refuses %j with one line naming the variable', (env, expected) => {
     const message = problem(env);
     expect(message).toMatch(expected);
@@ -101,6 +114,14 @@ describe('loadConfig', () => {
     for (const bad of ['true', 'proxy.local', '10.0.0.0/33', '10.0.0.1/8/1', '0', '11']) {
       expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
     }
+  });
+
+  it('reads LLM_BASE_URL, LLM_API_KEY and LLM_MODEL together, or none (Titan answers alone)', () => {
+    expect(loadConfig({}).llm).toBeNull();
+    expect(
+      loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1/', LLM_API_KEY: 'ollama', LLM_MODEL: 'llama3.2' })
+        .llm,
+    ).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.2' });
   });
 
   it('takes a SECRET_KEY of at least 32 characters, or none (the key file)', () => {

@@ -62,6 +62,19 @@ export interface Config {
   trustProxy: false | string[] | number;
   /** Seals stored secrets (authenticator keys); null: a key file in DATA_DIR. */
   secretKey: string | null;
+  /** METRICS_TOKEN: the bearer token a Prometheus scraper sends to GET /api/metrics; null: metrics are off (404) and
+   * no request is timed. */
+  metricsToken: string | null;
+  /** LLM_BASE_URL, LLM_API_KEY, LLM_MODEL: an OpenAI-compatible chat-completions service Titan may phrase its
+   * answers with; null: Titan answers from the site's own content alone. */
+  llm: LlmSetting | null;
+}
+
+/** An OpenAI-compatible service: `${baseUrl}/chat/completions` is called with the bearer key and the model. */
+export interface LlmSetting {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
 }
 
 /**
@@ -347,6 +360,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionDays: intIn('AUDIT_RETENTION_DAYS', value('AUDIT_RETENTION_DAYS'), 365, 1, 36_500),
     trustProxy: trustProxyOf(value('TRUST_PROXY')),
     secretKey: secretKeyOf(value('SECRET_KEY')),
+    metricsToken: metricsTokenOf(value('METRICS_TOKEN')),
+    llm: llmOf(value),
     oauth: Object.fromEntries(
       oauthProviderNames.flatMap((provider) => {
         const prefix = `OAUTH_${provider.toUpperCase()}`;
@@ -368,6 +383,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       }),
     ),
   };
+}
+
+/** METRICS_TOKEN: long random text (openssl rand -base64 32), or unset for metrics off. */
+function metricsTokenOf(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (raw.length < 16 || /\s/.test(raw))
+    throw new ConfigError(
+      'METRICS_TOKEN',
+      'must be at least 16 characters without spaces (openssl rand -base64 32).',
+    );
+  return raw;
+}
+
+/** LLM_BASE_URL, LLM_API_KEY and LLM_MODEL: all three or none (an unauthenticated local service takes any key). */
+function llmOf(value: (name: string) => string | undefined): LlmSetting | null {
+  const baseUrl = httpUrl('LLM_BASE_URL', value('LLM_BASE_URL'));
+  const apiKey = value('LLM_API_KEY');
+  const model = value('LLM_MODEL');
+  if (!baseUrl && !apiKey && !model) return null;
+  if (!baseUrl || !apiKey || !model) {
+    const missing = !baseUrl ? 'LLM_BASE_URL' : !apiKey ? 'LLM_API_KEY' : 'LLM_MODEL';
+    throw new ConfigError(missing, 'set LLM_BASE_URL, LLM_API_KEY and LLM_MODEL together.');
+  }
+  return { baseUrl, apiKey, model };
 }
 
 /** CONTACT_TO: one e-mail address (the team's), checked like an account's. */

@@ -29,7 +29,8 @@ function start(env: Record<string, string>): Started {
   return { child, output: () => output, exited };
 }
 
-async function waitFor<T>(check: () => T | undefined, what: string, ms = 20_000): Promise<T> {
+// A start through tsx transpiles the whole server: 10-20 s when the machine is busy with other test files.
+async function waitFor<T>(check: () => T | undefined, what: string, ms = 45_000): Promise<T> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     const value = check();
@@ -92,7 +93,7 @@ describe('the server process', () => {
     }
     expect(await run.exited).toBe(0);
     expect(jsonLines(run.output()).map((l) => l.msg)).toContain('shut down');
-  });
+  }, 90_000);
 
   it('finishes a request in flight before it stops on SIGTERM', async () => {
     // A "database" that accepts connections and never answers keeps the health check busy for its 3 s ping limit.
@@ -128,5 +129,5 @@ describe('the server process', () => {
       run.child.kill('SIGKILL');
       silent.close();
     }
-  });
+  }, 90_000);
 });

@@ -8,6 +8,7 @@ import { DatabaseRegistry } from './engines/database-registry.ts';
 import { redactUrl } from './engines/engine-url.ts';
 import { migrateAppStore, openAppStore, type AppStore } from './store/app-store.ts';
 import { prepareFirstAdministrator } from './features/setup/service.ts';
+import { loadSecretKey, secretBox } from './features/auth/secret-box.ts';
 import { SHUTDOWN_GRACE_MS, startForcedExit } from './forced-exit.ts';
 import { stdoutLog } from './stdout-log.ts';
 
@@ -127,7 +128,13 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  const { setupLink } = await prepareFirstAdministrator(store, config.admin, baseUrl, app.log);
+  const { setupLink } = await prepareFirstAdministrator(
+    store,
+    config.admin,
+    baseUrl,
+    app.log,
+    secretBox(loadSecretKey(config)),
+  );
   app.log.info(
     {
       url: baseUrl,

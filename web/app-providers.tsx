@@ -1,21 +1,10 @@
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { TOAST_FADE_MS, TOAST_TIMEOUT_MS } from '#common/limits.ts';
+import { QueriesRoot } from '#web/api/queries.tsx';
 import { styleNonce } from '#web/style-nonce.ts';
 import { cssVariablesResolver, theme } from '#web/ui/theme.ts';
-
-/** A query client for the app: the API client reports failures in its envelope, so one try is enough. */
-export function createQueryClient(): QueryClient {
-  return new QueryClient({
-    defaultOptions: {
-      queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 },
-      mutations: { retry: false },
-    },
-  });
-}
+import { Toasts } from '#web/ui/toasts.tsx';
 
 /** Where the person's light or dark choice is kept; without one the system's preference is followed. */
 export const COLOR_SCHEME_STORAGE_KEY = 'dbui-color-scheme';
@@ -23,7 +12,6 @@ const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SCHEME_ST
 
 /** Theme, toasts and server state around the whole app; the router is added by the caller. */
 export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
   // Mantine puts the page's style nonce on the <style> elements it inserts (web/style-nonce.ts).
   const [nonce] = useState(styleNonce);
   return (
@@ -34,9 +22,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
       defaultColorScheme="auto"
       {...(nonce ? { getStyleNonce: () => nonce } : {})}
     >
-      {/* Spec 000/001 §9: a toast stays 3000 ms and fades over 500 ms. */}
-      <Notifications autoClose={TOAST_TIMEOUT_MS} transitionDuration={TOAST_FADE_MS} position="top-right" />
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <Toasts />
+      {/* Server state: the client loads with the first page that asks the API (web/api/queries.tsx). */}
+      <QueriesRoot>{children}</QueriesRoot>
     </MantineProvider>
   );
 }

@@ -1,5 +1,3 @@
-// First: schemas built by later imports must see Zod's eval-free setting (web/zod-config.ts).
-import '#web/zod-config.ts';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';

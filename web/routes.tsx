@@ -1,104 +1,109 @@
 import { lazy, type ReactNode } from 'react';
 import { Navigate, Outlet, Route, Routes } from 'react-router';
 import { pageRoutes, type PageRoute } from '#common/page-routes.ts';
-import { HOME_PATH } from '#web/content/site.ts';
+import { HOME_PATH } from '#common/content/site.ts';
 // The browser's page is a chunk of its own too; its route element (small) starts it early and waits without suspending.
 import { BrowserRoute } from '#web/features/browser/browser-route.tsx';
+import { withQueries } from '#web/api/queries.tsx';
 import { SiteLayout } from '#web/features/site/site-layout.tsx';
 import { AccessGuard } from '#web/session/access-guard.tsx';
 import { pageAccess, type AccessGroup } from '#web/session/access.ts';
 import type { Clock, IdleTiming } from '#web/session/idle-watch.ts';
 import { SessionProvider } from '#web/session/session-provider.tsx';
 
-// Each page is its own chunk, so a visitor of the public pages never downloads the database browser.
+// Each page is its own chunk, so a visitor of the public pages never downloads the database browser. The pages load
+// with TanStack Query's client (withQueries); the home page asks the API nothing, and loads without it (decision 0033).
 const HomePage = lazy(() =>
   import('#web/features/site/home-page.tsx').then((m) => ({ default: m.HomePage })),
 );
-const NotFoundPage = lazy(() =>
+const NotFoundPage = withQueries(() =>
   import('#web/features/site/not-found-page.tsx').then((m) => ({ default: m.NotFoundPage })),
 );
-const UnauthorizedPage = lazy(() =>
+const UnauthorizedPage = withQueries(() =>
   import('#web/features/site/unauthorized-page.tsx').then((m) => ({ default: m.UnauthorizedPage })),
 );
-const RedirectPage = lazy(() =>
+const RedirectPage = withQueries(() =>
   import('#web/features/site/redirect-page.tsx').then((m) => ({ default: m.RedirectPage })),
 );
-const SetupPage = lazy(() =>
+const SetupPage = withQueries(() =>
   import('#web/features/setup/setup-page.tsx').then((m) => ({ default: m.SetupPage })),
 );
-const LogoutPage = lazy(() =>
+const LogoutPage = withQueries(() =>
   import('#web/features/account/logout-page.tsx').then((m) => ({ default: m.LogoutPage })),
 );
-const LoginPage = lazy(() =>
+const LoginPage = withQueries(() =>
   import('#web/features/login/login-page.tsx').then((m) => ({ default: m.LoginPage })),
 );
-const SignupPage = lazy(() =>
+const SignupPage = withQueries(() =>
   import('#web/features/signup/signup-page.tsx').then((m) => ({ default: m.SignupPage })),
 );
-const ForgotPasswordPage = lazy(() =>
+const ForgotPasswordPage = withQueries(() =>
   import('#web/features/password/forgot-password-page.tsx').then((m) => ({
     default: m.ForgotPasswordPage,
   })),
 );
-const UpdatePasswordPage = lazy(() =>
+const UpdatePasswordPage = withQueries(() =>
   import('#web/features/password/update-password-page.tsx').then((m) => ({
     default: m.UpdatePasswordPage,
   })),
 );
-const AccountPage = lazy(() =>
+const AccountPage = withQueries(() =>
   import('#web/features/account/account-page.tsx').then((m) => ({ default: m.AccountPage })),
 );
-const AdminHomePage = lazy(() =>
+const AdminHomePage = withQueries(() =>
   import('#web/features/admin/home/admin-home-page.tsx').then((m) => ({ default: m.AdminHomePage })),
 );
-const UsersPage = lazy(() =>
+const UsersPage = withQueries(() =>
   import('#web/features/admin/users/users-page.tsx').then((m) => ({ default: m.UsersPage })),
 );
-const UserPage = lazy(() =>
+const UserPage = withQueries(() =>
   import('#web/features/admin/users/user-page.tsx').then((m) => ({ default: m.UserPage })),
 );
-const RolesPage = lazy(() =>
+const RolesPage = withQueries(() =>
   import('#web/features/admin/roles/roles-page.tsx').then((m) => ({ default: m.RolesPage })),
 );
-const AuditPage = lazy(() =>
+const AuditPage = withQueries(() =>
   import('#web/features/admin/audit/audit-page.tsx').then((m) => ({ default: m.AuditPage })),
 );
 
-const ServicePage = lazy(() =>
+const ServicePage = withQueries(() =>
   import('#web/features/services/service-page.tsx').then((m) => ({ default: m.ServicePage })),
 );
-const ProductPage = lazy(() =>
+const ProductPage = withQueries(() =>
   import('#web/features/products/product-page.tsx').then((m) => ({ default: m.ProductPage })),
 );
-const NewsPage = lazy(() =>
+const NewsPage = withQueries(() =>
   import('#web/features/news/news-page.tsx').then((m) => ({ default: m.NewsPage })),
 );
-const NewsArticlePage = lazy(() =>
+const NewsArticlePage = withQueries(() =>
   import('#web/features/news/news-article-page.tsx').then((m) => ({ default: m.NewsArticlePage })),
 );
-const AboutPage = lazy(() =>
+const AboutPage = withQueries(() =>
   import('#web/features/about/about-page.tsx').then((m) => ({ default: m.AboutPage })),
 );
-const PrivacyPolicyPage = lazy(() =>
+const PrivacyPolicyPage = withQueries(() =>
   import('#web/features/legal/privacy-policy-page.tsx').then((m) => ({ default: m.PrivacyPolicyPage })),
 );
-const TermsOfUsePage = lazy(() =>
+const TermsOfUsePage = withQueries(() =>
   import('#web/features/legal/terms-of-use-page.tsx').then((m) => ({ default: m.TermsOfUsePage })),
 );
-const ResumePage = lazy(() =>
+const ResumePage = withQueries(() =>
   import('#web/features/resume/resume-page.tsx').then((m) => ({ default: m.ResumePage })),
 );
-const ContactPage = lazy(() =>
+const ContactPage = withQueries(() =>
   import('#web/features/contact/contact-page.tsx').then((m) => ({ default: m.ContactPage })),
 );
-const CreatorPage = lazy(() =>
+const CreatorPage = withQueries(() =>
   import('#web/features/creator/creator-page.tsx').then((m) => ({ default: m.CreatorPage })),
 );
-const MessagesPage = lazy(() =>
+const MessagesPage = withQueries(() =>
   import('#web/features/admin/messages/messages-page.tsx').then((m) => ({ default: m.MessagesPage })),
 );
-const AnalyticsPage = lazy(() =>
+const AnalyticsPage = withQueries(() =>
   import('#web/features/admin/analytics/analytics-page.tsx').then((m) => ({ default: m.AnalyticsPage })),
+);
+const ChatsPage = withQueries(() =>
+  import('#web/features/admin/chats/chats-page.tsx').then((m) => ({ default: m.ChatsPage })),
 );
 
 /**
@@ -130,6 +135,7 @@ const pages: Partial<Record<PageRoute, ReactNode>> = {
   '/cc': <CreatorPage />,
   '/admin/messages': <MessagesPage />,
   '/admin/analytics': <AnalyticsPage />,
+  '/admin/chats': <ChatsPage />,
   '/admin/home': <AdminHomePage />,
   '/admin/users': <UsersPage />,
   '/admin/users/:id': <UserPage />,

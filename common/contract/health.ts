@@ -29,3 +29,21 @@ export const healthResponse = z.object({
   ),
 });
 export type HealthResponse = z.infer<typeof healthResponse>;
+
+/** GET /api/health/alive: the process answers. Nothing else is asked, so a restart is never triggered by a
+ * dependency that is down (issue 18). */
+export const aliveResponse = z.object({
+  alive: z.literal(true),
+  uptimeSeconds: z.number().describe('Seconds since this process started'),
+});
+export type AliveResponse = z.infer<typeof aliveResponse>;
+
+/** GET /api/health/ready: whether this instance should get traffic: the app store answers and, when REDIS_URL is
+ * set, Redis answers. A balancer polls it; the answer is reused for a second or two (issue 18). */
+export const readyResponse = z.object({
+  ready: z.boolean(),
+  appStore: componentStatus,
+  redis: z.enum(['up', 'down', 'unused']).describe('unused when REDIS_URL is not set'),
+  checkedAt: z.string().describe('When the dependencies were last asked (ISO 8601)'),
+});
+export type ReadyResponse = z.infer<typeof readyResponse>;

@@ -121,6 +121,14 @@ export const pageResult = z.object({
   results: z.array(row),
   count: z.number().describe('Matching rows (see countIsExact)'),
   countIsExact: z.boolean().describe("False when count is the engine's estimate or a capped count"),
+  cursor: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'Page calls only: an opaque token for this page; send it back as ?cursor= when asking for the next or previous ' +
+        'page, which is then read by seeking from this page (null when the order cannot seek)',
+    ),
 });
 export type PageResult = z.infer<typeof pageResult>;
 
@@ -184,9 +192,21 @@ export const orderBy = z
   .describe('A column name, prefixed with - for descending (e.g. Name or -Name)');
 
 /** `?pageSize=&orderBy=` of the page calls; pageSize 20 unless given. */
+/** The longest page cursor accepted (a page whose sort values would make a longer one gets none). */
+export const PAGE_CURSOR_MAX_LENGTH = 4000;
+
 export const pageQuery = z.object({
   pageSize: pageSize.default(PAGE_SIZES[0]),
   orderBy,
+  cursor: z
+    .string()
+    .max(PAGE_CURSOR_MAX_LENGTH, 'The page cursor is not valid for this table and order; reload the page.')
+    .optional()
+    .describe(
+      'The cursor of the page shown (from its answer), when asking for the page after or before it: that page is ' +
+        'then read by seeking from it, whatever the table size. A cursor of another page is ignored (the page is ' +
+        'read by number); one not signed by this server, or of another table, sort, filter or page size, is a 400',
+    ),
 });
 export const searchQuery = z.object({ orderBy });
 
@@ -198,10 +218,7 @@ export const searchQuery = z.object({ orderBy });
 export const ENCODED_BODY =
   'base64(encodeURIComponent(JSON.stringify(value))) as text/plain or as a JSON string, or the JSON object itself';
 
-/** A filter or row as the spec's client sends it (send it with Content-Type text/plain). */
-export function encodeBody(value: Record<string, unknown>): string {
-  return btoa(encodeURIComponent(JSON.stringify(value)));
-}
+export { encodeBody } from './body-encoding.ts';
 
 const bodyValue = z.union([z.string(), z.number(), z.boolean(), z.null()], {
   error: 'must be text, a number, true or false, or null.',

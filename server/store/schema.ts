@@ -279,6 +279,31 @@ export interface AnalyticsEventsTable {
   value: string | null;
 }
 
+export interface ChatSessionsTable {
+  id: Id;
+  /** The id the API shows (a UUID); the numeric id never leaves the server. */
+  public_id: string;
+  /** SHA-256 (hex) of the secret in the browser's HttpOnly chat cookie: only that browser may continue. */
+  owner_hash: string;
+  user_id: number | null;
+  created_at: Instant;
+  last_at: Instant;
+  visitor_messages: number;
+}
+
+export interface ChatMessagesTable {
+  id: Id;
+  session_id: number;
+  /** 'user' or 'assistant'. */
+  role: string;
+  /** 'visitor', 'introduction', 'built-in', 'model' or 'limit' (common/contract/chat.ts chatOrigin). */
+  origin: string;
+  text: string;
+  /** JSON list of {title, path}: the pages the reply was drawn from ([] when none). */
+  sources: string;
+  created_at: Instant;
+}
+
 export interface AppDatabase {
   users: UsersTable;
   user_images: UserImagesTable;
@@ -299,4 +324,6 @@ export interface AppDatabase {
   oauth_transactions: OAuthTransactionsTable;
   contact_messages: ContactMessagesTable;
   analytics_events: AnalyticsEventsTable;
+  chat_sessions: ChatSessionsTable;
+  chat_messages: ChatMessagesTable;
 }

@@ -34,6 +34,8 @@ export interface TestAppOptions {
   captcha?: AppContext['captcha'];
   /** Where log lines go (with env LOG_LEVEL, which is silent unless given); tests that read the log pass one. */
   logStream?: AppContext['logStream'];
+  /** Titan's answerer and per-address limits (by default the answerer from config, 1000 calls a minute). */
+  chat?: AppContext['chat'];
 }
 
 /** A test clock starting at the real time. */
@@ -67,6 +69,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.sms ? { sms: options.sms } : {}),
     ...(options.captcha ? { captcha: options.captcha } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    chat: { ...options.chat, limits: { start: 1000, add: 1000, ...options.chat?.limits } },
   });
   await app.ready();
   return {

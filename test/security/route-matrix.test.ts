@@ -56,10 +56,15 @@ type Rule =
   | 'tableInsert'
   | 'tableDelete'
   | 'admin'
-  | 'downloadToken'; // no session needed: a single-use token from the export's owner (an invalid one is refused)
+  | 'downloadToken' // no session needed: a single-use token from the export's owner (an invalid one is refused)
+  | 'metricsToken'; // no session: the scraper's METRICS_TOKEN (refused without it, 404 when metrics are off)
 
 const rules: Record<string, Rule> = {
   'GET /api/health': 'public',
+  'GET /api/health/alive': 'public',
+  'GET /api/health/ready': 'public',
+  // A scraper's bearer METRICS_TOKEN, never a session; unset here, so 404 for everyone (metrics.test.ts: 401, 200).
+  'GET /api/metrics': 'metricsToken',
   'GET /api/setup': 'public',
   'POST /api/setup': 'public',
   'GET /api/captcha': 'public',
@@ -75,6 +80,10 @@ const rules: Record<string, Rule> = {
   'POST /api/account/login/passkey/verify': 'public',
   'GET /api/account/logout': 'public', // signing out without a session is a no-op, not an error
   'POST /api/analytics/events': 'public', // the site's analytics: no session, no cookie, limited per address
+  // Titan: anyone may chat; a session answers only the browser holding its HttpOnly cookie (chat tests).
+  'POST /api/chat/start': 'public',
+  'GET /api/chat/:sessionId': 'public',
+  'POST /api/chat/:sessionId/add': 'public',
   'GET /api/account/verify': 'signedIn',
   'GET /api/account': 'signedIn',
   'POST /api/account': 'signedIn',
@@ -136,6 +145,8 @@ const rules: Record<string, Rule> = {
   'POST /api/admin/:db/:schema/:table': 'admin',
   'POST /api/admin/:db/:schema/:table/delete': 'admin',
   'GET /api/admin/messages': 'admin',
+  'GET /api/admin/chats': 'admin',
+  'GET /api/admin/chats/:sessionId': 'admin',
   'POST /api/admin/messages/:id/answer': 'admin',
   'POST /api/admin/messages/:id/archive': 'admin',
 };
@@ -154,6 +165,7 @@ const allowedKinds: Record<Rule, Kind[]> = {
   tableDelete: ['deleter', 'admin'],
   admin: ['admin'],
   downloadToken: [],
+  metricsToken: [],
 };
 
 /** The table under test: a quote in its name, and unchanged by percent-encoding (so links name it plainly). */
@@ -298,12 +310,12 @@ describe.each(securityEngines)('every route on %s', (kind) => {
             expectNoLeak(answer);
             const got = answer.statusCode;
             const ok =
-              rule === 'downloadToken'
+              rule === 'downloadToken' || rule === 'metricsToken'
                 ? got >= 400 && got < 500
                 : got === (withoutSession.includes(who) ? 401 : 403);
             if (!ok)
               cells.push(`${key} as ${who}: expected refusal, got ${got} ${answer.body.slice(0, 120)}`);
-            else if (withoutSession.includes(who) && rule !== 'downloadToken')
+            else if (withoutSession.includes(who) && rule !== 'downloadToken' && rule !== 'metricsToken')
               expect(answer.json<{ message: string }>().message, key).toBe(am.signInRequired);
           }
         },

@@ -32,6 +32,8 @@ const STORE_TABLES: Record<StoreTable, true> = {
   oauth_transactions: true,
   contact_messages: true,
   analytics_events: true,
+  chat_sessions: true,
+  chat_messages: true,
 };
 
 /** Columns every signed-in call changes by design: a session's last use and its sliding expiry. */

@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
-import { encodeBody } from '#common/contract/sql.ts';
-import { transportMessages } from '#common/messages.ts';
+import { encodeBody } from '#common/contract/body-encoding.ts';
+import { transportMessages } from '#common/shell-messages.ts';
 
 /** The spec's generic API result. A failure always carries a message the UI can show as it is. */
 export type ApiResult<T> =
@@ -201,7 +201,10 @@ export function fileNameOf(header: string | null): string | null {
   return base && base !== '.' && base !== '..' ? base : null;
 }
 
-function requestHeaders(
+/** The headers every call of the API sends: Accept, the body's type, the bearer token when signed in, and the
+ * anti-forgery header on a non-GET call to our own origin. Exported for calls that read the answer themselves (the
+ * chat's streamed reply, web/api/chat/add-message.ts). */
+export function requestHeaders(
   method: HttpMethod,
   path: string,
   contentType: string | null,

@@ -55,6 +55,11 @@ export const queryKeys = {
     audit: () => [...queryKeys.admin.all, 'audit'] as const,
     auditPage: (query: Record<string, string | number | undefined>) =>
       [...queryKeys.admin.audit(), 'page', query] as const,
+    /** Every page and transcript of Titan's conversations (/admin/chats). */
+    chats: () => [...queryKeys.admin.all, 'chats'] as const,
+    chatPage: (query: { page: number; pageSize: number }) =>
+      [...queryKeys.admin.chats(), 'page', query] as const,
+    chatTranscript: (sessionId: string) => [...queryKeys.admin.chats(), 'transcript', sessionId] as const,
   },
   contact: {
     all: ['contact'] as const,
@@ -62,6 +67,11 @@ export const queryKeys = {
     messages: () => [...queryKeys.contact.all, 'messages'] as const,
     messagePage: (query: { page: number; pageSize: number; archived: boolean }) =>
       [...queryKeys.contact.messages(), 'page', query] as const,
+  },
+  chat: {
+    all: ['chat'] as const,
+    /** One conversation of Titan, by its session id (read again after a reload). */
+    session: (sessionId: string) => [...queryKeys.chat.all, 'session', sessionId] as const,
   },
   analytics: {
     all: ['analytics'] as const,

@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useBlocker } from 'react-router';
 import { notifications } from '@mantine/notifications';
-import { adminMessages } from '#common/messages.ts';
+import { adminMessages } from '#common/shell-messages.ts';
 
 /** What a page with pending changes tells the guard: whether it has some now (by its own key). */
 interface NavigationGuard {

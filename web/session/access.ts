@@ -36,6 +36,7 @@ export const pageAccess = {
   '/admin/audit': 'admin',
   '/admin/messages': 'admin',
   '/admin/analytics': 'admin',
+  '/admin/chats': 'admin',
   '/cc': 'signedIn',
   '/db': 'public',
   '/db/:db': 'signedIn',

@@ -1,12 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { Center, Loader, Stack, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import type { Verification } from '#common/contract/account.ts';
-import { shellMessages } from '#common/messages.ts';
-import { fetchVerification } from '#web/api/account/verify.ts';
+import { shellMessages } from '#common/shell-messages.ts';
+import type { ApiResult } from '#web/api/client.ts';
 import { setSessionEndedHandler, setTokenSource } from '#web/api/client.ts';
-import { IdleAlert } from '#web/session/idle-alert.tsx';
+import { useQueryClientHolder } from '#web/api/queries.tsx';
 import {
   browserClock,
   specIdleTiming,
@@ -17,19 +16,35 @@ import {
 } from '#web/session/idle-watch.ts';
 import { refreshDelay } from '#web/session/refresh.ts';
 import { SessionContext, type Session, type SessionStatus } from '#web/session/session-context.ts';
-import { clearStoredVerification, readStoredVerification, storeVerification } from '#web/session/storage.ts';
+import {
+  clearStoredVerification,
+  hasStoredSession,
+  storeVerification,
+} from '#web/session/session-storage.ts';
 import { closeAllPopups } from '#web/ui/popups.ts';
 
 export const LOGOUT_PATH = '/account/logout';
+
+// Signed-in only, so loaded when needed: a first-time visitor's shell carries neither Zod (the verification's schema)
+// nor Mantine's Modal (decision 0033).
+const IdleAlert = lazy(() => import('#web/session/idle-alert.tsx').then((m) => ({ default: m.IdleAlert })));
+
+/** GET /api/account/verify (web/api/account/verify.ts, loaded on first use). */
+async function fetchVerification(signal?: AbortSignal): Promise<ApiResult<Verification>> {
+  const { fetchVerification: fetchIt } = await import('#web/api/account/verify.ts');
+  return fetchIt(signal);
+}
 
 interface SessionState {
   status: SessionStatus;
   verification: Verification | null;
 }
 
+/** 'starting' while a stored session waits to be read and verified (its verification comes with the check). */
 function initialState(): SessionState {
-  const stored = readStoredVerification();
-  return stored ? { status: 'starting', verification: stored } : { status: 'signedOut', verification: null };
+  return hasStoredSession()
+    ? { status: 'starting', verification: null }
+    : { status: 'signedOut', verification: null };
 }
 
 /**
@@ -49,7 +64,8 @@ export function SessionProvider({
   now?: () => number;
 }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  // The query cache, if anything used it yet (TanStack Query's client loads with the first page that asks the API).
+  const queries = useQueryClientHolder();
   const [state, setState] = useState(initialState);
   const [idleAlert, setIdleAlert] = useState(false);
   // The client reads the token at each call; a ref, so a call made right after signIn already carries it.
@@ -72,9 +88,9 @@ export function SessionProvider({
     token.current = null;
     setIdleAlert(false);
     setState({ status: 'signedOut', verification: null });
-    queryClient.clear();
+    queries?.peek()?.clear();
     closeAllPopups();
-  }, [queryClient]);
+  }, [queries]);
 
   // A call refused with 401 under this session: it has ended on the server (locked, ended by an administrator,
   // expired), so sign out here too; the access guard then sends a guarded page to the 401 page.
@@ -94,20 +110,30 @@ export function SessionProvider({
     return false;
   }, [accept, signOut, navigate]);
 
-  // Start-up: a stored session is verified before anything shows; a failure signs out (spec 001 §4).
+  // Start-up: a stored session is read (checked against the contract: a value that is not a verification is dropped)
+  // and verified before anything shows; a failure signs out (spec 001 §4).
   const starting = state.status === 'starting';
   useEffect(() => {
     if (!starting) return;
     const controller = new AbortController();
-    fetchVerification(controller.signal).then(
-      (answer) => {
-        if (answer.isSuccess) return accept(answer.data);
-        // Spec 001 §4: a start-up failure goes to the console; the person simply starts signed out.
-        console.warn(`The stored session could not be verified: ${answer.message}`);
-        signOut();
-      },
-      () => undefined, // aborted: the effect ran again (StrictMode) and that run decides
-    );
+    const start = async () => {
+      const { readStoredVerification } = await import('#web/session/storage.ts');
+      if (controller.signal.aborted) return;
+      const stored = readStoredVerification();
+      if (!stored) return signOut();
+      token.current = stored.token;
+      const answer = await fetchVerification(controller.signal);
+      if (answer.isSuccess) return accept(answer.data);
+      // Spec 001 §4: a start-up failure goes to the console; the person simply starts signed out.
+      console.warn(`The stored session could not be verified: ${answer.message}`);
+      signOut();
+    };
+    start().catch((error: unknown) => {
+      // Aborted: the effect ran again (StrictMode) and that run decides. Otherwise the code could not be loaded.
+      if (controller.signal.aborted) return;
+      console.warn('The stored session could not be verified:', error);
+      signOut();
+    });
     return () => controller.abort();
   }, [starting, accept, signOut]);
 
@@ -160,7 +186,11 @@ export function SessionProvider({
   return (
     <SessionContext.Provider value={session}>
       {starting ? <StartingApplication /> : children}
-      <IdleAlert opened={idleAlert} onYes={answerIdleAlert} />
+      {(signedIn || idleAlert) && (
+        <Suspense fallback={null}>
+          <IdleAlert opened={idleAlert} onYes={answerIdleAlert} />
+        </Suspense>
+      )}
     </SessionContext.Provider>
   );
 }

@@ -1,6 +1,7 @@
 // Stand-ins for browser APIs that jsdom lacks and Mantine uses.
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { loadQueries } from '#web/api/queries.tsx';
 
 // Pages load lazily: the first import of a page can take more than the default second on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
@@ -37,3 +38,7 @@ if (!('ResizeObserver' in window)) {
 // jsdom logs "not implemented" for scrolling; the shell scrolls to the top on every route change.
 window.scrollTo = () => undefined;
 Element.prototype.scrollIntoView = () => undefined;
+
+// TanStack Query's client loads lazily in the app (web/api/queries.tsx); components tested alone, outside the route
+// table, expect AppProviders to provide it at once, as it does when its code is already in.
+await loadQueries();

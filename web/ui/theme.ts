@@ -1,10 +1,11 @@
 import {
-  Alert,
   createTheme,
   defaultVariantColorsResolver,
-  Modal,
-  Notification,
+  type AlertProps,
   type CSSVariablesResolver,
+  type MantineTheme,
+  type ModalProps,
+  type NotificationProps,
   type VariantColorsResolver,
 } from '@mantine/core';
 import { MODAL_FADE_MS, MOBILE_BREAKPOINT_PX } from '#common/limits.ts';
@@ -48,21 +49,27 @@ export const theme = createTheme({
     "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif, 'Apple Color Emoji', 'Segoe UI Emoji'",
   headings: { fontWeight: '700' },
   breakpoints: { xs: `${MOBILE_BREAKPOINT_PX / 16}em` },
+  // Plain settings rather than Alert.extend() and the like: .extend() only types its argument, and importing Modal
+  // for it put Modal, its focus trap and scroll lock in every page's first chunk (decision 0033).
   components: {
     // A light alert's title is in its colour's light shade on its pale background (green 7 on green 0 is 2.7:1,
     // below WCAG AA): the title takes the page's strongest text colour, the icon and background keep the colour.
-    Alert: Alert.extend({
-      styles: (_theme, props) =>
+    Alert: {
+      styles: (_theme: MantineTheme, props: AlertProps) =>
         props.variant === undefined || props.variant === 'light'
           ? { title: { color: 'var(--mantine-color-bright)' } }
           : {},
-    }),
+    },
     // Spec 000/001 §9: every modal fades in and out over 300 ms.
-    Modal: Modal.extend({
-      defaultProps: { transitionProps: { transition: 'fade', duration: MODAL_FADE_MS } },
-    }),
+    Modal: {
+      defaultProps: {
+        transitionProps: { transition: 'fade', duration: MODAL_FADE_MS },
+      } satisfies Partial<ModalProps>,
+    },
     // A toast's close button is an icon only: without a name, screen readers say just "button" (axe button-name).
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Notification: {
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } satisfies Partial<NotificationProps>,
+    },
   },
 });
 

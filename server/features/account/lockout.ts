@@ -1,6 +1,7 @@
 import { writeAudit } from '#server/store/audit.ts';
 import { checkFailed, releaseCheck, reserveCheck } from '#server/store/users.ts';
 import { accountRules, type AccountDeps } from './account-deps.ts';
+import { countLockout, countSignInFailure } from '#server/features/metrics/account-counts.ts';
 
 /*
  * The lockout (0005, 0013): five failed passwords or codes in a row lock an account for 15 minutes. Every check is
@@ -61,8 +62,10 @@ export async function recordFailure(
     now: now.toISOString(),
     lockUntil,
   });
+  countSignInFailure(action);
   await writeAudit(deps.store.db, { userId, action, target: `user:${userId}`, address });
   if (locked) {
+    countLockout();
     await writeAudit(deps.store.db, {
       userId,
       action: 'account.locked',

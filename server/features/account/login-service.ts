@@ -36,6 +36,7 @@ import { normalizeRecoveryCode, redeemRecoveryCode } from './recovery-code-servi
 import { signInMethodsOf, type SignInMethods } from './sign-in-methods.ts';
 import { startSession } from './session-service.ts';
 import { matchTotp } from './totp.ts';
+import { countSignInFailure } from '#server/features/metrics/account-counts.ts';
 
 const SIGN_IN_PURPOSE = 'sign-in';
 /** Signup and forgot password go by email only: the code proves the address. */
@@ -74,7 +75,10 @@ export async function login(deps: AccountDeps, body: LoginRequest, address: stri
     throw new ApiError(401, m.loginFailed);
   }
   const matches = await verifyPassword(user?.password_hash ?? (await hashForUnknownUsers()), body.password);
-  if (!user) throw new ApiError(401, m.loginFailed);
+  if (!user) {
+    countSignInFailure('sign-in.unknown-username');
+    throw new ApiError(401, m.loginFailed);
+  }
   if (!user.password_hash || !matches) {
     await recordFailure(deps, user.id, 'sign-in.password-failed', address);
     throw new ApiError(401, m.loginFailed);

@@ -1,38 +1,92 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { sql, type Transaction } from 'kysely';
 import type { SetupRequest } from '#common/contract/setup.ts';
 import type { AdminSetting } from '#server/config.ts';
 import type { AppStore } from '#server/store/app-store.ts';
+import type { AppDatabase } from '#server/store/schema.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import { consumeCode, replaceCode } from '#server/store/one-time-codes.ts';
 import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';
 import { addUserRole, countUsers, insertUser } from '#server/store/users.ts';
 import { hashPassword } from '#server/features/auth/password-hash.ts';
+import type { SecretBox } from '#server/features/auth/secret-box.ts';
 import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 
 const SETUP_PURPOSE = 'setup';
 const SETUP_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
+/** The setup link's token, sealed with the secret box, so every instance prints the same link. */
+const SETUP_TOKEN_SETTING = 'setup-link-token';
+/** pg_advisory_xact_lock's key for the first administrator's start-up work (any constant of our own). */
+const FIRST_ADMINISTRATOR_LOCK = 0x64627569_0001n;
+
 /**
- * On an empty app store: create the first administrator from ADMIN_* when given, or else issue a one-time setup
- * link (valid 24 hours, replaced at each start) and answer it so main.ts can print it.
+ * On an empty app store: create the first administrator from ADMIN_* when given, or else answer the one-time setup
+ * link (valid 24 hours) so main.ts can print it. Instances starting together do this one at a time (a transaction
+ * lock on PostgreSQL; SQLite's writes are serial): ADMIN_* makes one administrator, and every instance prints the
+ * same link while it is valid and unused, whoever issued it; a start after it expired issues a new one.
  */
 export async function prepareFirstAdministrator(
   store: AppStore,
   admin: AdminSetting | null,
   baseUrl: string,
   log: FastifyBaseLogger,
+  box: SecretBox,
 ): Promise<{ setupLink: string | null }> {
   if ((await countUsers(store.db)) > 0) return { setupLink: null };
-  if (admin) {
-    await createAdministrator(store, admin, 'setup.admin-from-environment');
-    log.info({ username: admin.username }, 'created the first administrator from ADMIN_USERNAME');
-    return { setupLink: null };
+  // Hashed before the lock: argon2 is slow, and the lock is held by one instance at a time.
+  const passwordHash = admin ? await hashPassword(admin.password) : null;
+  return store.db.transaction().execute(async (trx) => {
+    if (store.kind === 'postgres')
+      await sql`select pg_advisory_xact_lock(${sql.lit(FIRST_ADMINISTRATOR_LOCK)})`.execute(trx);
+    if ((await countUsers(trx)) > 0) return { setupLink: null };
+    if (admin && passwordHash) {
+      await insertAdministrator(trx, { ...admin, passwordHash }, 'setup.admin-from-environment');
+      log.info({ username: admin.username }, 'created the first administrator from ADMIN_USERNAME');
+      return { setupLink: null };
+    }
+    const now = new Date();
+    const token = (await validSetupToken(trx, box, now)) ?? (await issueSetupToken(trx, box, now));
+    return { setupLink: `${baseUrl}/setup?token=${token}` };
+  });
+}
+
+/** The setup token already issued, when it is still valid and unused (another instance's, or this one's before a
+ * restart); null when there is none, it cannot be opened with this key, or it was used or expired. */
+async function validSetupToken(
+  trx: Transaction<AppDatabase>,
+  box: SecretBox,
+  now: Date,
+): Promise<string | null> {
+  const stored = await trx
+    .selectFrom('settings')
+    .select('value')
+    .where('name', '=', SETUP_TOKEN_SETTING)
+    .executeTakeFirst();
+  if (!stored) return null;
+  let token: string;
+  try {
+    token = box.open(stored.value);
+  } catch {
+    return null;
   }
+  const code = await trx
+    .selectFrom('one_time_codes')
+    .select('id')
+    .where('purpose', '=', SETUP_PURPOSE)
+    .where('code_hash', '=', sha256Hex(token))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+  return code ? token : null;
+}
+
+/** A new setup token: any earlier setup code is retired, the new one's hash stored, the token kept sealed. */
+async function issueSetupToken(trx: Transaction<AppDatabase>, box: SecretBox, now: Date): Promise<string> {
   const token = randomToken();
-  const now = new Date();
   await replaceCode(
-    store.db,
+    trx,
     {
       userId: null,
       purpose: SETUP_PURPOSE,
@@ -41,7 +95,13 @@ export async function prepareFirstAdministrator(
     },
     now.toISOString(),
   );
-  return { setupLink: `${baseUrl}/setup?token=${token}` };
+  const sealed = box.seal(token);
+  await trx
+    .insertInto('settings')
+    .values({ name: SETUP_TOKEN_SETTING, value: sealed })
+    .onConflict((c) => c.column('name').doUpdateSet({ value: sealed }))
+    .execute();
+  return token;
 }
 
 /** True while no account exists. */
@@ -63,12 +123,8 @@ export async function completeSetup(store: AppStore, request: SetupRequest): Pro
       );
     }
     await insertAdministrator(trx, { ...request, passwordHash }, 'setup.admin-from-link');
+    await trx.deleteFrom('settings').where('name', '=', SETUP_TOKEN_SETTING).execute();
   });
-}
-
-async function createAdministrator(store: AppStore, admin: AdminSetting, action: string): Promise<void> {
-  const passwordHash = await hashPassword(admin.password);
-  await store.db.transaction().execute((trx) => insertAdministrator(trx, { ...admin, passwordHash }, action));
 }
 
 async function insertAdministrator(

@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyPassword } from '#server/features/auth/password-hash.ts';
+import { secretBox } from '#server/features/auth/secret-box.ts';
 import { withXsrf } from '#server/test/factories.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 import { prepareFirstAdministrator } from './service.ts';
+
+const box = secretBox(Buffer.alloc(32, 7));
 
 const form = {
   username: 'owner',
@@ -19,10 +22,10 @@ describe('the first administrator', () => {
     t = await buildTestApp({
       env: { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'Admin#12345', ADMIN_EMAIL: 'admin@example.com' },
     });
-    expect(await prepareFirstAdministrator(t.store, t.config.admin, 'http://x', t.app.log)).toEqual({
+    expect(await prepareFirstAdministrator(t.store, t.config.admin, 'http://x', t.app.log, box)).toEqual({
       setupLink: null,
     });
-    expect(await prepareFirstAdministrator(t.store, t.config.admin, 'http://x', t.app.log)).toEqual({
+    expect(await prepareFirstAdministrator(t.store, t.config.admin, 'http://x', t.app.log, box)).toEqual({
       setupLink: null,
     });
 
@@ -46,15 +49,24 @@ describe('the first administrator', () => {
       required: true,
     });
 
-    const first = await prepareFirstAdministrator(t.store, null, 'http://127.0.0.1:8080', t.app.log);
-    const second = await prepareFirstAdministrator(t.store, null, 'http://127.0.0.1:8080', t.app.log);
-    expect(second.setupLink).toMatch(/^http:\/\/127\.0\.0\.1:8080\/setup\?token=[\w-]{43}$/);
+    const first = await prepareFirstAdministrator(t.store, null, 'http://127.0.0.1:8080', t.app.log, box);
+    expect(first.setupLink).toMatch(/^http:\/\/127\.0\.0\.1:8080\/setup\?token=[\w-]{43}$/);
+    // A restart, or another instance, prints the same link while it is valid (issue 18)…
+    const restarted = await prepareFirstAdministrator(t.store, null, 'http://127.0.0.1:8080', t.app.log, box);
+    expect(restarted.setupLink).toBe(first.setupLink);
+    // …and a new one once it has expired; the old one then stays refused.
+    await t.store.db
+      .updateTable('one_time_codes')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('purpose', '=', 'setup')
+      .execute();
+    const second = await prepareFirstAdministrator(t.store, null, 'http://127.0.0.1:8080', t.app.log, box);
+    expect(second.setupLink).not.toBe(first.setupLink);
     const oldToken = new URL(first.setupLink!).searchParams.get('token')!;
     const token = new URL(second.setupLink!).searchParams.get('token')!;
     // Like the web app: a GET first gives the XSRF cookie, every POST sends it back in X-XSRF-TOKEN.
     const headers = await withXsrf(t);
 
-    // A restart prints a new link; the old one stops working.
     const stale = await t.app.inject({
       method: 'POST',
       url: '/api/setup',
@@ -104,7 +116,7 @@ describe('the first administrator', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('The first administrator already exists: sign in instead.');
-    expect(await prepareFirstAdministrator(t.store, null, 'http://x', t.app.log)).toEqual({
+    expect(await prepareFirstAdministrator(t.store, null, 'http://x', t.app.log, box)).toEqual({
       setupLink: null,
     });
   });

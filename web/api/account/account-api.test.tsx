@@ -19,7 +19,7 @@ import { postUpdatePassword } from '#web/api/account/update-password.ts';
 import { fetchVerification } from '#web/api/account/verify.ts';
 import { ApiFailure } from '#web/api/query.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
-import { createQueryClient } from '#web/app-providers.tsx';
+import { createQueryClient } from '#web/api/query-client.ts';
 import { sampleVerification as signedInSample } from '#web/session/test-session.ts';
 
 type FetchArgs = [input: string, init: RequestInit];

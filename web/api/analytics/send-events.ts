@@ -1,9 +1,14 @@
-import { z } from 'zod';
-import { ANALYTICS_EVENTS_MAX, type AnalyticsEventsInput } from '#common/contract/analytics.ts';
+import type { AnalyticsEventsInput } from '#common/contract/analytics.ts';
 import { apiPost, type ApiResult } from '#web/api/client.ts';
 
+/*
+ * Every public page's shell imports this (through web/features/consent), and a visitor without consent never sends
+ * anything: the contract (and Zod with it) loads with the first event sent (decision 0033).
+ */
+
 /** POST /api/analytics/events: page views and the consent choice (1 to 20 a call); the server answers null. */
-export function postAnalyticsEvents(events: AnalyticsEventsInput['events']): Promise<ApiResult<null>> {
+export async function postAnalyticsEvents(events: AnalyticsEventsInput['events']): Promise<ApiResult<null>> {
+  const { z } = await import('zod');
   return apiPost('/api/analytics/events', { events }, { schema: z.null() });
 }
 
@@ -15,10 +20,17 @@ export function postAnalyticsEvents(events: AnalyticsEventsInput['events']): Pro
  */
 export function sendAnalyticsEvents(events: AnalyticsEventsInput['events']): Promise<void> {
   if (events.length === 0) return Promise.resolve();
-  const calls: Promise<unknown>[] = [];
-  for (let start = 0; start < events.length; start += ANALYTICS_EVENTS_MAX) {
-    const batch = events.slice(start, start + ANALYTICS_EVENTS_MAX);
-    calls.push(Promise.resolve().then(() => postAnalyticsEvents(batch)));
-  }
-  return Promise.allSettled(calls).then(() => undefined);
+  return import('#common/contract/analytics.ts')
+    .then(({ ANALYTICS_EVENTS_MAX }) => {
+      const calls: Promise<unknown>[] = [];
+      for (let start = 0; start < events.length; start += ANALYTICS_EVENTS_MAX) {
+        const batch = events.slice(start, start + ANALYTICS_EVENTS_MAX);
+        calls.push(Promise.resolve().then(() => postAnalyticsEvents(batch)));
+      }
+      return Promise.allSettled(calls);
+    })
+    .then(
+      () => undefined,
+      () => undefined,
+    );
 }

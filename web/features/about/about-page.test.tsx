@@ -3,8 +3,8 @@ import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
-import { about } from '#web/content/about.ts';
-import { privacyPolicy, termsOfUse } from '#web/content/legal.ts';
+import { about } from '#common/content/about.ts';
+import { privacyPolicy, termsOfUse } from '#common/content/legal.ts';
 
 function renderAt(path: string) {
   return render(

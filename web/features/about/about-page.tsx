@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { Box, Button, Card, Container, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconFileCv } from '@tabler/icons-react';
-import { about } from '#web/content/about.ts';
+import { about } from '#common/content/about.ts';
 import classes from '#web/features/about/about-page.module.css';
 
 /** /about-us (spec 001 §2): the company, how it works, and the Resume button to /resume. */

@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router';
 import { notifications } from '@mantine/notifications';
 import { accountMessages } from '#common/messages.ts';
 import { fetchLogout } from '#web/api/account/logout.ts';
-import { HOME_PATH } from '#web/content/site.ts';
+import { HOME_PATH } from '#common/content/site.ts';
 import { useSession } from '#web/session/session-context.ts';
 import { PageLoader } from '#web/ui/page-loader.tsx';
 

@@ -29,6 +29,7 @@ describe('the admin frame', () => {
       'Audit',
       'Messages',
       'Analytics',
+      'Chats',
     ]);
     expect(links.map((link) => link.getAttribute('href'))).toEqual([
       '/admin/home',
@@ -37,6 +38,7 @@ describe('the admin frame', () => {
       '/admin/audit',
       '/admin/messages',
       '/admin/analytics',
+      '/admin/chats',
     ]);
   });
 

@@ -6,6 +6,7 @@ import {
   IconClipboardList,
   IconHome,
   IconMail,
+  IconMessageChatbot,
   IconShieldLock,
   IconUsers,
 } from '@tabler/icons-react';
@@ -19,6 +20,7 @@ export const adminLinks = [
   { label: 'Audit', to: '/admin/audit', icon: IconClipboardList },
   { label: 'Messages', to: '/admin/messages', icon: IconMail },
   { label: 'Analytics', to: '/admin/analytics', icon: IconChartBar },
+  { label: 'Chats', to: '/admin/chats', icon: IconMessageChatbot },
 ] as const;
 
 /** The current menu entry: the page itself or one below it (a user's page is under Users). */
@@ -35,7 +37,7 @@ export interface AdminFrameProps {
 }
 
 /**
- * Every admin page's frame: the admin menu (a `nav` named "Admin" with Home, Users, Roles, Audit, Messages and Analytics, the current one
+ * Every admin page's frame: the admin menu (a `nav` named "Admin" with Home, Users, Roles, Audit, Messages, Analytics and Chats, the current one
  * marked aria-current="page"; one row, three a row on phones, never hidden), the page's h1 title with the
  * page's actions beside it, then the page.
  */

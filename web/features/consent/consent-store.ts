@@ -25,12 +25,19 @@ export interface ConsentStoreOptions {
   send: SendEvents;
 }
 
-/** The visitor's choice, shared by the banner and the page-view reporter. */
+/** The visitor's choice, shared by the banner, the footer's Cookie settings and the page-view reporter. */
 export interface ConsentStore {
   getState(): ConsentState;
+  /** True while the visitor has asked to see the banner again (Cookie settings) and has not answered yet. */
+  isReopened(): boolean;
   subscribe(listener: () => void): () => void;
-  /** Records the choice, stores it and sends the consent event, once; never throws. */
+  /**
+   * Records the choice, stores it and sends the consent event when the choice changes (so accepting, then rejecting
+   * in the settings sends both; the same answer again sends nothing), and closes the banner; never throws.
+   */
   choose(choice: ConsentChoice, path: string): void;
+  /** Shows the banner again so the visitor can change an earlier choice (the footer's Cookie settings). */
+  reopen(): void;
   /** Sends a 'PageView' of `path`, only while consent is accepted; never throws. */
   pageView(path: string): void;
 }
@@ -41,11 +48,15 @@ export function createConsentStore(options: ConsentStoreOptions): ConsentStore {
   const listeners = new Set<() => void>();
   const read = (): ConsentState => consentAt(readStoredConsent(storage), now());
   let state = read();
+  let reopened = false;
 
+  const notify = () => {
+    for (const listener of listeners) listener();
+  };
   const update = (next: ConsentState) => {
     if (next === state) return;
     state = next;
-    for (const listener of listeners) listener();
+    notify();
   };
 
   // Analytics must never break the page: a sender that throws or rejects is ignored.
@@ -64,6 +75,7 @@ export function createConsentStore(options: ConsentStoreOptions): ConsentStore {
 
   return {
     getState: () => state,
+    isReopened: () => reopened,
     subscribe(listener) {
       if (listeners.size === 0 && typeof window !== 'undefined')
         window.addEventListener('storage', onStorage);
@@ -76,10 +88,22 @@ export function createConsentStore(options: ConsentStoreOptions): ConsentStore {
       };
     },
     choose(choice, path) {
-      if (state === choice) return;
+      const wasReopened = reopened;
+      reopened = false;
+      if (state === choice) {
+        if (wasReopened) notify();
+        return;
+      }
       writeStoredConsent(storage, choice, now());
-      update(choice);
+      // The new choice holds before anything else runs: after a change to 'rejected' no page view leaves.
+      state = choice;
+      notify();
       send([{ name: 'consent', path, value: choice }]);
+    },
+    reopen() {
+      if (reopened) return;
+      reopened = true;
+      notify();
     },
     pageView(path) {
       if (state === 'accepted') send([{ name: 'PageView', path }]);
@@ -100,13 +124,17 @@ export function useConsentStore(): ConsentStore {
   return appStore;
 }
 
-/** The visitor's consent and the two answers the banner offers. */
+/** The visitor's consent, whether the banner was asked for again, the two answers and the way to ask again. */
 export function useConsent(): {
   choice: ConsentState;
+  reopened: boolean;
   choose: (choice: ConsentChoice, path: string) => void;
+  reopen: () => void;
 } {
   const store = useConsentStore();
   const choice = useSyncExternalStore(store.subscribe, store.getState, () => null);
+  const reopened = useSyncExternalStore(store.subscribe, store.isReopened, () => false);
   const choose = useCallback((next: ConsentChoice, path: string) => store.choose(next, path), [store]);
-  return { choice, choose };
+  const reopen = useCallback(() => store.reopen(), [store]);
+  return { choice, reopened, choose, reopen };
 }

@@ -10,4 +10,13 @@ export const consentTexts = {
   privacyPath: '/privacy-policy',
   accept: 'Accept',
   reject: 'Reject',
+  /** The footer's link that shows the banner again, and the privacy policy's name for it. */
+  settings: 'Cookie settings',
+  /** Shown in the banner opened again from Cookie settings: the choice in force, and how to keep it. */
+  current: {
+    accepted:
+      'You have accepted: our own server records which pages you view and on which day. Reject to stop it now.',
+    rejected:
+      'You have rejected: no page views are sent. Accept to let our own server record which pages you view and on which day.',
+  },
 } as const;

@@ -12,6 +12,7 @@ import {
 } from '#web/features/consent/consent-store.ts';
 import { consentTexts } from '#web/features/consent/consent-texts.ts';
 import { PAGE_VIEW_SETTLE_MS, usePageViews } from '#web/features/consent/use-page-views.ts';
+import { SiteFooter } from '#web/features/site/site-footer.tsx';
 
 const DAY = 24 * 60 * 60 * 1000;
 const start = new Date('2026-03-01T09:00:00.000Z');
@@ -50,6 +51,7 @@ function Layout() {
         <Route path="/" element={<Navigate to="/home" replace />} />
         <Route path="*" element={<p>page</p>} />
       </Routes>
+      <SiteFooter />
     </>
   );
 }
@@ -201,5 +203,78 @@ describe('the consent banner', () => {
     // The other tab sent the consent event; this one reports the page it shows.
     await sentCalls(site.calls, 1);
     expect(site.calls).toEqual([[{ name: 'PageView', path: '/home' }]]);
+  });
+});
+
+describe('Cookie settings in the footer', () => {
+  const settings = () => screen.getByRole('button', { name: consentTexts.settings });
+
+  it('shows the banner again with the choice in force; Reject stops page views at once and sends the rejection', async () => {
+    const site = setUp();
+    renderSite(site.load());
+    fireEvent.click(screen.getByRole('button', { name: 'Accept' }));
+    await sentCalls(site.calls, 2);
+    expect(banner()).toBeNull();
+
+    settings().focus();
+    fireEvent.click(settings());
+    expect(banner()).not.toBeNull();
+    expect(banner()?.textContent).toContain(consentTexts.current.accepted);
+    // The focus moves into the banner, which is drawn at the bottom of the screen.
+    expect(document.activeElement?.textContent).toBe(consentTexts.title);
+
+    // A page opened just before the change is not reported: the rejection holds at once.
+    fireEvent.click(screen.getByRole('link', { name: 'About' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    expect(banner()).toBeNull();
+    expect(document.activeElement).toBe(settings());
+    expect(stored()).toEqual({ value: 'rejected', at: start.toISOString() });
+    expect(site.calls.slice(2)).toEqual([[{ name: 'consent', path: '/about-us', value: 'rejected' }]]);
+    fireEvent.click(screen.getByRole('link', { name: 'Home' }));
+    await new Promise((resolve) => setTimeout(resolve, 3 * PAGE_VIEW_SETTLE_MS));
+    expect(site.calls).toHaveLength(3);
+  });
+
+  it('changes a rejection to an acceptance, which reports the page on screen', async () => {
+    const site = setUp();
+    renderSite(site.load(), '/news');
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    fireEvent.click(settings());
+    expect(banner()?.textContent).toContain(consentTexts.current.rejected);
+    fireEvent.click(screen.getByRole('button', { name: 'Accept' }));
+    expect(banner()).toBeNull();
+    await sentCalls(site.calls, 3);
+    expect(site.calls).toEqual([
+      [{ name: 'consent', path: '/news', value: 'rejected' }],
+      [{ name: 'consent', path: '/news', value: 'accepted' }],
+      [{ name: 'PageView', path: '/news' }],
+    ]);
+  });
+
+  it('keeps the choice with Escape or the same answer, sending nothing', async () => {
+    const site = setUp();
+    renderSite(site.load());
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    expect(site.calls).toHaveLength(1);
+
+    fireEvent.click(settings());
+    fireEvent.keyDown(screen.getByText(consentTexts.title), { key: 'Escape' });
+    expect(banner()).toBeNull();
+
+    fireEvent.click(settings());
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }));
+    expect(banner()).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 3 * PAGE_VIEW_SETTLE_MS));
+    expect(site.calls).toHaveLength(1);
+    expect(stored()).toEqual({ value: 'rejected', at: start.toISOString() });
+  });
+
+  it('on a first visit simply leaves the banner up', () => {
+    const site = setUp();
+    renderSite(site.load());
+    fireEvent.click(settings());
+    expect(banner()).not.toBeNull();
+    expect(banner()?.textContent).not.toContain(consentTexts.current.accepted);
+    expect(banner()?.textContent).not.toContain(consentTexts.current.rejected);
   });
 });

@@ -1,8 +1,8 @@
 import { Fragment } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Container, List, Stack, Text, Title } from '@mantine/core';
-import { LEGAL_LINKS } from '#web/content/legal.ts';
-import type { LegalDocument } from '#web/content/legal.ts';
+import { LEGAL_LINKS } from '#common/content/legal.ts';
+import type { LegalDocument } from '#common/content/legal.ts';
 
 const linkPattern = new RegExp(`(${LEGAL_LINKS.map((link) => link.phrase).join('|')})`);
 

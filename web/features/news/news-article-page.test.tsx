@@ -7,7 +7,7 @@ import {
   newsPath,
   otherNewsArticles,
   splitNewsContent,
-} from '#web/content/news.ts';
+} from '#common/content/news.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
 

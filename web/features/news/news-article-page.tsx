@@ -1,7 +1,12 @@
 import { Link, useParams } from 'react-router';
 import { Anchor, Container, Divider, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { findNewsArticle, formatNewsDate, otherNewsArticles, splitNewsContent } from '#web/content/news.ts';
+import {
+  findNewsArticle,
+  formatNewsDate,
+  otherNewsArticles,
+  splitNewsContent,
+} from '#common/content/news.ts';
 import { NewsCard } from '#web/features/news/news-card.tsx';
 import { NewsIllustration } from '#web/features/news/news-illustration.tsx';
 import classes from '#web/features/news/news.module.css';

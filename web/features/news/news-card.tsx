@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
 import { Anchor, Button, Card, Stack, Text, Title } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
-import { formatNewsDate, newsPath } from '#web/content/news.ts';
-import type { NewsArticle } from '#web/content/news.ts';
+import { formatNewsDate, newsPath } from '#common/content/news.ts';
+import type { NewsArticle } from '#common/content/news.ts';
 import { NewsIllustration } from '#web/features/news/news-illustration.tsx';
 import classes from '#web/features/news/news.module.css';
 

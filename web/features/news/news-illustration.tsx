@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { IconArrowsJoin, IconPuzzle, IconRefresh, IconSparkles } from '@tabler/icons-react';
 import type { IconProps } from '@tabler/icons-react';
-import type { NewsImage } from '#web/content/news.ts';
+import type { NewsImage } from '#common/content/news.ts';
 import classes from '#web/features/news/news.module.css';
 
 const motifIcons: Record<NewsImage['motif'], ComponentType<IconProps>> = {

@@ -1,5 +1,5 @@
 import { Container, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { newsArticles } from '#web/content/news.ts';
+import { newsArticles } from '#common/content/news.ts';
 import { NewsCard } from '#web/features/news/news-card.tsx';
 
 /** /news: the four articles as cards (spec 001 §2). */

@@ -7,7 +7,7 @@ import { IconKey } from '@tabler/icons-react';
 import { forgotPasswordRequest } from '#common/contract/account.ts';
 import { accountMessages, formMessages } from '#common/messages.ts';
 import { useForgotPassword } from '#web/api/account/forgot-password.ts';
-import { LOGIN_PATH } from '#web/content/site.ts';
+import { LOGIN_PATH } from '#common/content/site.ts';
 import { validateWith } from '#web/forms/schema-validation.ts';
 import { useSubmit } from '#web/forms/use-submit.ts';
 import { UPDATE_PASSWORD_PATH } from '#web/session/landing.ts';

@@ -4,7 +4,7 @@ import { MemoryRouter } from 'react-router';
 import { shellMessages } from '#common/messages.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
-import { productFor } from '#web/content/products.ts';
+import { productFor } from '#common/content/products.ts';
 
 function renderAt(path: string) {
   return render(

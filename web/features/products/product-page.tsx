@@ -1,7 +1,7 @@
 import { Link, useParams } from 'react-router';
 import { Badge, Button, Card, Container, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
-import { productFor } from '#web/content/products.ts';
+import { productFor } from '#common/content/products.ts';
 
 /** /products and /products/{product} (spec 001 §2): only DBUI, shown as PRODUCTS COMING SOON; an unknown or
  * missing id selects DBUI. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { resume, splitInterests } from '#web/content/resume.ts';
+import { resume, splitInterests } from '#common/content/resume.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
 

@@ -14,8 +14,8 @@ import {
   Title,
 } from '@mantine/core';
 import { IconLink, IconMail, IconMapPin, IconPhone } from '@tabler/icons-react';
-import { resume, splitInterests } from '#web/content/resume.ts';
-import type { EducationEntry, WorkEntry } from '#web/content/resume.ts';
+import { resume, splitInterests } from '#common/content/resume.ts';
+import type { EducationEntry, WorkEntry } from '#common/content/resume.ts';
 
 /** 'Mar 2021' from '2021-03'. */
 function monthYear(value: string): string {

@@ -29,9 +29,9 @@ import {
   IconUsers,
 } from '@tabler/icons-react';
 import type { IconProps } from '@tabler/icons-react';
-import type { ServiceIconName } from '#web/content/services.ts';
+import type { ServiceIconName } from '#common/content/services.ts';
 
-/** The picture of each icon named in web/content/services.ts. */
+/** The picture of each icon named in common/content/services.ts. */
 export const serviceIcons: Record<ServiceIconName, ComponentType<IconProps>> = {
   database: IconDatabase,
   cloud: IconCloud,

@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
-import { serviceDetails, serviceFor } from '#web/content/services.ts';
+import { serviceDetails, serviceFor } from '#common/content/services.ts';
 
 function renderAt(path: string) {
   return render(
@@ -56,6 +56,19 @@ describe('the service page', () => {
         .getAllByRole('heading', { level: 3 })
         .map((h) => h.textContent),
     ).toEqual(ai.offers.map((offer) => offer.title));
+  });
+
+  it("shows each service's own picture, named by its alt text", async () => {
+    for (const service of serviceDetails) {
+      expect(service.image.alt.length).toBeGreaterThan(20);
+      const view = renderAt(`/services/${service.id}`);
+      await screen.findByRole('heading', { level: 1, name: service.heading });
+      const picture = screen.getByRole('img', { name: service.image.alt });
+      expect(picture.tagName.toLowerCase()).toBe('svg');
+      expect(picture.querySelectorAll('path, rect, circle, ellipse').length).toBeGreaterThan(5);
+      view.unmount();
+    }
+    expect(new Set(serviceDetails.map((s) => s.image.alt)).size).toBe(6);
   });
 
   it('shows the first service for an unknown id', async () => {

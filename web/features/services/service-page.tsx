@@ -12,16 +12,16 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
-import { serviceDetails, serviceFor, servicePath } from '#web/content/services.ts';
+import { serviceDetails, serviceFor, servicePath } from '#common/content/services.ts';
 import { serviceIcons } from '#web/features/services/service-icons.ts';
+import { ServicePicture } from '#web/features/services/service-pictures.tsx';
 import classes from '#web/features/services/service-page.module.css';
 
-/** /services and /services/{service} (spec 001 §2): heading, two descriptions and six offers; an unknown or
- * missing id selects the first service. */
+/** /services and /services/{service} (spec 001 §2, §3): heading, two descriptions, the service's picture and six
+ * offers; an unknown or missing id selects the first service. */
 export function ServicePage() {
   const { service: id } = useParams();
   const service = serviceFor(id);
-  const Icon = serviceIcons[service.icon];
   const others = serviceDetails.filter((other) => other.id !== service.id);
   return (
     <>
@@ -53,8 +53,8 @@ export function ServicePage() {
                 </Button>
               </Group>
             </Stack>
-            <Box className={classes.picture} role="img" aria-label={service.image.alt} visibleFrom="sm">
-              <Icon size={160} stroke={1.2} aria-hidden="true" />
+            <Box className={classes.picture}>
+              <ServicePicture id={service.id} alt={service.image.alt} />
             </Box>
           </SimpleGrid>
         </Container>

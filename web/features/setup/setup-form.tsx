@@ -8,7 +8,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { setupRequest } from '#common/contract/setup.ts';
 import type { SetupRequest } from '#common/contract/setup.ts';
 import { formMessages, transportMessages } from '#common/messages.ts';
-import { LOGIN_PATH } from '#web/content/site.ts';
+import { LOGIN_PATH } from '#common/content/site.ts';
 import { SETUP_STATUS_KEY, submitSetup } from '#web/features/setup/setup-api.ts';
 
 type Field = 'username' | 'email' | 'password' | 'passwordConfirm';

@@ -2,7 +2,7 @@ import { Link, useSearchParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Anchor, Container, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
-import { LOGIN_PATH } from '#web/content/site.ts';
+import { LOGIN_PATH } from '#common/content/site.ts';
 import { PageLoader } from '#web/ui/page-loader.tsx';
 import { fetchSetupStatus, SETUP_STATUS_KEY } from '#web/features/setup/setup-api.ts';
 import { SetupForm } from '#web/features/setup/setup-form.tsx';

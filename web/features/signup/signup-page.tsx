@@ -7,7 +7,7 @@ import { IconUserPlus } from '@tabler/icons-react';
 import { passwordWithConfirm, signupRequest } from '#common/contract/account.ts';
 import { accountMessages, formMessages } from '#common/messages.ts';
 import { useSignup } from '#web/api/account/signup.ts';
-import { LOGIN_PATH } from '#web/content/site.ts';
+import { LOGIN_PATH } from '#common/content/site.ts';
 import { validateWith } from '#web/forms/schema-validation.ts';
 import { useSubmit } from '#web/forms/use-submit.ts';
 import { FormCard } from '#web/ui/form-card.tsx';

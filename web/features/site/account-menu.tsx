@@ -11,8 +11,15 @@ import { usePopup } from '#web/ui/popups.ts';
  * The signed-in person in the header (spec 001 §2): the username with a user icon opening the account menu, 10rem
  * wide (§9). Each entry closes the menu, as do a click outside and Escape; the arrow keys move between entries.
  */
-export function AccountMenu({ user }: { user: { username: string; isAdmin: boolean } }) {
-  const [opened, setOpened] = useState(false);
+export function AccountMenu({
+  user,
+  defaultOpened = false,
+}: {
+  user: { username: string; isAdmin: boolean };
+  /** Open at once: the header's stand-in button was clicked while this loaded (site-header.tsx). */
+  defaultOpened?: boolean;
+}) {
+  const [opened, setOpened] = useState(defaultOpened);
   const databasesPath = useDatabasesEntry();
   // Leaving the session closes every popup, this menu included.
   usePopup(opened, () => setOpened(false));

@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { AppProviders } from '#web/app-providers.tsx';
-import { homeNews, homePromo, homeSignUp } from '#web/content/home.ts';
-import { newsPath } from '#web/content/news.ts';
-import { externalLinks } from '#web/content/site.ts';
+import { homeNews, homePromo, homeSignUp } from '#common/content/home.ts';
+import { newsPath } from '#common/content/news.ts';
+import { externalLinks } from '#common/content/site.ts';
 import { HomePage } from '#web/features/site/home-page.tsx';
 
 /** A stand-in IntersectionObserver whose targets come into view when the test says so. */

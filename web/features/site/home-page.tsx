@@ -12,9 +12,7 @@ import {
   Paper,
   SimpleGrid,
   Stack,
-  Table,
   Text,
-  TextInput,
   ThemeIcon,
   Title,
 } from '@mantine/core';
@@ -29,7 +27,6 @@ import {
   IconDeviceMobile,
   IconExternalLink,
   IconMessages,
-  IconSearch,
   IconUserPlus,
 } from '@tabler/icons-react';
 import type { IconProps } from '@tabler/icons-react';
@@ -40,14 +37,14 @@ import {
   homePromo,
   homeServices,
   homeSignUp,
-  sampleRows,
-} from '#web/content/home.ts';
-import { formatNewsDate, newsArticles, newsPath } from '#web/content/news.ts';
-import type { NewsArticle } from '#web/content/news.ts';
-import { services, servicePath } from '#web/content/services.ts';
-import type { ServiceSummary } from '#web/content/services.ts';
-import { externalLinks } from '#web/content/site.ts';
+} from '#common/content/home.ts';
+// Teasers and summaries: the articles' bodies and the services' pages are the news and service pages' own.
+import { formatNewsDate, newsPath, newsTeasers, type NewsTeaser } from '#common/content/news-teasers.ts';
+import { serviceSummaries as services, servicePath } from '#common/content/service-summaries.ts';
+import type { ServiceSummary } from '#common/content/services.ts';
+import { externalLinks } from '#common/content/site.ts';
 import classes from '#web/features/site/home-page.module.css';
+import { HomeTablePreview } from '#web/features/site/home-table-preview.tsx';
 import { useRevealOnScroll } from '#web/features/site/use-reveal-on-scroll.ts';
 
 const serviceIcons: Record<ServiceSummary['id'], ComponentType<IconProps>> = {
@@ -60,7 +57,7 @@ const serviceIcons: Record<ServiceSummary['id'], ComponentType<IconProps>> = {
 };
 
 /** The newest articles first, for the news cards. */
-const latestNews: readonly NewsArticle[] = [...newsArticles]
+const latestNews: readonly NewsTeaser[] = [...newsTeasers]
   .sort((a, b) => b.createdOn.localeCompare(a.createdOn))
   .slice(0, homeNews.count);
 
@@ -102,7 +99,7 @@ export function HomePage() {
               </Flex>
             </Stack>
             <Box visibleFrom="md">
-              <TablePreview />
+              <HomeTablePreview />
             </Box>
           </SimpleGrid>
         </Container>
@@ -237,7 +234,7 @@ function OpenSourceBanner() {
   );
 }
 
-function NewsCard({ article, index }: { article: NewsArticle; index: number }) {
+function NewsCard({ article, index }: { article: NewsTeaser; index: number }) {
   return (
     <Card withBorder padding="lg" className={classes.revealItem} style={revealDelay(index)}>
       <Text size="xs" c="dimmed" fw={600} tt="uppercase">
@@ -360,57 +357,5 @@ function ServiceCard({ service, index }: { service: ServiceSummary; index: numbe
         {service.summary}
       </Text>
     </Card>
-  );
-}
-
-/** A still picture of the table browser; decoration only, so assistive technology skips it. */
-function TablePreview() {
-  return (
-    <Paper shadow="xl" radius="lg" withBorder p="md" aria-hidden="true" style={{ pointerEvents: 'none' }}>
-      <Group justify="space-between" mb="sm" wrap="nowrap">
-        <Group gap={6}>
-          {['red.4', 'yellow.4', 'green.4'].map((color) => (
-            <Box key={color} w={10} h={10} bg={color} style={{ borderRadius: '50%' }} />
-          ))}
-        </Group>
-        <Text size="xs" c="dimmed" ff="monospace">
-          shop / public / orders
-        </Text>
-      </Group>
-      <TextInput
-        size="xs"
-        mb="sm"
-        readOnly
-        tabIndex={-1}
-        value="Search customer…"
-        leftSection={<IconSearch size={14} />}
-        styles={{ input: { color: 'var(--mantine-color-dimmed)' } }}
-      />
-      <Table striped verticalSpacing={6} fz="sm">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>id</Table.Th>
-            <Table.Th>customer</Table.Th>
-            <Table.Th>country</Table.Th>
-            <Table.Th ta="right">total</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {sampleRows.map((row) => (
-            <Table.Tr key={row.id}>
-              <Table.Td c="dimmed">{row.id}</Table.Td>
-              <Table.Td>{row.customer}</Table.Td>
-              <Table.Td>{row.country}</Table.Td>
-              <Table.Td ta="right" ff="monospace">
-                {row.total}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      <Text size="xs" c="dimmed" mt="sm">
-        Rows 1–5 of 1,204,337 · page 1 of 240,868
-      </Text>
-    </Paper>
   );
 }

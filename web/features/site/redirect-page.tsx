@@ -1,5 +1,5 @@
 import { Navigate, useSearchParams } from 'react-router';
-import { HOME_PATH } from '#web/content/site.ts';
+import { HOME_PATH } from '#common/content/site.ts';
 import { safeReturnPath } from '#web/session/safe-return-path.ts';
 
 /**

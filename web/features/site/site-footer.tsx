@@ -1,9 +1,12 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Box, Container, Divider, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
-import { COPYRIGHT_YEAR, companyLinks, externalLinks, legalLinks, products } from '#web/content/site.ts';
-import type { ExternalLink, SiteLink } from '#web/content/site.ts';
+import { COPYRIGHT_YEAR, companyLinks, externalLinks, legalLinks, products } from '#common/content/site.ts';
+import type { ExternalLink, SiteLink } from '#common/content/site.ts';
 import { Wordmark } from '#web/ui/wordmark.tsx';
+import { useConsent } from '#web/features/consent/consent-store.ts';
+import { consentTexts } from '#web/features/consent/consent-texts.ts';
 import { serviceLinks } from '#web/features/site/site-navigation.ts';
 
 /** Spec 001 §2: the external social, code and shop links, after the copyright. */
@@ -13,7 +16,8 @@ const outsideLinks: readonly ExternalLink[] = [
   externalLinks.shop,
 ];
 
-/** The site footer (spec 001 §2): services, product, company and legal links, the external links, the copyright. */
+/** The site footer (spec 001 §2): services, product, company and legal links (and Cookie settings), the external
+ * links, the copyright. */
 export function SiteFooter() {
   return (
     <Box component="footer" bg="dark.8" c="gray.4" py={{ base: 40, sm: 56 }}>
@@ -34,7 +38,9 @@ export function SiteFooter() {
             <LinkColumn title="Company" links={[...products, ...companyLinks]} />
           </Grid.Col>
           <Grid.Col span={{ base: 6, xs: 4, md: 3 }}>
-            <LinkColumn title="Legal" links={legalLinks} />
+            <LinkColumn title="Legal" links={legalLinks}>
+              <CookieSettings />
+            </LinkColumn>
           </Grid.Col>
         </Grid>
         <Divider my="xl" color="dark.5" />
@@ -66,7 +72,34 @@ export function SiteFooter() {
   );
 }
 
-function LinkColumn({ title, links }: { title: string; links: readonly SiteLink[] }) {
+/** Shows the cookie consent banner again, so the visitor can change an earlier choice (web/features/consent). An
+ * action, not a place: a button that looks like the links beside it. */
+function CookieSettings() {
+  const { reopen } = useConsent();
+  return (
+    <Anchor
+      component="button"
+      type="button"
+      onClick={reopen}
+      c="gray.4"
+      size="sm"
+      underline="hover"
+      ta="start"
+    >
+      {consentTexts.settings}
+    </Anchor>
+  );
+}
+
+function LinkColumn({
+  title,
+  links,
+  children,
+}: {
+  title: string;
+  links: readonly SiteLink[];
+  children?: ReactNode;
+}) {
   return (
     <Stack gap={8}>
       <Title order={2} size="sm" c="white" tt="uppercase" style={{ letterSpacing: '0.06em' }}>
@@ -77,6 +110,7 @@ function LinkColumn({ title, links }: { title: string; links: readonly SiteLink[
           {link.label}
         </Anchor>
       ))}
+      {children}
     </Stack>
   );
 }

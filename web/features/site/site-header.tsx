@@ -1,23 +1,40 @@
-import { useState } from 'react';
+import { lazy, startTransition, Suspense, useState, type ComponentProps, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
-import { Box, Burger, Button, Divider, Drawer, Group, Menu, NavLink, Stack, Text } from '@mantine/core';
+import { Box, Burger, Button, Group, Text, type ButtonProps } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconChevronDown, IconLogin, IconUser } from '@tabler/icons-react';
-import { MOBILE_BREAKPOINT_PX, MOBILE_MENU_WIDTH, OFFCANVAS_DELAY_MS, OFFCANVAS_MS } from '#common/limits.ts';
-import type { Verification } from '#common/contract/account.ts';
-import { HOME_PATH, LOGIN_PATH } from '#web/content/site.ts';
+import { IconChevronDown, IconUser } from '@tabler/icons-react';
+import { MOBILE_BREAKPOINT_PX } from '#common/limits.ts';
+import { HOME_PATH, LOGIN_PATH } from '#common/content/site.ts';
+import { withQueriesOf } from '#web/api/queries.tsx';
+import type { DatabaseSelect as DatabaseSelectComponent } from '#web/features/browser/database-select.tsx';
+import type { AccountMenu as AccountMenuComponent } from '#web/features/site/account-menu.tsx';
+import type { SiteHeaderDrawer as SiteHeaderDrawerComponent } from '#web/features/site/site-header-drawer.tsx';
 import { useSession } from '#web/session/session-context.ts';
 import { usePopup } from '#web/ui/popups.ts';
 import { Wordmark } from '#web/ui/wordmark.tsx';
-import { DatabaseSelect, useDatabasesEntry } from '#web/features/browser/database-select.tsx';
-import { accountLinks } from '#web/features/site/account-links.ts';
-import { AccountMenu } from '#web/features/site/account-menu.tsx';
 import { ColorSchemeSwitch } from '#web/features/site/color-scheme-switch.tsx';
 import { isActiveEntry, menuEntries } from '#web/features/site/site-navigation.ts';
 import type { MenuEntry } from '#web/features/site/site-navigation.ts';
 import classes from './site-header.module.css';
 
-type User = Verification['user'];
+/*
+ * Decision 0033: what a first visit shows is in this file; the popups load when needed. The dropdowns' menus and the
+ * tooltip on the first sign of use (site-header-popups.tsx), the drawer when the burger is first pressed, and what
+ * only a signed-in person sees (the account menu, the database dropdown) when someone is signed in.
+ */
+const GroupMenu = lazy(() =>
+  import('#web/features/site/site-header-popups.tsx').then((m) => ({ default: m.GroupMenu })),
+);
+// These three ask the API (the person's databases): they load with TanStack Query's client (web/api/queries.tsx).
+const SiteHeaderDrawer = withQueriesOf<ComponentProps<typeof SiteHeaderDrawerComponent>>(() =>
+  import('#web/features/site/site-header-drawer.tsx').then((m) => ({ default: m.SiteHeaderDrawer })),
+);
+const AccountMenu = withQueriesOf<ComponentProps<typeof AccountMenuComponent>>(() =>
+  import('#web/features/site/account-menu.tsx').then((m) => ({ default: m.AccountMenu })),
+);
+const DatabaseSelect = withQueriesOf<ComponentProps<typeof DatabaseSelectComponent>>(() =>
+  import('#web/features/browser/database-select.tsx').then((m) => ({ default: m.DatabaseSelect })),
+);
 
 /**
  * The fixed header (spec 001 §2): the logo going home, the menu, the light/dark switch, and Login when signed out or
@@ -29,6 +46,8 @@ export function SiteHeader() {
   const { status, verification } = useSession();
   const user = status === 'signedIn' ? (verification?.user ?? null) : null;
   const [opened, { toggle, close }] = useDisclosure(false);
+  // The drawer's code loads with the first press of the burger and stays.
+  const [drawerWanted, setDrawerWanted] = useState(false);
   // Leaving the session closes every popup, the drawer included.
   usePopup(opened, close);
   // The drawer only exists on small screens: widening the window past the breakpoint hides it.
@@ -54,10 +73,14 @@ export function SiteHeader() {
       </Group>
 
       <Group gap="xs" wrap="nowrap" visibleFrom="xs" style={{ flexShrink: 0 }}>
-        <DatabaseSelect />
-        <ColorSchemeSwitch variant="icon" />
+        {user && (
+          <Suspense fallback={null}>
+            <DatabaseSelect />
+          </Suspense>
+        )}
+        <ColorSchemeSwitch />
         {user ? (
-          <AccountMenu user={user} />
+          <LazyAccountMenu user={user} />
         ) : (
           <Button component={Link} to={LOGIN_PATH} px={{ base: 'sm', md: 'lg' }}>
             Login
@@ -67,53 +90,24 @@ export function SiteHeader() {
 
       <Burger
         opened={opened}
-        onClick={toggle}
+        onClick={() => {
+          setDrawerWanted(true);
+          toggle();
+        }}
         hiddenFrom="xs"
         aria-label={opened ? 'Close menu' : 'Open menu'}
         aria-expanded={opened}
       />
-      <Drawer.Root
-        opened={opened && isMobile === true}
-        onClose={close}
-        position="right"
-        size={MOBILE_MENU_WIDTH}
-        transitionProps={{ duration: OFFCANVAS_MS, enterDelay: OFFCANVAS_DELAY_MS }}
-      >
-        <Drawer.Overlay />
-        <Drawer.Content>
-          {/* A div, not the default <header>: the page has one banner landmark, the site header. */}
-          <Drawer.Header component="div">
-            <Drawer.Title fw={600}>Menu</Drawer.Title>
-            <Drawer.CloseButton aria-label="Close menu" />
-          </Drawer.Header>
-          <Drawer.Body>
-            <Stack component="nav" aria-label="Mobile" gap={4}>
-              <DatabaseSelect fullWidth onChosen={close} />
-              {menuEntries.map((entry) => (
-                <MobileEntry key={entry.label} entry={entry} pathname={pathname} onNavigate={close} />
-              ))}
-              <Divider my="sm" />
-              {user ? (
-                <MobileAccount user={user} pathname={pathname} onNavigate={close} />
-              ) : (
-                <Button
-                  component={Link}
-                  to={LOGIN_PATH}
-                  onClick={close}
-                  fullWidth
-                  leftSection={<IconLogin size={18} />}
-                >
-                  Login
-                </Button>
-              )}
-              <Divider my="sm" />
-              <Box px="sm">
-                <ColorSchemeSwitch variant="row" />
-              </Box>
-            </Stack>
-          </Drawer.Body>
-        </Drawer.Content>
-      </Drawer.Root>
+      {drawerWanted && (
+        <Suspense fallback={null}>
+          <SiteHeaderDrawer
+            opened={opened && isMobile === true}
+            onClose={close}
+            user={user}
+            pathname={pathname}
+          />
+        </Suspense>
+      )}
     </Group>
   );
 }
@@ -121,7 +115,7 @@ export function SiteHeader() {
 function DesktopEntry({ entry, active }: { entry: MenuEntry; active: boolean }) {
   // The padding comes from the menu's stylesheet: narrow on tablets, normal on larger screens.
   const spacing = { fw: 500, vars: () => ({ root: { '--button-padding-x': 'var(--site-menu-padding)' } }) };
-  const look = active
+  const look: ButtonProps = active
     ? { variant: 'light', ...spacing }
     : { variant: 'subtle', color: 'gray', c: 'var(--site-menu-text)', ...spacing };
   if (entry.kind === 'link') {
@@ -131,122 +125,91 @@ function DesktopEntry({ entry, active }: { entry: MenuEntry; active: boolean }) 
       </Button>
     );
   }
-  return (
-    <Menu
-      trigger="click-hover"
-      openDelay={50}
-      closeDelay={150}
-      position="bottom-start"
-      offset={4}
-      shadow="md"
-      // Mantine's focus placeholder is a child a menu may not have (axe: aria-required-children); with the items
-      // focusable instead, opening moves focus to the first item and the arrow keys go on from there.
-      withInitialFocusPlaceholder={false}
-      menuItemTabIndex={0}
-    >
-      <Menu.Target>
-        <Button {...look} rightSection={<IconChevronDown size={14} aria-hidden="true" />}>
-          {entry.label}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {entry.links.map((link) => (
-          <Menu.Item key={link.to} component={Link} to={link.to}>
-            {link.label}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
-  );
+  return <DesktopGroup entry={entry} look={look} />;
 }
 
-function MobileEntry({
-  entry,
-  pathname,
-  onNavigate,
-}: {
-  entry: MenuEntry;
-  pathname: string;
-  onNavigate: () => void;
-}) {
-  if (entry.kind === 'link') {
-    return (
-      <NavLink
-        component={Link}
-        to={entry.to}
-        label={entry.label}
-        active={pathname === entry.to}
-        onClick={onNavigate}
-      />
+/** What a stand-in button saw before its popup loaded: a reason to load it, and whether to open it at once. */
+interface Intent {
+  open: boolean;
+  focused: boolean;
+}
+
+/** Keys that open a menu from its button (Mantine's Menu: Enter and Space click it, the down arrow opens it). */
+const OPENING_KEYS = new Set(['ArrowDown', 'ArrowUp']);
+
+/**
+ * A dropdown of the menu bar: until its menu's code has loaded, the same button, whose hover, focus, click or arrow
+ * key loads it (and a hover or click opens it once loaded, as the menu would have).
+ */
+function DesktopGroup({ entry, look }: { entry: Extract<MenuEntry, { kind: 'group' }>; look: ButtonProps }) {
+  const [intent, setIntent] = useState<Intent | null>(null);
+  // A transition: the stand-in stays (with the focus) until the menu has loaded, then the menu replaces it at once.
+  const note = (open: boolean | null, focused?: boolean) =>
+    startTransition(() =>
+      setIntent((now) => ({
+        open: open ?? now?.open ?? false,
+        focused: focused ?? now?.focused ?? false,
+      })),
     );
-  }
-  return <MobileGroup entry={entry} pathname={pathname} onNavigate={onNavigate} />;
-}
-
-function MobileGroup({
-  entry,
-  pathname,
-  onNavigate,
-}: {
-  entry: Extract<MenuEntry, { kind: 'group' }>;
-  pathname: string;
-  onNavigate: () => void;
-}) {
-  const [expanded, setExpanded] = useState(() => isActiveEntry(entry, pathname));
-  return (
-    <NavLink
-      component="button"
-      type="button"
-      label={entry.label}
-      opened={expanded}
-      onChange={setExpanded}
-      aria-expanded={expanded}
-      childrenOffset="md"
+  const standIn = (
+    <Button
+      {...look}
+      rightSection={<IconChevronDown size={14} aria-hidden="true" />}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onPointerEnter={() => note(true)}
+      onPointerLeave={() => note(false)}
+      onFocus={() => note(null, true)}
+      onBlur={() => note(null, false)}
+      onClick={() => note(true)}
+      onKeyDown={(event: KeyboardEvent) => {
+        if (OPENING_KEYS.has(event.key)) note(true);
+      }}
     >
-      {entry.links.map((link) => (
-        <NavLink
-          key={link.to}
-          component={Link}
-          to={link.to}
-          label={link.label}
-          active={pathname === link.to}
-          onClick={onNavigate}
-        />
-      ))}
-    </NavLink>
+      {entry.label}
+    </Button>
+  );
+  return (
+    <Suspense fallback={standIn}>
+      {intent === null ? (
+        standIn
+      ) : (
+        <GroupMenu entry={entry} look={look} defaultOpened={intent.open} takeFocus={intent.focused} />
+      )}
+    </Suspense>
   );
 }
 
-/** The drawer's account part when signed in: who is signed in, then the account menu's entries. */
-function MobileAccount({
-  user,
-  pathname,
-  onNavigate,
-}: {
-  user: User;
-  pathname: string;
-  onNavigate: () => void;
-}) {
-  const databasesPath = useDatabasesEntry();
+/**
+ * The account menu (signed in only): its code loads at once, and meanwhile the same button stands in; a click on it
+ * opens the menu when it arrives.
+ */
+function LazyAccountMenu({ user }: { user: { username: string; isAdmin: boolean } }) {
+  const [clicked, setClicked] = useState(false);
+  const standIn = (
+    <Button
+      variant="subtle"
+      color="gray"
+      c="var(--mantine-color-text)"
+      px="xs"
+      aria-label={user.username}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      styles={{ label: { minWidth: 0, gap: 6 } }}
+      onClick={() => setClicked(true)}
+    >
+      <IconUser size={18} aria-hidden="true" style={{ flexShrink: 0 }} />
+      <Text span inherit truncate="end" maw="12rem" visibleFrom="md">
+        {user.username}
+      </Text>
+      <Box component="span" visibleFrom="md" style={{ display: 'inline-flex' }}>
+        <IconChevronDown size={14} aria-hidden="true" />
+      </Box>
+    </Button>
+  );
   return (
-    <Stack gap={4} aria-label="Account" role="group">
-      <Group gap="xs" px="sm" py={6} wrap="nowrap">
-        <IconUser size={18} aria-hidden="true" style={{ flexShrink: 0 }} />
-        <Text fw={600} truncate="end" title={user.username}>
-          {user.username}
-        </Text>
-      </Group>
-      {accountLinks(user, databasesPath).map(({ label, to, icon: Icon }) => (
-        <NavLink
-          key={to}
-          component={Link}
-          to={to}
-          label={label}
-          active={pathname === to}
-          leftSection={<Icon size={18} aria-hidden="true" />}
-          onClick={onNavigate}
-        />
-      ))}
-    </Stack>
+    <Suspense fallback={standIn}>
+      <AccountMenu user={user} defaultOpened={clicked} />
+    </Suspense>
   );
 }

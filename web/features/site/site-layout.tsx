@@ -1,14 +1,16 @@
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState, type CSSProperties } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router';
-import { AppShell, Box, Group, Text } from '@mantine/core';
+import { Box, Group, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { shellMessages } from '#common/messages.ts';
+import { shellMessages } from '#common/shell-messages.ts';
 import { PageLoader } from '#web/ui/page-loader.tsx';
+import { ChatWidget } from '#web/features/chat/chat-widget.tsx';
 import { ConsentBanner } from '#web/features/consent/consent-banner.tsx';
 import { usePageViews } from '#web/features/consent/use-page-views.ts';
 import { SiteChromeContext } from '#web/features/site/site-chrome.ts';
 import { SiteFooter } from '#web/features/site/site-footer.tsx';
 import { SiteHeader } from '#web/features/site/site-header.tsx';
+import classes from './site-layout.module.css';
 
 /** Spec 001 §9: the header takes 8% of the viewport's height (never under 3rem, which a landscape phone would give). */
 const HEADER_HEIGHT = 'max(8vh, 3rem)';
@@ -33,19 +35,20 @@ export function SiteLayout() {
 
   return (
     // A column as tall as the screen: the footer sits at the bottom of short pages and after long ones.
-    <AppShell
-      header={chromeHidden ? undefined : { height: HEADER_HEIGHT }}
-      padding={0}
-      style={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}
+    <div
+      className={classes.shell}
+      data-chrome-hidden={chromeHidden || undefined}
+      style={{ '--site-header-height': HEADER_HEIGHT } as CSSProperties}
     >
       {/* First in the page's order, so the keyboard and screen readers meet it first; shown fixed at the bottom. */}
       <ConsentBanner />
       {!chromeHidden && (
-        <AppShell.Header>
+        // right-scroll-bar-position: a modal's scroll lock keeps the fixed header where it is (react-remove-scroll).
+        <header className={`${classes.header} right-scroll-bar-position`}>
           <SiteHeader />
-        </AppShell.Header>
+        </header>
       )}
-      <AppShell.Main style={{ flex: 1, minHeight: 0 }}>
+      <main className={classes.main}>
         {!chromeHidden && <UnderDevelopmentBanner />}
         <Suspense fallback={<PageLoader />}>
           <SiteChromeContext value={setChromeHidden}>
@@ -53,9 +56,12 @@ export function SiteLayout() {
             <Outlet key={location.key} />
           </SiteChromeContext>
         </Suspense>
-      </AppShell.Main>
+      </main>
       {!chromeHidden && <SiteFooter />}
-    </AppShell>
+      {/* Titan (spec 001 §2): mounted once here so its conversation survives navigation; it hides itself on the
+          pages without it (/db, /admin, /cc). */}
+      <ChatWidget />
+    </div>
   );
 }
 

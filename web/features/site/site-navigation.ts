@@ -1,13 +1,14 @@
-import { services, servicePath } from '#web/content/services.ts';
-import { companyLinks, HOME_PATH, products } from '#web/content/site.ts';
-import type { SiteLink } from '#web/content/site.ts';
+// The summaries only: the header and footer are on every page, the services' pages are not (decision 0033).
+import { serviceSummaries, servicePath } from '#common/content/service-summaries.ts';
+import { companyLinks, HOME_PATH, products } from '#common/content/site.ts';
+import type { SiteLink } from '#common/content/site.ts';
 
 /** One entry of the header menu (spec 001 §2): a link, or a dropdown of links. */
 export type MenuEntry =
   | { kind: 'link'; label: string; to: string }
   | { kind: 'group'; label: string; prefix: string; links: readonly SiteLink[] };
 
-export const serviceLinks: readonly SiteLink[] = services.map((s) => ({
+export const serviceLinks: readonly SiteLink[] = serviceSummaries.map((s) => ({
   label: s.name,
   to: servicePath(s.id),
 }));

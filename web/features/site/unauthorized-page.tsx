@@ -2,7 +2,7 @@ import { Link, useLocation, useSearchParams } from 'react-router';
 import { Button } from '@mantine/core';
 import { IconArrowLeft, IconLogin } from '@tabler/icons-react';
 import { shellMessages } from '#common/messages.ts';
-import { LOGIN_PATH } from '#web/content/site.ts';
+import { LOGIN_PATH } from '#common/content/site.ts';
 import { safeReturnPath } from '#web/session/safe-return-path.ts';
 import { StatusPage } from '#web/ui/status-page.tsx';
 import { useGoBack } from '#web/features/site/use-go-back.ts';

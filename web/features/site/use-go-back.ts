@@ -1,5 +1,5 @@
 import { useNavigate } from 'react-router';
-import { HOME_PATH } from '#web/content/site.ts';
+import { HOME_PATH } from '#common/content/site.ts';
 
 /** Go Back: the previous page of this app, or home when the page was opened directly (nothing to go back to). */
 export function useGoBack(): () => void {

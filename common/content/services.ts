@@ -49,7 +49,8 @@ export interface ServiceOffer {
 /** Spec 001 §3 Service: id, name, icon, image, heading, description, description2, offers. */
 export interface Service extends ServiceSummary {
   icon: ServiceIconName;
-  /** The picture beside the heading: a drawing of the service's icon; its text for people who cannot see it. */
+  /** The picture beside the heading (a drawing per service, web/features/services/service-pictures.tsx): what it
+   * shows, for people who cannot see it. */
   image: { alt: string };
   heading: string;
   description: string;
@@ -63,7 +64,9 @@ export const serviceDetails: readonly Service[] = [
     name: 'Database Management',
     summary: 'Design, tuning and day-to-day care of PostgreSQL, MySQL, SQLite and SQL Server databases.',
     icon: 'database',
-    image: { alt: 'A database drum, the sign of our database work' },
+    image: {
+      alt: 'A database drum with three status lights beside a rising performance chart and a tick for a backup that was tested.',
+    },
     heading: 'Databases that stay fast, safe and understood',
     description:
       'Most business software is only as good as the database underneath it. We design schemas that match how ' +
@@ -111,7 +114,7 @@ export const serviceDetails: readonly Service[] = [
     name: 'Cloud Technology',
     summary: 'Move workloads to the cloud and run them reliably, securely and at a sensible cost.',
     icon: 'cloud',
-    image: { alt: 'A cloud, the sign of our cloud work' },
+    image: { alt: 'A cloud with a padlock, connected to three servers below it.' },
     heading: 'The cloud, without the surprises on the bill',
     description:
       'The cloud can make software easier to run, or much more expensive and complicated. We help you choose ' +
@@ -159,7 +162,9 @@ export const serviceDetails: readonly Service[] = [
     name: 'Custom Applications',
     summary: 'Software built around the way your business works, not the other way round.',
     icon: 'code',
-    image: { alt: 'Angle brackets, the sign of our software development' },
+    image: {
+      alt: 'An application window showing code in angle brackets, with a gear and building blocks beside it.',
+    },
     heading: 'Software shaped around your work',
     description:
       'When spreadsheets and off-the-shelf tools no longer fit, a small custom application often does. We start ' +
@@ -207,7 +212,9 @@ export const serviceDetails: readonly Service[] = [
     name: 'AI Connectivity',
     summary: 'Connect language models to your own data and tools, with the access rules you already have.',
     icon: 'brain',
-    image: { alt: 'A brain, the sign of our work with AI' },
+    image: {
+      alt: 'A chat bubble with a spark, linked to a document and a database: an assistant answering from your own data.',
+    },
     heading: 'AI that knows your data and respects your rules',
     description:
       'Language models become useful when they can look things up in your own documents and databases. We ' +
@@ -255,7 +262,7 @@ export const serviceDetails: readonly Service[] = [
     name: 'Web & Mobile Apps',
     summary: 'Fast, accessible sites and apps that work as well on a phone as on a desktop.',
     icon: 'device-mobile',
-    image: { alt: 'A mobile phone, the sign of our web and mobile work' },
+    image: { alt: 'A laptop and a phone showing the same page, laid out to fit each screen.' },
     heading: 'Web and mobile apps people enjoy using',
     description:
       'More than half of your visitors arrive on a phone. We build sites and web applications that load quickly ' +
@@ -303,7 +310,7 @@ export const serviceDetails: readonly Service[] = [
     name: 'Get a Consult',
     summary: 'Talk through a problem with an engineer and leave with a plan you can act on.',
     icon: 'messages',
-    image: { alt: 'Two speech bubbles, the sign of a consultation' },
+    image: { alt: 'Two speech bubbles above a whiteboard with a three-step plan, the first step ticked.' },
     heading: 'Talk to an engineer, not a sales team',
     description:
       'Not sure whether you need a new database, a cloud migration or just a few better indexes? Book a ' +
@@ -355,10 +362,8 @@ export const services: readonly ServiceSummary[] = serviceDetails.map(({ id, nam
   summary,
 }));
 
-/** The address of a service's page. */
-export function servicePath(id: ServiceId): string {
-  return `/services/${id}`;
-}
+// The address of a service's page; with the summaries, which the shell loads without the services' pages.
+export { servicePath } from '#common/content/service-summaries.ts';
 
 /** Spec 001 §2: the service of an id; an unknown or missing id selects the first. */
 export function serviceFor(id: string | undefined): Service {

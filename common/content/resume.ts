@@ -2,7 +2,7 @@
  * The founder's resume (spec 001 §2 Resume, §3 Resume, Work entry, Education entry, Skill group). Static content
  * (spec 001 §7); the page loads this file on its own, which is its loading state.
  */
-import { NEWS_AUTHOR } from '#web/content/news.ts';
+import { NEWS_AUTHOR } from '#common/content/news.ts';
 
 export interface WorkEntry {
   company: string;

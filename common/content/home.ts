@@ -14,7 +14,7 @@ export const homeServices = {
   text: 'A small team of engineers for the data, cloud and software work that keeps a business running.',
 } as const;
 
-/** The open-source banner: the code is public; the link leaves the site (web/content/site.ts externalLinks.code). */
+/** The open-source banner: the code is public; the link leaves the site (common/content/site.ts externalLinks.code). */
 export const homeOpenSource = {
   heading: 'Open source, MIT licensed',
   text:
@@ -23,7 +23,7 @@ export const homeOpenSource = {
   action: 'View the repository',
 } as const;
 
-/** The news cards (the articles themselves are in web/content/news.ts). */
+/** The news cards (the articles themselves are in common/content/news.ts). */
 export const homeNews = {
   heading: 'Latest news',
   text: 'Notes from our work with clients: what we changed, what it cost and what it saved.',

@@ -69,6 +69,9 @@ export const privacyPolicy: LegalDocument = {
           'know the share of each.',
         'These statistics stay on our server; no analytics company or other third party receives them. If you ' +
           'reject, no page views are sent at all.',
+        'You can change your mind at any time: the Cookie settings link at the bottom of every page shows the ' +
+          'banner again. If you change from accept to reject, page views stop at once, and we record the new ' +
+          'choice the same way.',
       ],
     },
     {
@@ -78,13 +81,17 @@ export const privacyPolicy: LegalDocument = {
       ],
       items: [
         `Your cookie choice, in the browser's storage under the name ${CONSENT_KEY}. A rejection is remembered ` +
-          'for 30 days, after which the banner asks again.',
+          'for 30 days, after which the banner asks again; Cookie settings, at the bottom of every page, ' +
+          'changes it sooner.',
         'Your sign-in, when you sign in: a session token in the browser’s storage (UTOKEN), removed when you ' +
           'log out.',
         'A security cookie (XSRF-TOKEN) that protects forms against cross-site request forgery, and, during a ' +
           'sign-in with Google, Microsoft or Facebook, a short-lived cookie that checks the answer comes back ' +
           'to the same browser. Both are needed for the site to work.',
         'Your light or dark colour preference, if you choose one.',
+        'If you chat with Titan, our support assistant: a cookie (dbui-chat) that lets only your browser read ' +
+          'and continue your conversations, kept for 30 days after your last chat, and the current ' +
+          'conversation’s number in the browser’s storage for this tab. Both are needed for the chat to work.',
       ],
     },
     {
@@ -109,6 +116,9 @@ export const privacyPolicy: LegalDocument = {
           'and name, and the time. We also email it to our team when mail is configured, and we keep a record ' +
           'of whether that delivery worked. When we answer, the answer is stored with your message and emailed ' +
           'to you. We use your messages only to reply to you and to improve our services.',
+        'When you chat with Titan we store the conversation: your messages, Titan’s answers, the time and, if ' +
+          'you are signed in, your account. Our team reads conversations to improve Titan’s answers and this ' +
+          'site; no network address is kept with them. Titan answers from this site’s own pages.',
       ],
     },
     {
@@ -120,6 +130,8 @@ export const privacyPolicy: LegalDocument = {
         'Our email provider, to deliver sign-in codes, contact messages and our answers.',
         'Our text-message provider, to deliver sign-in codes when you choose a phone number.',
         'Google, Microsoft or Facebook, only if you choose to sign in with them.',
+        'A language-model service, only if we configure one to word Titan’s answers: it receives your chat ' +
+          'messages and the passages of this site that answer them, never your name or account.',
         'Authorities, only where the law requires it.',
       ],
     },
@@ -130,7 +142,7 @@ export const privacyPolicy: LegalDocument = {
           'account page, it is deleted together with its roles, picture, sign-in methods, sessions and codes. ' +
           'The audit trail keeps a record that the account was deleted, with its username, until that entry’s ' +
           'retention period ends (one year by default). Contact messages are kept as long as we need them to ' +
-          'follow up on your request. Anonymous page statistics are kept for reporting and cannot be traced ' +
+          'follow up on your request, and chat conversations as long as they help us improve Titan. Anonymous page statistics are kept for reporting and cannot be traced ' +
           'back to you.',
       ],
     },
@@ -139,8 +151,8 @@ export const privacyPolicy: LegalDocument = {
       paragraphs: [
         'You can see and correct most of your information on your account page and delete your account there. ' +
           'You can also ask us for a copy of your information, to correct or delete it, or to stop using it, ' +
-          'through the Contact Us page. You can change your cookie choice at any time by clearing this site’s ' +
-          'storage in your browser. If you believe we handle your information wrongly, you may also complain to ' +
+          'through the Contact Us page. You can change your cookie choice at any time with the Cookie settings ' +
+          'link at the bottom of every page. If you believe we handle your information wrongly, you may also complain to ' +
           'your local data protection authority.',
       ],
     },

@@ -173,10 +173,8 @@ export const newsArticles: readonly [NewsArticle, ...NewsArticle[]] = [
   },
 ];
 
-/** The address of an article's page: /news/{title}, the title as one percent-encoded segment. */
-export function newsPath(article: Pick<NewsArticle, 'title'>): string {
-  return `/news/${encodeURIComponent(article.title)}`;
-}
+// newsPath and formatNewsDate live with the home page's teasers (news-teasers.ts), which need no article bodies.
+export { formatNewsDate, newsPath } from '#common/content/news-teasers.ts';
 
 /**
  * The article for an address's title (already decoded by the router); an unknown or missing title selects the
@@ -199,14 +197,4 @@ export function splitNewsContent(content: readonly string[]): {
 } {
   const cut = Math.max(0, content.length - SECOND_COLUMN_PARAGRAPHS);
   return { first: content.slice(0, cut), second: content.slice(cut) };
-}
-
-/** A day written for people, e.g. 'September 9, 2025' (the date is read as a calendar day, not a moment). */
-export function formatNewsDate(day: string): string {
-  return new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
 }

@@ -34,6 +34,9 @@ export const externalLinks = {
   social: [{ label: 'Mastodon', href: 'https://social.dbui.example/@dbui' }],
 } as const satisfies { code: ExternalLink; shop: ExternalLink; social: readonly ExternalLink[] };
 
+/** Where visitors reach the team by mail (Titan's canned reply at its message limit names it). */
+export const SUPPORT_EMAIL = 'support@dbui.example';
+
 /** Spec 001 §9: copyright year 2025. */
 export const COPYRIGHT_YEAR = 2025;
 
