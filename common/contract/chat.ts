@@ -43,7 +43,7 @@ export const chatSource = z.object({
 export type ChatSource = z.infer<typeof chatSource>;
 
 /** Where a reply came from: the site's own answer, a configured language model, or a fixed text. */
-export const chatOrigin = z.enum(['visitor', 'introduction', 'built-in', 'model', 'limit']);
+export const chatOrigin = z.enum(['visitor', 'introduction', 'built-in', 'small-talk', 'model', 'limit']);
 export type ChatOrigin = z.infer<typeof chatOrigin>;
 
 /** A message as the widget shows it (spec 001 §3 plus sources and origin). */

@@ -2,7 +2,7 @@ import type { LlmSetting } from '#server/config.ts';
 import type { ChatSource } from '#common/contract/chat.ts';
 import { CHAT_TEXT_MAX } from '#common/contract/chat.ts';
 import type { Answer } from './answer.ts';
-import { builtInAnswer, introduction, retrieve, type Passage } from './knowledge/index.ts';
+import { builtInAnswer, introduction, isSmallTalk, retrieve, type Passage } from './knowledge/index.ts';
 import { streamCompletion, type CompletionOptions, type LlmMessage } from './llm.ts';
 
 /*
@@ -50,12 +50,13 @@ export function createAnswerer({ llm, log, timeouts }: AnswererDeps): Answerer {
     introduction,
     async answer(question, history, onDelta, signal) {
       signal?.throwIfAborted();
-      if (!llm) return builtIn(question, onDelta);
+      // A greeting or thanks alone is answered in kind without the model: nothing to look up, nothing unanswered.
+      if (!llm || isSmallTalk(question)) return builtIn(question, onDelta);
 
       const { passages, confident } = retrieveWithContext(question, history);
       /*
-       * When retrieval is not confident the model is still asked, because a follow-up, a greeting or a thank-you
-       * deserves a reply in kind, but it is told that the passages (if any) may not answer and that it must then
+       * When retrieval is not confident the model is still asked, because a follow-up or a question mixed with
+       * courtesy deserves a reply in kind, but it is told that the passages (if any) may not answer and that it must then
        * say so and offer the contact page rather than answer from its own knowledge. Its sources are then only the
        * pages it actually cited, so a reply that did not answer stays counted as unanswered at /admin/chats.
        */

@@ -53,6 +53,7 @@ function testAnswerer() {
         return { text: 'Too late.', origin: 'model', sources: [] };
       }
       if (question.includes('broken')) throw new Error('the answerer broke');
+      if (question.includes('thanks')) return { text: 'You are welcome!', origin: 'small-talk', sources: [] };
       if (question.includes('unknown')) {
         onDelta?.("I don't know that.");
         return { text: "I don't know that. [Contact us](/contact-us)", origin: 'built-in', sources: [] };
@@ -495,6 +496,8 @@ describe.each(['sqlite', 'postgres'] as const)('Titan on a %s app store', (store
     const session = await started(visitor, [{ role: 'user', content: 'First question here' }]);
     await added(visitor, session.sessionId, 'Something unknown');
     await added(visitor, session.sessionId, 'Something known');
+    // Thanks answered in kind is not a question Titan failed to answer.
+    await added(visitor, session.sessionId, 'Many thanks');
     // A chat with only the introduction is not listed (nothing was asked).
     const idle = await started(browser());
 
@@ -510,7 +513,7 @@ describe.each(['sqlite', 'postgres'] as const)('Titan on a %s app store', (store
     const listed = page.results[0];
     expect(listed).toMatchObject({
       sessionId: session.sessionId,
-      visitorMessages: 3,
+      visitorMessages: 4,
       firstQuestion: 'First question here',
       userEmail: 'member@example.com',
       unanswered: 1,
@@ -544,6 +547,8 @@ describe.each(['sqlite', 'postgres'] as const)('Titan on a %s app store', (store
       ['assistant', 'built-in'],
       ['user', 'visitor'],
       ['assistant', 'model'],
+      ['user', 'visitor'],
+      ['assistant', 'small-talk'],
     ]);
     const missing = await t.app.inject({
       method: 'GET',

@@ -394,6 +394,9 @@ interface Question {
   smallTalk: 'greeting' | 'thanks' | null;
 }
 
+/** Whether the message is only a greeting, thanks or goodbye (answered in kind, without a search). */
+export const isSmallTalk = (question: string): boolean => parseQuestion(question).smallTalk !== null;
+
 function parseQuestion(question: string): Question {
   const raw = words(question);
   let text = question.toLowerCase();
@@ -572,7 +575,7 @@ export function builtInAnswer(question: string): Answer {
   if (parsed.smallTalk !== null) {
     return {
       text: parsed.smallTalk === 'thanks' ? thanksText : greetingText,
-      origin: 'built-in',
+      origin: 'small-talk',
       sources: [],
     };
   }

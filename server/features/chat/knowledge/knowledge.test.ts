@@ -194,10 +194,10 @@ describe('builtInAnswer', () => {
 
   it('answers greetings and thanks briefly, and a greeting with a question as a question', () => {
     for (const hello of ['Hello', 'hi there', 'Good morning!', 'Hey Titan']) {
-      expect(builtInAnswer(hello), hello).toEqual({ text: greetingText, origin: 'built-in', sources: [] });
+      expect(builtInAnswer(hello), hello).toEqual({ text: greetingText, origin: 'small-talk', sources: [] });
     }
     for (const thanks of ['Thanks!', 'thank you very much', 'ok bye']) {
-      expect(builtInAnswer(thanks), thanks).toEqual({ text: thanksText, origin: 'built-in', sources: [] });
+      expect(builtInAnswer(thanks), thanks).toEqual({ text: thanksText, origin: 'small-talk', sources: [] });
     }
     const answer = builtInAnswer('Hi, which databases does DBUI support?');
     expect(answer.sources.map((source) => source.path)).toContain('/products/dbui');

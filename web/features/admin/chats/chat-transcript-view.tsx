@@ -13,6 +13,7 @@ const originColor = {
   visitor: 'gray',
   introduction: 'grape',
   'built-in': 'teal',
+  'small-talk': 'cyan',
   model: 'indigo',
   limit: 'yellow',
 } as const;
