@@ -124,6 +124,18 @@ describe('loadConfig', () => {
     ).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.2' });
   });
 
+  it('reads POOL_SIZE, the connections per browsed database: 10 by default, a whole number from 1 to 200', () => {
+    expect(loadConfig({}).poolSize).toBe(10);
+    expect(loadConfig({ POOL_SIZE: '1' }).poolSize).toBe(1);
+    expect(loadConfig({ POOL_SIZE: ' 50 ' }).poolSize).toBe(50);
+    expect(loadConfig({ POOL_SIZE: '200' }).poolSize).toBe(200);
+    for (const bad of ['0', '201', '2.5', 'ten', '-1']) {
+      expect(problem({ POOL_SIZE: bad }), bad).toBe(
+        `POOL_SIZE: "${bad}" must be a whole number from 1 to 200.`,
+      );
+    }
+  });
+
   it('takes a SECRET_KEY of at least 32 characters, or none (the key file)', () => {
     expect(loadConfig({}).secretKey).toBeNull();
     expect(loadConfig({ SECRET_KEY: 'k'.repeat(32) }).secretKey).toBe('k'.repeat(32));

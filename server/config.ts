@@ -35,6 +35,8 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Longest a statement against a browsed database may run (ms). */
   statementTimeoutMs: number;
+  /** POOL_SIZE: the most connections DBUI opens to each browsed database (its pool's size). */
+  poolSize: number;
   /** How long a client may take over its side of the conversation (ms): see httpTimeoutsOf. */
   httpTimeouts: HttpTimeouts;
   /** The address people reach DBUI at: links in mail, OAuth redirect URIs, the WebAuthn origin. */
@@ -343,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl,
     logLevel: logLevel.data,
     statementTimeoutMs,
+    poolSize: intIn('POOL_SIZE', value('POOL_SIZE'), 10, 1, 200),
     httpTimeouts: httpTimeoutsOf(value, statementTimeoutMs),
     publicUrl:
       httpUrl('PUBLIC_URL', value('PUBLIC_URL')) ??

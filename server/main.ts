@@ -106,7 +106,7 @@ async function main(): Promise<void> {
       (await registeredDatabases(config)).map((setting) =>
         connectDatabase(setting.name, setting.kind, setting.url, {
           statementTimeoutMs: config.statementTimeoutMs,
-          poolSize: 10,
+          poolSize: config.poolSize,
         }),
       ),
     ),

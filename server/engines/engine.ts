@@ -20,6 +20,7 @@ export interface EngineOptions {
   poolSize: number;
 }
 
+/** The defaults of STATEMENT_TIMEOUT_MS and POOL_SIZE (main.ts passes the configured values). */
 export const defaultEngineOptions: EngineOptions = { statementTimeoutMs: 15_000, poolSize: 10 };
 
 /** What a page request asks for (spec: page number, page size, a filter of column → term, a sort `name`/`-name`).
