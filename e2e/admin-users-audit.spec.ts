@@ -100,6 +100,7 @@ test('the start page shows the counts and the databases up; the admin menu goes 
     'Audit',
     'Messages',
     'Analytics',
+    'Chats',
   ]);
   await expect(adminMenu(page).getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
   await lookAtSoftly(page, 'admin-home');
