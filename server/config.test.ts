@@ -136,6 +136,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads EXPORT_DIR, the export folder instances share: DATA_DIR/exports by default', () => {
+    expect(loadConfig({}).exportDir).toBe(path.resolve('data', 'exports'));
+    expect(loadConfig({ DATA_DIR: '/srv/dbui' }).exportDir).toBe(path.resolve('/srv/dbui/exports'));
+    expect(loadConfig({ DATA_DIR: '/srv/dbui', EXPORT_DIR: '/mnt/shared/exports' }).exportDir).toBe(
+      path.resolve('/mnt/shared/exports'),
+    );
+    expect(loadConfig({ EXPORT_DIR: ' shared/exports ' }).exportDir).toBe(path.resolve('shared/exports'));
+  });
+
   it('takes a SECRET_KEY of at least 32 characters, or none (the key file)', () => {
     expect(loadConfig({}).secretKey).toBeNull();
     expect(loadConfig({ SECRET_KEY: 'k'.repeat(32) }).secretKey).toBe('k'.repeat(32));

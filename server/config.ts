@@ -24,6 +24,9 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** EXPORT_DIR: where export files are written and downloaded from; instances share it (NFS or similar), so a
+   * download reaching any instance finds the file whatever instance's worker wrote it. Default DATA_DIR/exports. */
+  exportDir: string;
   /** APP_DB_URL as given (or its default), and where it points. */
   appDbUrl: string;
   appStore: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -334,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host,
     dataDir,
+    exportDir: path.resolve(value('EXPORT_DIR') ?? path.join(dataDir, 'exports')),
     appDbUrl,
     appStore:
       appDbKind === 'sqlite'

@@ -4,9 +4,11 @@ import { z } from 'zod';
 import { exportFormat, type ExportFormat } from '#common/contract/exports.ts';
 
 /*
- * Where export files live: `$DATA_DIR/exports/{job id}.{extension}`, nowhere else. The name on disk is built
- * only from a UUID and a fixed extension, never from input; the name people see (table and time) is given in
- * Content-Disposition when the file is downloaded.
+ * Where export files live: `{EXPORT_DIR}/{job id}.{extension}`, nowhere else (EXPORT_DIR defaults to
+ * `$DATA_DIR/exports`; instances share it, so any instance serves a file any instance's worker wrote: the job id and
+ * the format, both in the job's row, are all a download needs). The name on disk is built only from a UUID and a
+ * fixed extension, never from input; the name people see (table and time) is given in Content-Disposition when the
+ * file is downloaded.
  */
 
 /** How each format is served. */
@@ -19,34 +21,46 @@ export const exportContentTypes: Record<ExportFormat, string> = {
 /** A job id: a UUID as the start call made it (also what the routes accept). */
 export const exportId = z.uuid({ error: 'The export id must be the UUID the export call answered.' });
 
-/** The exports folder under the data folder. */
+/** The default export folder: `exports` under the data folder (EXPORT_DIR unset). */
 export function exportsFolder(dataDir: string): string {
   return path.join(path.resolve(dataDir), 'exports');
 }
 
-/** The file of an export. Throws unless `id` is a UUID and the path stays inside the exports folder. */
-export function exportFilePath(dataDir: string, id: string, format: ExportFormat): string {
-  const folder = exportsFolder(dataDir);
+/** The file of an export in the export folder `exportDir`. Throws unless `id` is a UUID and the path stays inside
+ * the folder. */
+export function exportFileIn(exportDir: string, id: string, format: ExportFormat): string {
+  const folder = path.resolve(exportDir);
   const file = path.join(folder, `${exportId.parse(id)}.${exportFormat.parse(format)}`);
   if (path.dirname(file) !== folder) throw new Error('An export file must be in the exports folder.');
   return file;
 }
 
-/** Removes an export's file if it is there. */
-export async function removeExportFile(dataDir: string, id: string, format: string): Promise<void> {
-  const checked = exportFormat.safeParse(format);
-  if (!checked.success) return;
-  await fs.promises.rm(exportFilePath(dataDir, id, checked.data), { force: true });
+/** The file of an export in the default folder under `dataDir` (for tools and tests that leave EXPORT_DIR unset). */
+export function exportFilePath(dataDir: string, id: string, format: ExportFormat): string {
+  return exportFileIn(exportsFolder(dataDir), id, format);
 }
 
-/** The files in the exports folder that belong to no job in `known` and are older than `olderThanMs`: left by a
- * job whose row is gone. */
+/** Removes an export's file if it is there. */
+export async function removeExportFile(exportDir: string, id: string, format: string): Promise<void> {
+  const checked = exportFormat.safeParse(format);
+  if (!checked.success) return;
+  await fs.promises.rm(exportFileIn(exportDir, id, checked.data), { force: true });
+}
+
+/** The name of an export's file: a UUID and one of the formats' extensions. */
+const exportFileName = new RegExp(
+  `^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\.(${exportFormat.options.join('|')})$`,
+);
+
+/** The export files in the folder that belong to no job in `known` and are older than `olderThanMs`: left by a
+ * job whose row is gone. Only names an export is written under count: a shared folder's other files are never
+ * touched. */
 export async function orphanExportFiles(
-  dataDir: string,
+  exportDir: string,
   known: Set<string>,
   olderThanMs: number,
 ): Promise<string[]> {
-  const folder = exportsFolder(dataDir);
+  const folder = path.resolve(exportDir);
   let names: string[];
   try {
     names = await fs.promises.readdir(folder);
@@ -55,8 +69,8 @@ export async function orphanExportFiles(
   }
   const orphans: string[] = [];
   for (const name of names) {
-    const id = name.replace(/\.[a-z]+$/, '');
-    if (known.has(id)) continue;
+    const id = exportFileName.exec(name)?.[1];
+    if (id === undefined || known.has(id)) continue;
     const file = path.join(folder, name);
     const stat = await fs.promises.stat(file).catch(() => null);
     if (stat?.isFile() && Date.now() - stat.mtimeMs > olderThanMs) orphans.push(file);

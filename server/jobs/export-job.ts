@@ -14,7 +14,7 @@ import {
   markExportRunning,
   recordExportProgress,
 } from '#server/store/export-jobs.ts';
-import { downloadName, exportFilePath, exportId, exportsFolder } from './export-files.ts';
+import { downloadName, exportFileIn, exportId } from './export-files.ts';
 import { writeExportFile, XLSX_MAX_ROWS } from './export-formats.ts';
 import { stopReasonOf, type JobDefinition } from './job-runner.ts';
 
@@ -40,7 +40,8 @@ export type ExportRequest = z.infer<typeof exportRequest>;
 export interface ExportJobDeps {
   store: AppStore;
   databases: DatabaseRegistry;
-  dataDir: string;
+  /** EXPORT_DIR: the (possibly shared) folder of export files. */
+  exportDir: string;
   log: FastifyBaseLogger;
   /** How often progress and the heartbeat are written (ms). */
   progressIntervalMs?: number;
@@ -75,7 +76,7 @@ async function runExport(deps: ExportJobDeps, id: string, runnerSignal: AbortSig
     await endExport(db, id, 'failed', em.failed, now());
     return;
   }
-  const file = exportFilePath(deps.dataDir, id, format.data);
+  const file = exportFileIn(deps.exportDir, id, format.data);
   const stopped = new AbortController();
   const stop = () => stopped.abort(runnerSignal.reason);
   if (runnerSignal.aborted) stop();
@@ -98,7 +99,7 @@ async function runExport(deps: ExportJobDeps, id: string, runnerSignal: AbortSig
     const engine = deps.databases.get(job.database_name);
     if (!engine) throw new EngineError(404, em.databaseGone);
     const table = await engine.table(job.schema_name, job.table_name);
-    await fs.promises.mkdir(exportsFolder(deps.dataDir), { recursive: true });
+    await fs.promises.mkdir(deps.exportDir, { recursive: true });
     await writeExportFile({
       engine,
       table,

@@ -46,7 +46,7 @@ export function exportRoutes(
   context: {
     store: AppStore;
     databases: DatabaseRegistry;
-    config: { dataDir: string; redisUrl: string | null };
+    config: { exportDir: string; redisUrl: string | null };
   },
   options: Pick<ExportContext, 'job'> = {},
 ): FastifyPluginAsyncZod {
@@ -54,7 +54,7 @@ export function exportRoutes(
     const service = await createExportService({
       store: context.store,
       databases: context.databases,
-      dataDir: context.config.dataDir,
+      exportDir: context.config.exportDir,
       redisUrl: context.config.redisUrl,
       log: app.log,
       ...options,

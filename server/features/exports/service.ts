@@ -11,7 +11,7 @@ import { randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.
 import { openTable, type Caller } from '#server/features/sql/table-access.ts';
 import {
   exportContentTypes,
-  exportFilePath,
+  exportFileIn,
   orphanExportFiles,
   removeExportFile,
 } from '#server/jobs/export-files.ts';
@@ -71,7 +71,8 @@ const CONCURRENCY = 2;
 export interface ExportContext {
   store: AppStore;
   databases: DatabaseRegistry;
-  dataDir: string;
+  /** EXPORT_DIR: where files are written and downloaded from, shared by the instances. */
+  exportDir: string;
   redisUrl: string | null;
   log: FastifyBaseLogger;
   /** Tests: smaller chunks, sheets and progress intervals. */
@@ -119,16 +120,16 @@ const iso = (ms = Date.now()) => new Date(ms).toISOString();
 /** Opens the export service: the job runner (in-process, or BullMQ with REDIS_URL) and the sweeps; on start the
  * jobs a restart interrupted are failed and their partial files deleted. */
 export async function createExportService(context: ExportContext): Promise<ExportService> {
-  const { store, dataDir, log } = context;
+  const { store, exportDir, log } = context;
   const definition = exportJob({
     store,
     databases: context.databases,
-    dataDir,
+    exportDir,
     log,
     ...context.job,
   });
   const failAndRemove = async (jobs: { id: string; format: string }[]) => {
-    for (const job of jobs) await removeExportFile(dataDir, job.id, job.format);
+    for (const job of jobs) await removeExportFile(exportDir, job.id, job.format);
   };
 
   let runner: JobRunner<ExportPayload>;
@@ -150,7 +151,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
       onAbandoned: async (id) => {
         const job = await findExportJob(store.db, id);
         if (job && (await endExport(store.db, id, 'failed', em.restarted, iso())))
-          await removeExportFile(dataDir, id, job.format);
+          await removeExportFile(exportDir, id, job.format);
       },
     });
   } else {
@@ -169,11 +170,11 @@ export async function createExportService(context: ExportContext): Promise<Expor
   const sweep = async () => {
     await failStale();
     for (const job of await endedExportsBefore(store.db, iso(Date.now() - EXPORT_RETENTION_MS))) {
-      await removeExportFile(dataDir, job.id, job.format);
+      await removeExportFile(exportDir, job.id, job.format);
       await deleteExportJob(store.db, job.id);
     }
     // Files whose job row is gone (deleted with its user, or a crash between the two deletes above).
-    for (const file of await orphanExportFiles(dataDir, await allExportIds(store.db), 10 * 60 * 1000))
+    for (const file of await orphanExportFiles(exportDir, await allExportIds(store.db), 10 * 60 * 1000))
       await fs.promises.rm(file, { force: true });
   };
   await sweep();
@@ -317,7 +318,8 @@ export async function createExportService(context: ExportContext): Promise<Expor
       if (!(await takeDownloadToken(store.db, id, sha256Hex(token), iso())))
         throw new ApiError(404, em.linkInvalid);
       const format = job.format as ExportFormat;
-      const file = exportFilePath(dataDir, id, format);
+      // Only the job's id and format: any instance sharing EXPORT_DIR finds the file, whichever worker wrote it.
+      const file = exportFileIn(exportDir, id, format);
       const stat = await fs.promises.stat(file).catch(() => null);
       if (!stat?.isFile()) throw new ApiError(404, em.fileGone);
       await writeAudit(store.db, {
