@@ -1,10 +1,10 @@
 import {
-  lazy,
   Suspense,
   useCallback,
   useEffect,
   useRef,
   useState,
+  type ComponentProps,
   type CSSProperties,
   type Ref,
 } from 'react';
@@ -12,14 +12,17 @@ import { useLocation } from 'react-router';
 import { ActionIcon, Loader } from '@mantine/core';
 import { IconMessageChatbot } from '@tabler/icons-react';
 import { siteMessages } from '#common/shell-messages.ts';
+import { withQueriesOf } from '#web/api/queries.tsx';
+import type { ChatWindow as ChatWindowComponent } from '#web/features/chat/chat-window.tsx';
 import { readStoredChat, writeStoredChat } from '#web/features/chat/chat-storage.ts';
 import classes from './chat-widget.module.css';
 
 /** Spec 001 §4: the widget's states. Closed is minimized after the window was shown (its conversation is kept). */
 export type ChatStage = 'minimized' | 'opening' | 'open' | 'closing' | 'closed';
 
-// The window, its streaming and its links load on first open (the home page's JavaScript budget, spec 001 §2).
-const ChatWindow = lazy(() =>
+// The window, its streaming and its links load on first open (the home page's JavaScript budget, spec 001 §2), with
+// TanStack Query's client, which the window's calls use (decision 0033: withQueriesOf).
+const ChatWindow = withQueriesOf<ComponentProps<typeof ChatWindowComponent>>(() =>
   import('#web/features/chat/chat-window.tsx').then((m) => ({ default: m.ChatWindow })),
 );
 
