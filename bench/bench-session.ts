@@ -1,13 +1,14 @@
 import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
-import { migrateAppStore, openAppStore } from '#server/store/app-store.ts';
+import { migrateAppStore, openAppStore, type AppStoreTarget } from '#server/store/app-store.ts';
 import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';
 import { insertSession } from '#server/store/sessions.ts';
 import { addUserRole, insertUser } from '#server/store/users.ts';
 
-/** Writes into the SQLite app store at `appDbFile` an administrator with a live session (made as sign-in makes one,
- * as the test factories do): a server started on that data folder accepts the returned bearer token. */
-export async function benchAdministrator(appDbFile: string): Promise<string> {
-  const store = openAppStore({ kind: 'sqlite', file: appDbFile });
+/** Writes into the app store (an SQLite file's path, or any store target: bench:scale's PostgreSQL one) an
+ * administrator with a live session (made as sign-in makes one, as the test factories do), migrating it first: a
+ * server started on that app store accepts the returned bearer token. */
+export async function benchAdministrator(appStore: string | AppStoreTarget): Promise<string> {
+  const store = openAppStore(typeof appStore === 'string' ? { kind: 'sqlite', file: appStore } : appStore);
   try {
     await migrateAppStore(store);
     const now = new Date();
