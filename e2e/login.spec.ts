@@ -167,6 +167,9 @@ test('the idle alert keeps the session on Yes!, and logs out when unanswered', a
   await page.clock.install();
   await page.goto(`${server.origin}/account`);
   await expect(page).toHaveURL(/\/account$/);
+  // The alert's code loads once signed in (decision 0033): in before the fake clock jumps, so its first render is
+  // not left waiting on a timer of the frozen clock.
+  await page.waitForLoadState('networkidle');
   await page.clock.runFor(150 * 10_000);
   const alert = page.getByRole('dialog', { name: sessionMessages.idleTitle });
   await expect(alert).toBeVisible();
