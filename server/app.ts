@@ -204,7 +204,13 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(passkeyRoutes(accountDeps));
   await app.register(exportRoutes(context));
   // Page cursors are signed with a key derived from the secret key: instances sharing SECRET_KEY accept each other's.
-  await app.register(sqlRoutes(store, context.databases, { secretKey: loadSecretKey(context.config) }));
+  // With REDIS_URL an administrator's catalog refresh reaches every instance (features/sql/catalog-refresh.ts).
+  await app.register(
+    sqlRoutes(store, context.databases, {
+      secretKey: loadSecretKey(context.config),
+      redisUrl: config.redisUrl,
+    }),
+  );
   await app.register(adminRoutes({ store, databases: context.databases, now }));
   await app.register(analyticsRoutes({ store, now, log: app.log }));
   await app.register(contactRoutes({ store, mailer, config, now, log: app.log }));

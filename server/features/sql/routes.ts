@@ -26,6 +26,7 @@ import type { AppStore } from '#server/store/app-store.ts';
 import { success } from '#server/plugins/error-envelope.ts';
 import { requireSignedIn } from '#server/plugins/session.ts';
 import { acceptEncodedBodies } from './body-decoding.ts';
+import { catalogRefresh } from './catalog-refresh.ts';
 import {
   allRows,
   deleteRow,
@@ -47,11 +48,18 @@ const ROW_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 export function sqlRoutes(
   store: AppStore,
   databases: DatabaseRegistry,
-  options: { secretKey: Buffer },
+  options: { secretKey: Buffer; redisUrl?: string | null },
 ): FastifyPluginAsyncZod {
   const cursorKey = pageCursorKey(options.secretKey);
   return async (app) => {
-    const context: SqlContext = { store, databases, log: app.log };
+    const catalogs = await catalogRefresh({
+      redisUrl: options.redisUrl ?? null,
+      store,
+      databases,
+      log: app.log,
+    });
+    app.addHook('onClose', () => catalogs.close());
+    const context: SqlContext = { store, databases, log: app.log, catalogRefresh: catalogs };
     // Signed in first, before a body is read or a query checked: anonymous callers learn nothing else.
     app.addHook('onRequest', requireSignedIn);
     acceptEncodedBodies(app);

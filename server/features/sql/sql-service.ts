@@ -41,7 +41,8 @@ export function listDatabases(context: SqlContext, caller: Caller): DatabaseSumm
   }));
 }
 
-/** GET api/sql/{db}: the tables the links allow, each with the caller's rights on it. */
+/** GET api/sql/{db}: the tables the links allow, each with the caller's rights on it. `refresh` reads the catalog
+ * again; an administrator's refresh also reaches every other instance (with REDIS_URL, catalog-refresh.ts). */
 export async function listTables(
   context: SqlContext,
   caller: Caller,
@@ -50,6 +51,7 @@ export async function listTables(
 ): Promise<TableListItem[]> {
   const engine = await openDatabase(context, caller, database);
   const tables = visibleTables(caller.account, database, await engine.catalog(options));
+  if (options.refresh && caller.account.isAdmin) await context.catalogRefresh?.announce(database);
   const rightsOf = await databasePermissions(
     context.store,
     caller.account,

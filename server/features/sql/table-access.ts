@@ -12,6 +12,7 @@ import {
 import type { AppStore } from '#server/store/app-store.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
+import type { CatalogRefresh } from './catalog-refresh.ts';
 
 /*
  * The order every data call follows: signed in (the route's preHandler) → the access policy, decided from the links
@@ -25,6 +26,8 @@ export interface SqlContext {
   store: AppStore;
   databases: DatabaseRegistry;
   log?: FastifyBaseLogger;
+  /** Tells the other instances when an administrator refreshes a catalog (catalog-refresh.ts). */
+  catalogRefresh?: CatalogRefresh;
 }
 
 /** Who is asking and from where (for the audit trail). */
