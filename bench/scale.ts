@@ -18,8 +18,8 @@
  *
  * Measured with autocannon (BENCH_CONNECTIONS kept-alive connections, 50 by default, pipelining 1, BENCH_DURATION
  * seconds, after an untimed warm-up of the same shape) in BENCH_ROUNDS rounds, each running three configurations —
- * one instance straight (no nginx: the reference), nginx with one instance, nginx with two — in the order of the
- * round (the second round reversed, so a machine that gets busier weighs on both sides alike); nginx is started
+ * one instance straight (no nginx: the reference), nginx with one instance, nginx with two — in that order, every
+ * second round in reverse (so a machine that gets busier weighs on both sides alike); nginx is started
  * afresh for each run with that run's upstream. For each run: requests a second, median and p99 of every response's
  * own time, failures, how nginx split the requests between the instances (its access log's $upstream_addr), the
  * CPU each part used (DBUI instances, nginx's workers, PostgreSQL's processes — other people's work on them included —
@@ -609,11 +609,13 @@ async function main() {
       const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
       try {
         let cursor = '0';
+        let removed = 0;
         do {
           const [next, keys] = await redis.scan(cursor, 'MATCH', `bull:${queue}:*`, 'COUNT', 500);
-          if (keys.length) await redis.del(...keys);
+          if (keys.length) removed += await redis.del(...keys);
           cursor = next;
         } while (cursor !== '0');
+        console.log(`Redis: ${removed} key${removed === 1 ? '' : 's'} of the queue ${queue} removed`);
       } finally {
         redis.disconnect();
       }
@@ -741,27 +743,40 @@ function markdown(run: {
     '',
     `The call: the first page (${PAGE_SIZE} rows) of \`public.${BENCH_TABLE}\` (${ROWS.toLocaleString('en-US')} rows, bench:http's table shape, made for the run; ` +
       `the answer's count ${run.count.countIsExact ? 'exact, counted beside the page' : 'estimated from the statistics'}), POST …/page/1/search as the browser sends it, ` +
-      `${CONNECTIONS} kept-alive connections, pipelining 1, ${DURATION} s per run after ${WARMUP} s of warm-up, ${ROUNDS} round${ROUNDS > 1 ? 's' : ''} ` +
-      `(the second reversed). Instances: the built server, each its own process and DATA_DIR, one PostgreSQL app store and Redis, SECRET_KEY and TRUST_PROXY set, ` +
+      `${CONNECTIONS} kept-alive connections, pipelining 1, ${DURATION} s per run after ${WARMUP} s of warm-up, ${ROUNDS > 1 ? `${ROUNDS} rounds (every second one in reverse order)` : '1 round'}. ` +
+      `Instances: the built server, each its own process and DATA_DIR, one PostgreSQL app store and Redis, SECRET_KEY and TRUST_PROXY set, ` +
       `logging at info into files. nginx: deploy/nginx/dbui.conf's upstream (least_conn, max_fails=3 fail_timeout=10s, keepalive 32) and proxy settings, plain HTTP on loopback, worker_processes auto.`,
     '',
   );
 
   const setups: Setup[] = ['direct', 'one', 'two'];
+  const totals = new Map(
+    setups.flatMap((setup) => {
+      const runs = run.results.filter((r) => r.setup === setup);
+      if (!runs.length) return [];
+      return [
+        [
+          setup,
+          {
+            runs: runs.length,
+            rps: runs.reduce((s, r) => s + r.load.requestsPerSecond, 0) / runs.length,
+            latency: summarise(runs.flatMap((r) => r.load.samples)),
+            failed: runs.reduce((s, r) => s + r.load.failed, 0),
+            busy: runs.reduce((s, r) => s + r.cpu.machineBusy, 0) / runs.length,
+            dbuiCpu: runs.reduce((s, r) => s + r.cpu.dbui, 0) / runs.length,
+          },
+        ] as const,
+      ];
+    }),
+  );
   lines.push(
     '| instances | requests/s | median | p99 | failed | runs |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
   );
-  for (const setup of setups) {
-    const runs = run.results.filter((r) => r.setup === setup);
-    if (!runs.length) continue;
-    const rps = runs.reduce((s, r) => s + r.load.requestsPerSecond, 0) / runs.length;
-    const latency = summarise(runs.flatMap((r) => r.load.samples));
-    const failed = runs.reduce((s, r) => s + r.load.failed, 0);
+  for (const [setup, t] of totals)
     lines.push(
-      `| ${SETUP_LABEL[setup]} | ${rps.toFixed(0)} | ${ms(latency.median)} ms | ${ms(latency.p99)} ms | ${failed} | ${runs.length} |`,
+      `| ${SETUP_LABEL[setup]} | ${t.rps.toFixed(0)} | ${ms(t.latency.median)} ms | ${ms(t.latency.p99)} ms | ${t.failed} | ${t.runs} |`,
     );
-  }
   lines.push(
     '',
     'Requests/s: the mean of the runs; median and p99 over every response of those runs.',
@@ -779,15 +794,30 @@ function markdown(run: {
       `| ${r.round} | ${SETUP_LABEL[r.setup]} | ${r.load.requestsPerSecond.toFixed(0)} | ${ms(r.latency.median)} ms | ${ms(r.latency.p99)} ms | ${r.load.failed} | ${r.split} | ` +
         `${pct(r.cpu.dbui)} | ${r.setup === 'direct' ? '—' : pct(r.cpu.nginx)} | ${pct(r.cpu.postgres)} | ${pct(r.cpu.autocannon)} | ${pct(r.cpu.machineBusy)} | ${r.loadBefore.toFixed(2)} → ${r.loadAfter.toFixed(2)} |`,
     );
+  const one = totals.get('one');
+  const two = totals.get('two');
+  const direct = totals.get('direct');
+  const measuredHere =
+    one && two
+      ? `Here two instances behind nginx answered ${two.rps.toFixed(0)} requests/s against ${one.rps.toFixed(0)} with one ` +
+        `(${(two.rps / one.rps).toFixed(2)} times), median ${ms(two.latency.median)} ms against ${ms(one.latency.median)} ms, ` +
+        `p99 ${ms(two.latency.p99)} ms against ${ms(one.latency.p99)} ms, while the DBUI processes together used ` +
+        `${two.dbuiCpu.toFixed(0)} % of a core against ${one.dbuiCpu.toFixed(0)} % and the machine's cores were ` +
+        `${two.busy.toFixed(0)} % and ${one.busy.toFixed(0)} % busy. ` +
+        (direct
+          ? `Without nginx one instance answered ${direct.rps.toFixed(0)} requests/s (median ${ms(direct.latency.median)} ms, p99 ${ms(direct.latency.p99)} ms): the proxy hop's cost on shared cores. `
+          : '')
+      : '';
   lines.push(
     '',
-    `What this shows, and what it cannot: on this ${cpu.length}-core machine the second instance shares the same cores ` +
-      'with the first, PostgreSQL, nginx and autocannon (and with whatever else runs here), so it cannot double the ' +
-      'throughput; the CPU columns show where the cores went. What it does show: nginx spreads the load over both ' +
-      'instances (least_conn), the instances serve the same session from one app store, and what the proxy hop ' +
-      'and a second process cost or gain when the cores are already full. Instances on their own cores or hosts ' +
-      'would be measured the same way (the script takes the instances it starts; nothing here is tied to one host ' +
-      'but loopback).',
+    `What this shows, and what it cannot. On this ${cpu.length}-core machine the second instance shares the same cores ` +
+      'with the first, with PostgreSQL, nginx and autocannon, and with whatever else runs here (the load average ' +
+      'above), so it cannot double the throughput: a second process only helps while the first leaves a core idle. ' +
+      measuredHere +
+      'What it does show: nginx (least_conn) spreads the calls over both instances (the "nginx sent to" column), ' +
+      'both serve the same session and XSRF cookie from one app store, nothing fails when the second joins, and what ' +
+      'the proxy hop and a second process cost or gain when the cores are already shared. A gain in throughput needs ' +
+      'instances on cores or hosts of their own; the script measures those the same way.',
     '',
   );
   return lines.join('\n');
