@@ -805,14 +805,16 @@ function markdown(run: {
         `${two.dbuiCpu.toFixed(0)} % of a core against ${one.dbuiCpu.toFixed(0)} % and the machine's cores were ` +
         `${two.busy.toFixed(0)} % and ${one.busy.toFixed(0)} % busy. ` +
         (direct
-          ? `Without nginx one instance answered ${direct.rps.toFixed(0)} requests/s (median ${ms(direct.latency.median)} ms, p99 ${ms(direct.latency.p99)} ms): the proxy hop's cost on shared cores. `
+          ? `Without nginx one instance answered ${direct.rps.toFixed(0)} requests/s (median ${ms(direct.latency.median)} ms, p99 ${ms(direct.latency.p99)} ms), against ${one.rps.toFixed(0)} behind it: what the proxy hop costs here. `
           : '')
       : '';
   lines.push(
     '',
     `What this shows, and what it cannot. On this ${cpu.length}-core machine the second instance shares the same cores ` +
       'with the first, with PostgreSQL, nginx and autocannon, and with whatever else runs here (the load average ' +
-      'above), so it cannot double the throughput: a second process only helps while the first leaves a core idle. ' +
+      'above), so it cannot double the throughput: a second process only helps while the first leaves a core idle, and on a ' +
+      'machine shared with other work two busy processes also get a larger share of the cores from the scheduler ' +
+      'than one (the DBUI CPU column), so part of any gain here is taken from that other work, not capacity added. ' +
       measuredHere +
       'What it does show: nginx (least_conn) spreads the calls over both instances (the "nginx sent to" column), ' +
       'both serve the same session and XSRF cookie from one app store, nothing fails when the second joins, and what ' +
