@@ -39,6 +39,18 @@ export default defineConfig({
         },
       },
       {
+        // Two DBUI instances over real HTTP on PostgreSQL, Redis and one export folder (issue 18, README "Running at
+        // scale"): vitest run --project scale.
+        extends: true,
+        test: {
+          name: 'scale',
+          environment: 'node',
+          include: ['test/scale/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
         extends: true,
         test: {
           name: 'web',
