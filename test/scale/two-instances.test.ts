@@ -4,10 +4,12 @@ import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreSignIn, Verification } from '#common/contract/account.ts';
+import type { ChatReply, ChatSession } from '#common/contract/chat.ts';
 import type { ExportStatus } from '#common/contract/exports.ts';
 import { encodeBody, type PageResult } from '#common/contract/sql.ts';
 import { accountApiMessages as am, accountMessages as m } from '#common/messages.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
+import { CHAT_COOKIE } from '#server/features/chat/chat-service.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { prepareFirstAdministrator } from '#server/features/setup/service.ts';
 import { loadSecretKey, secretBox } from '#server/features/auth/secret-box.ts';
@@ -35,7 +37,7 @@ const ADMIN = { username: 'chief', password: 'Chief#12345', email: 'chief@exampl
 /** Sign-in calls a minute from one address: small, so the test can exceed it. */
 const SIGN_IN_LIMIT = 4;
 /** Rows of the exported table: enough for several progress reads at the tuned pace. */
-const ROWS = 40_000;
+const ROWS = 100_000;
 
 interface Instance {
   name: string;
@@ -87,19 +89,26 @@ async function call<T = unknown>(
 }
 
 /**
- * A browser behind the balancer: one client address, the XSRF cookie the last answer set (whichever instance set
- * it) and, once signed in, the bearer token; any call may go to either instance.
+ * A browser behind the balancer: one client address, the cookies the last answers set (whichever instance set
+ * them: the XSRF token, Titan's chat cookie), the XSRF header from its cookie and, once signed in, the bearer
+ * token; any call may go to either instance.
  */
 class Browser {
   token: string | null = null;
-  xsrf: string | null = null;
+  readonly cookies = new Map<string, string>();
   constructor(readonly address = newAddress()) {}
 
+  get xsrf(): string | undefined {
+    return this.cookies.get('XSRF-TOKEN');
+  }
+
   headers(): Record<string, string> {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     return {
       'x-forwarded-for': this.address,
       ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
-      ...(this.xsrf ? { cookie: `XSRF-TOKEN=${this.xsrf}`, 'x-xsrf-token': this.xsrf } : {}),
+      ...(cookie ? { cookie } : {}),
+      ...(this.xsrf ? { 'x-xsrf-token': this.xsrf } : {}),
     };
   }
 
@@ -115,8 +124,9 @@ class Browser {
       ...(body === undefined ? {} : { body }),
     });
     for (const cookie of reply.headers.getSetCookie()) {
-      const value = /^XSRF-TOKEN=([^;]*)/.exec(cookie)?.[1];
-      if (value) this.xsrf = value;
+      const [, name, value] = /^([^=;\s]+)=([^;]*)/.exec(cookie) ?? [];
+      if (name && value) this.cookies.set(name, value);
+      else if (name) this.cookies.delete(name);
     }
     return reply;
   }
@@ -218,8 +228,8 @@ describe('two DBUI instances behind one address, sharing PostgreSQL, Redis and E
     await sql`insert into paged select g, 'row ' || g from generate_series(1, 50) g`.execute(seed.db);
     await sql`analyze`.execute(seed.db);
     await seed.close();
-    // Progress every 50 ms in chunks of 200 rows, so the export runs long enough to be watched.
-    exportJobTuning.progressIntervalMs = 50;
+    // Progress every 25 ms in chunks of 200 rows, so the export runs long enough to be watched.
+    exportJobTuning.progressIntervalMs = 25;
     exportJobTuning.chunkSize = 200;
 
     // Both at once against the empty app store.
@@ -459,6 +469,28 @@ describe('two DBUI instances behind one address, sharing PostgreSQL, Redis and E
     // The cursor is checked, not ignored: a changed one is refused.
     const forged = `${first.data.cursor!.slice(0, -3)}${first.data.cursor!.endsWith('AAA') ? 'BBB' : 'AAA'}`;
     expect((await page(b, 2, forged)).status).toBe(400);
+  });
+
+  it('a chat started on one instance goes on through the other, for its browser only', async () => {
+    const visitor = new Browser();
+    const start = await visitor.call<ChatSession>(a, 'POST', '/api/chat/start', { messages: [] });
+    expect(start.status, start.text).toBe(200);
+    expect(visitor.cookies.has(CHAT_COOKIE)).toBe(true);
+    const { sessionId } = start.data;
+    const added = await visitor.call<ChatReply>(b, 'POST', `/api/chat/${sessionId}/add`, {
+      role: 'user',
+      content: 'How do I export a table?',
+    });
+    expect(added.status, added.text).toBe(200);
+    const read = await visitor.call<ChatSession>(a, 'GET', `/api/chat/${sessionId}`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.data.messages.map((message) => message.role)).toEqual(
+      expect.arrayContaining(['user', 'assistant']),
+    );
+    // Another browser (without the chat cookie) cannot read it on either instance.
+    const stranger = new Browser();
+    for (const instance of [a, b])
+      expect((await stranger.call(instance, 'GET', `/api/chat/${sessionId}`)).status).toBe(404);
   });
 
   it('an administrator’s catalog refresh on one instance reaches the other', async () => {
