@@ -7,8 +7,8 @@
  *
  *   - latency per operation, the browser's own calls (POST …/page/{n}/search with the encoded filter, GET for the
  *     table list): first page, sorted page (-created_at), filtered page (name starts with, an indexed column; on the
- *     demo, product_id equals), the page after page 50,000 (Next: from the neighbour the server just served, or with
- *     the page's cursor when the answer carries one), page 100,001 by number, the last page, the table list. Each
+ *     demo, product_id equals), the page after page 50,000 (Next: seeking by the cursor of page 50,000's answer,
+ *     sent back as ?cursor=), page 100,001 by number, the last page, the table list. Each
  *     with one kept-alive connection (autocannon -c 1, pipelining 1) and with a fresh connection per request (a loop
  *     of single requests through node:http with no agent, timed from the connect to the last byte); medians and p99
  *     of every request's own time (autocannon's histogram keeps whole milliseconds only);
@@ -436,17 +436,12 @@ function deepPages(rows: number) {
   };
 }
 
-/** The cursor of a page answer, when the server hands one out for the next page (issue 17, target 4). */
-function nextCursorOf(answer: unknown): string | null {
-  const data = (answer as { data?: Record<string, unknown> } | null)?.data;
-  if (!data) return null;
-  const candidates = [
-    data.nextCursor,
-    (data.cursor as Record<string, unknown> | undefined)?.next,
-    (data.cursors as Record<string, unknown> | undefined)?.next,
-    data.cursor,
-  ];
-  return (candidates.find((c) => typeof c === 'string' && c.length > 0) as string | undefined) ?? null;
+/** The cursor of a page answer (common/contract/sql.ts pageResult.cursor), sent back as ?cursor= for its neighbour. */
+function cursorOf(answer: unknown): string {
+  const cursor = (answer as { data?: { cursor?: unknown } } | null)?.data?.cursor;
+  if (typeof cursor !== 'string' || cursor.length === 0)
+    throw new Error('the page answer carries no cursor (data.cursor): Next cannot seek from it');
+  return cursor;
 }
 
 interface Session {
@@ -563,9 +558,9 @@ async function operations(origin: string, session: Session, target: Target): Pro
 
   if (!demo) {
     // Next from page N: the server serves page N first (by number), then page N + 1 is asked for as the browser
-    // asks for it, with the cursor of page N's answer when there is one.
+    // asks for it, with the cursor of page N's answer (?cursor=), so the server seeks from page N's last row.
     const from = await mustAnswer(origin, pageCall(session, target, neighbourFrom, {}));
-    const cursor = nextCursorOf(from);
+    const cursor = cursorOf(from);
     const lastId = neighbourFrom * PAGE_SIZE;
     const seek = pageSql(
       target,
@@ -576,8 +571,8 @@ async function operations(origin: string, session: Session, target: Target): Pro
     );
     ops.push({
       key: 'neighbour',
-      name: `page ${(neighbourFrom + 1).toLocaleString('en-US')} after page ${neighbourFrom.toLocaleString('en-US')} (${cursor ? 'its cursor' : 'no cursor: the server remembers'})`,
-      calls: [pageCall(session, target, neighbourFrom + 1, {}, cursor ? { cursor } : {})],
+      name: `page ${(neighbourFrom + 1).toLocaleString('en-US')} after page ${neighbourFrom.toLocaleString('en-US')} (Next: seeks by page ${neighbourFrom.toLocaleString('en-US')}'s cursor)`,
+      calls: [pageCall(session, target, neighbourFrom + 1, {}, { cursor })],
       driver: () => target.driver.query(seek.text, seek.values),
     });
 

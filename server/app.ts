@@ -19,6 +19,7 @@ import { answerFrameworkError, errorEnvelope, failure } from './plugins/error-en
 import { jsonBodies } from './plugins/json-bodies.ts';
 import { requestLogging } from './plugins/request-logging.ts';
 import { responseSerializerCompiler } from './plugins/response-serializer.ts';
+import { lazySchemaCompilers } from './plugins/schema-compilers.ts';
 import { securityHeaders, setSecurityHeaders, styleNonceOf } from './plugins/security-headers.ts';
 import { serverTimeouts } from './plugins/server-timeouts.ts';
 import { sessionHooks } from './plugins/session.ts';
@@ -102,6 +103,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     // Behind a reverse proxy request.ip (rate limits, lockout, audit) is the client's only when told which proxy to
     // believe; otherwise every client would share the proxy's address.
     trustProxy: trustedProxies(context.config.trustProxy),
+    // Ajv and fast-json-stringify load only if a route ever needs them: ours use the compilers set below.
+    schemaController: { compilersFactory: lazySchemaCompilers() },
   });
   app.setValidatorCompiler(validatorCompiler);
   // The data routes' answers are not validated again: compiled from their schema (decision 0034).
