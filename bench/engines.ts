@@ -5,8 +5,10 @@
  *
  * BENCH_ROWS sets the table size (default 10,000,000), BENCH_RUNS the timed runs per case (default 50),
  * BENCH_ENGINES the engines (default postgres,mysql), BENCH_DATABASE another database for a private run (printed only).
+ * The 1-minute load average is sampled every 5 s and reported with the table (other work on the machine shows).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { connectDatabase } from '#server/engines/connect.ts';
@@ -263,6 +265,9 @@ async function measure(kind: 'postgres' | 'mysql'): Promise<Case[]> {
   }
 }
 
+const loads: number[] = [os.loadavg()[0] ?? 0];
+const loadSampler = setInterval(() => loads.push(os.loadavg()[0] ?? 0), 5000);
+loadSampler.unref();
 const lines = [
   `| engine | case | DBUI median | DBUI p99 | driver median | driver p99 | added (median) |`,
   `| --- | --- | ---: | ---: | ---: | ---: | ---: |`,
@@ -274,7 +279,14 @@ for (const kind of ENGINES as ('postgres' | 'mysql')[]) {
     );
   }
 }
-const table = `${ROWS.toLocaleString()} rows, page size ${PAGE_SIZE}, ${RUNS} runs per case, ${new Date().toISOString().slice(0, 10)}, 2 cores.\n\n${lines.join('\n')}\n`;
+clearInterval(loadSampler);
+loads.push(os.loadavg()[0] ?? 0);
+const cpu = os.cpus();
+const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}`;
+const table =
+  `${ROWS.toLocaleString()} rows, page size ${PAGE_SIZE}, ${RUNS} runs per case, ${new Date().toISOString().slice(0, 10)}, ${machine}; ` +
+  `1-minute load average ${Math.min(...loads).toFixed(2)} to ${Math.max(...loads).toFixed(2)} during the run ` +
+  `(${loads[0]!.toFixed(2)} at the start, ${loads.at(-1)!.toFixed(2)} at the end).\n\n${lines.join('\n')}\n`;
 console.log(`\n${table}`);
 // A private run (BENCH_DATABASE) only prints.
 if (!process.env.BENCH_DATABASE) fs.writeFileSync(new URL('./results/engines.md', import.meta.url), table);
