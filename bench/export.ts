@@ -14,7 +14,8 @@
  *
  * BENCH_ROWS is the table size the engine benchmark made (default 10,000,000); BENCH_ENGINES chooses engines
  * (default postgres,mysql); BENCH_CURSOR=0 skips the PostgreSQL cursor run (JSON Lines, the path filtered exports
- * take; run once); BENCH_XLSX=1 adds one PostgreSQL XLSX run (minutes for 10 million rows).
+ * take; run once); BENCH_XLSX=1 adds one PostgreSQL XLSX run (minutes for 10 million rows); DBUI_DIST names a
+ * private copy of dist/ to run instead.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,8 +44,13 @@ const OUT_DIR = process.env.BENCH_DIR ?? (fs.existsSync('/dev/shm') ? '/dev/shm'
 
 type Kind = 'postgres' | 'mysql';
 
-/** What `npm start` runs (npm run build makes it). */
-const SERVER_MAIN = fileURLToPath(new URL('../dist/server/main.js', import.meta.url));
+/** What `npm start` runs (npm run build makes it), or DBUI_DIST's private copy of dist/. */
+const SERVER_MAIN = path.resolve(
+  fileURLToPath(new URL('..', import.meta.url)),
+  process.env.DBUI_DIST ?? 'dist',
+  'server',
+  'main.js',
+);
 
 interface Measured {
   rows: number;
@@ -301,7 +307,7 @@ async function main(): Promise<void> {
       if (process.env.BENCH_CURSOR !== '0')
         add(
           'PostgreSQL',
-          'DBUI JSON Lines (server-side cursor, 1 run)',
+          'DBUI JSON Lines (row_to_json written by COPY, 1 run)',
           await serverExport('postgres', 'jsonl'),
           native,
         );
@@ -314,7 +320,7 @@ async function main(): Promise<void> {
         );
     } else {
       add('MariaDB', '`SELECT … INTO OUTFILE`', native, null);
-      add('MariaDB', 'DBUI CSV (records formatted by the select, streamed)', median(dbui), native);
+      add('MariaDB', 'DBUI CSV (the driver’s raw cells written as CSV, streamed)', median(dbui), native);
     }
   }
   clearInterval(loadSampler);

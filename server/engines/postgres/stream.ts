@@ -74,23 +74,17 @@ async function* onStreamingClient<T>(
 
 /** The items of `source` until the signal. A stopped cursor's stream ends only once the server confirms the cursor
  * closed, which a frozen server never does: the stop does not wait for it (the connection is gone already). */
-async function* untilStopped<T>(
+export async function* untilStopped<T>(
   source: AsyncIterable<T>,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<T> {
   if (!signal) return yield* source;
   const iterator = source[Symbol.asyncIterator]();
-  const stopped = new Promise<never>((_, reject) => {
-    const stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error('stopped'));
-    if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
-  });
-  stopped.catch(() => undefined);
   let reading = false;
   try {
     for (;;) {
       reading = true;
-      const result = await Promise.race([iterator.next(), stopped]);
+      const result = await nextUnlessStopped(iterator.next(), signal);
       reading = false;
       if (result.done) return;
       yield result.value;
@@ -99,6 +93,28 @@ async function* untilStopped<T>(
     // A reader that stops between items ends the source too; one left mid-read is abandoned with its connection.
     if (!reading) await iterator.return?.();
   }
+}
+
+/** The next item, or the signal's reason once it is aborted. Each wait listens to the signal only while it lasts:
+ * racing every item against one promise of the whole stream's stop (Promise.race) would leave a reaction on that
+ * promise per item, each holding its item, so an export kept every chunk it had written until it ended (10 million
+ * rows of COPY: 1 GB). */
+function nextUnlessStopped<T>(next: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error('stopped'));
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    next.then(
+      (value) => {
+        signal.removeEventListener('abort', stop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', stop);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 /** Rows through a server-side cursor, `chunkSize` a batch; the pool's type parsers apply (types.ts). */
