@@ -14,6 +14,7 @@ import {
   type MigrationResult,
 } from 'kysely';
 import { migrations } from './migrations/index.ts';
+import { cachingStatements } from './statement-cache.ts';
 import type { AppDatabase } from './schema.ts';
 
 /** The server's own database: users, roles, sessions, codes, export jobs, audit log. */
@@ -69,7 +70,8 @@ class StoreSqliteDriver extends SqliteDriver {
   readonly #database: SQLite.Database;
 
   constructor(database: SQLite.Database) {
-    super({ database });
+    // Each statement compiled once, not at every query (statement-cache.ts).
+    super({ database: cachingStatements(database) });
     this.#database = database;
   }
 

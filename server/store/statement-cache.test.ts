@@ -1,0 +1,56 @@
+import SQLite from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { cachingStatements } from './statement-cache.ts';
+
+function database() {
+  const db = new SQLite(':memory:');
+  db.exec('create table t (id integer primary key, name text)');
+  db.exec("insert into t (name) values ('a'), ('b'), ('c')");
+  return db;
+}
+
+describe('cachingStatements', () => {
+  it('compiles a statement once and gives it again for the same text', () => {
+    const db = database();
+    const cached = cachingStatements(db);
+    const first = cached.prepare('select name from t where id = ?');
+    expect(cached.prepare('select name from t where id = ?')).toBe(first);
+    expect(first.all([2])).toEqual([{ name: 'b' }]);
+    expect(cached.prepare('select name from t where id = ?').all([3])).toEqual([{ name: 'c' }]);
+    cached.close();
+    expect(db.open).toBe(false);
+  });
+
+  it('gives a fresh statement while the kept one is being read (a stream over it)', () => {
+    const cached = cachingStatements(database());
+    const kept = cached.prepare('select name from t order by id') as unknown as SQLite.Statement;
+    const reading = kept.iterate();
+    expect(reading.next().value).toEqual({ name: 'a' });
+    const other = cached.prepare('select name from t order by id');
+    expect(other).not.toBe(kept);
+    expect(other.all([])).toHaveLength(3);
+    expect([...reading]).toEqual([{ name: 'b' }, { name: 'c' }]);
+    // Read to the end, the kept one is given again.
+    expect(cached.prepare('select name from t order by id')).toBe(kept);
+  });
+
+  it('keeps at most `size` statements, dropping the least recently used', () => {
+    const cached = cachingStatements(database(), 2);
+    const one = cached.prepare('select 1');
+    const two = cached.prepare('select 2');
+    expect(cached.prepare('select 1')).toBe(one);
+    cached.prepare('select 3');
+    expect(cached.prepare('select 1')).toBe(one);
+    expect(cached.prepare('select 2')).not.toBe(two);
+  });
+
+  it('sees a column a migration added after the statement was kept', () => {
+    const db = database();
+    const cached = cachingStatements(db);
+    expect(cached.prepare('select * from t where id = ?').all([1])).toEqual([{ id: 1, name: 'a' }]);
+    cached.prepare('alter table t add column note text').run([]);
+    expect(cached.prepare('select * from t where id = ?').all([1])).toEqual([
+      { id: 1, name: 'a', note: null },
+    ]);
+  });
+});
