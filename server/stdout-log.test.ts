@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { stdoutLog } from './stdout-log.ts';
 
@@ -59,5 +59,25 @@ describe('the log writer', () => {
     await log.flush(5_000);
     // The broken pipe ended logging; later lines are ignored without an error.
     expect(() => log.write(line)).not.toThrow();
+  });
+
+  it('hands the lines of one turn over as one write, in order, and a flush hands over what waits at once', async () => {
+    const writes: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        writes.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const log = stdoutLog(out);
+    for (let i = 0; i < 100; i += 1) log.write(`line ${i}\n`);
+    expect(writes).toHaveLength(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toBe(Array.from({ length: 100 }, (_, i) => `line ${i}\n`).join(''));
+
+    log.write('last\n');
+    await log.flush(1_000);
+    expect(writes).toEqual([expect.any(String), 'last\n']);
   });
 });
