@@ -1,7 +1,8 @@
 /*
  * npm run bench:startup — from `node dist/server/main.js` (what `npm start` runs) to the first answered request,
  * on embedded defaults: the first start (creates the app store and seeds the demo database) and later starts.
- * Needs `npm run build` first. Writes bench/results/startup.md.
+ * Needs `npm run build` first (or DBUI_DIST naming a private copy of dist/). Writes bench/results/startup.md with
+ * the machine and the 1-minute load average before and after.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,10 +12,11 @@ import { ms } from './bench-stats.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PORT = 18181;
+const SERVER_MAIN = path.join(process.env.DBUI_DIST ?? 'dist', 'server', 'main.js');
 
 async function startOnce(dataDir: string): Promise<number> {
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, ['dist/server/main.js'], {
+  const child = spawn(process.execPath, [SERVER_MAIN], {
     env: { ...process.env, PORT: String(PORT), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
@@ -34,7 +36,8 @@ async function startOnce(dataDir: string): Promise<number> {
   }
 }
 
-if (!fs.existsSync('dist/server/main.js')) throw new Error('Run npm run build first.');
+if (!fs.existsSync(SERVER_MAIN)) throw new Error(`${SERVER_MAIN} is missing: run npm run build first.`);
+const loadBefore = os.loadavg()[0] ?? 0;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dbui-startup-'));
 try {
   const first = await startOnce(dataDir);
@@ -49,9 +52,12 @@ try {
     `| later starts (median of ${RUNS}) | ${ms(median)} ms |`,
   ].join('\n');
   console.log(table);
+  const cpu = os.cpus();
+  const machine = `${cpu.length} cores (${cpu[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.version}`;
+  const load = `1-minute load average ${loadBefore.toFixed(2)} before, ${(os.loadavg()[0] ?? 0).toFixed(2)} after`;
   fs.writeFileSync(
     new URL('./results/startup.md', import.meta.url),
-    `${new Date().toISOString().slice(0, 10)}, 2 cores.\n\n${table}\n`,
+    `${new Date().toISOString().slice(0, 10)}, ${machine}; ${load}.\n\n${table}\n`,
   );
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });
