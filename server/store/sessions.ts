@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { ACCESS_VERSION_SETTING } from './roles.ts';
 import type { AppDatabase, SessionsTable } from './schema.ts';
 
@@ -40,7 +40,42 @@ export async function insertSession(db: Db, session: NewSession, now: string): P
 /** A session that is not revoked and has not passed its sliding expiry or its absolute lifetime, with the
  * account fields a request needs, and the rights' version (`accessVersion`: '' before any change) in the same read:
  * a user's cached rights are used only while it is unchanged (docs/decisions/0034-request-path.md). */
-export async function findLiveSession(db: Db, tokenHash: string, now: string) {
+export async function findLiveSession(
+  db: Db,
+  tokenHash: string,
+  now: string,
+): Promise<LiveSession | undefined> {
+  let statement = liveSessionStatements.get(db);
+  if (!statement) {
+    const compiled = liveSessionQuery(db, TOKEN_PLACE, NOW_PLACE).compile();
+    statement = {
+      sql: compiled.sql,
+      values: compiled.parameters.map((value) =>
+        value === TOKEN_PLACE ? TOKEN_PLACE : value === NOW_PLACE ? NOW_PLACE : { value },
+      ),
+    };
+    liveSessionStatements.set(db, statement);
+  }
+  const values = statement.values.map((place) =>
+    place === TOKEN_PLACE ? tokenHash : place === NOW_PLACE ? now : place.value,
+  );
+  const { rows } = await db.executeQuery<LiveSession>(CompiledQuery.raw(statement.sql, values));
+  return rows[0];
+}
+
+/*
+ * findLiveSession runs on every signed-in call, and building and compiling its statement with Kysely cost more than
+ * running it (issue 17 target 2): it is compiled once per database handle (the dialect decides the SQL) with
+ * placeholders where the token and the time go, and run with the call's values in their places.
+ */
+const TOKEN_PLACE = '\u0000token hash';
+const NOW_PLACE = '\u0000now';
+const liveSessionStatements = new WeakMap<
+  Db,
+  { sql: string; values: (typeof TOKEN_PLACE | typeof NOW_PLACE | { value: unknown })[] }
+>();
+
+function liveSessionQuery(db: Db, tokenHash: string, now: string) {
   return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
@@ -64,9 +99,12 @@ export async function findLiveSession(db: Db, tokenHash: string, now: string) {
       'users.username',
       'users.password_expired',
       'users.password_changed_at',
-    ])
-    .executeTakeFirst();
+    ]);
 }
+
+export type LiveSession = NonNullable<
+  Awaited<ReturnType<ReturnType<typeof liveSessionQuery>['executeTakeFirst']>>
+>;
 
 /** Records activity unless some was recorded after `lastBefore` (so instances sharing the store write it once): the
  * sliding expiry moves to `expiresAt` (already capped by the absolute lifetime). True when this call recorded it. */

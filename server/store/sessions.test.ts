@@ -1,0 +1,65 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrateAppStore, openAppStore, type AppStore } from './app-store.ts';
+import { markAccessChanged } from './roles.ts';
+import { findLiveSession, insertSession, revokeSession } from './sessions.ts';
+import { insertUser } from './users.ts';
+
+/* findLiveSession's statement is compiled once per database handle and run with each call's values. */
+
+let store: AppStore;
+beforeEach(async () => {
+  store = openAppStore({ kind: 'sqlite', file: ':memory:' });
+  await migrateAppStore(store);
+});
+afterEach(async () => {
+  await store.close();
+});
+
+const NOW = '2026-01-01T12:00:00.000Z';
+
+async function session(username: string, tokenHash: string, expiresAt: string): Promise<number> {
+  const userId = await insertUser(
+    store.db,
+    { username, email: `${username}@example.com`, passwordHash: 'x', isAdmin: false, emailVerified: true },
+    NOW,
+  );
+  return insertSession(
+    store.db,
+    {
+      userId,
+      tokenHash,
+      expiresAt,
+      absoluteExpiresAt: '2026-01-02T00:00:00.000Z',
+      resetPassword: false,
+      method: 'Email',
+      address: null,
+    },
+    NOW,
+  );
+}
+
+describe('findLiveSession', () => {
+  it("answers each call's own session, not the first one's, and none that is expired or revoked", async () => {
+    const ann = await session('ann', 'hash-ann', '2026-01-01T13:00:00.000Z');
+    await session('bob', 'hash-bob', '2026-01-01T14:00:00.000Z');
+    expect(await findLiveSession(store.db, 'hash-ann', NOW)).toMatchObject({ id: ann, username: 'ann' });
+    expect(await findLiveSession(store.db, 'hash-bob', NOW)).toMatchObject({ username: 'bob' });
+    // The time is the call's: at 13:30 Ann's sliding expiry has passed, Bob's has not.
+    expect(await findLiveSession(store.db, 'hash-ann', '2026-01-01T13:30:00.000Z')).toBeUndefined();
+    expect(await findLiveSession(store.db, 'hash-bob', '2026-01-01T13:30:00.000Z')).toMatchObject({
+      username: 'bob',
+    });
+    expect(await findLiveSession(store.db, 'no such hash', NOW)).toBeUndefined();
+    await revokeSession(store.db, ann, NOW);
+    expect(await findLiveSession(store.db, 'hash-ann', NOW)).toBeUndefined();
+  });
+
+  it('reads the rights version in the same statement, as it is at each call', async () => {
+    await session('ann', 'hash-ann', '2026-01-01T13:00:00.000Z');
+    const before = await findLiveSession(store.db, 'hash-ann', NOW);
+    await markAccessChanged(store.db);
+    const after = await findLiveSession(store.db, 'hash-ann', NOW);
+    expect(after?.access_version).toBeTruthy();
+    expect(after?.access_version).not.toBe(before?.access_version);
+  });
+});
