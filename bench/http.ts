@@ -34,7 +34,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +46,7 @@ import { ensureDemoDatabase } from '#server/demo/demo-database.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { benchAdministrator } from './bench-session.ts';
 import { ms } from './bench-stats.ts';
+import { loadRun, summarise, type Call, type Summary } from './bench-load.ts';
 import type { MinimalServerSettings } from './http-minimal.ts';
 import { BENCH_TABLE, checkedDatabaseName, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
@@ -92,85 +92,16 @@ for (const op of OPS) if (!ALL_OPS.includes(op)) throw new Error(`BENCH_OPS: unk
 // ---------------------------------------------------------------------------------------------------------------
 // Measuring
 
-interface Summary {
-  median: number;
-  p99: number;
-  n: number;
-}
-
-function summarise(samples: number[]): Summary {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return { median: at(0.5), p99: at(0.99), n: sorted.length };
-}
-
-/** One HTTP call as autocannon takes it. */
-interface Call {
-  method: 'GET' | 'POST';
-  path: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-interface CannonResult {
-  requests: { average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-interface CannonInstance {
-  on(
-    event: 'response',
-    listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void,
-  ): void;
-}
-type Autocannon = (
-  options: Record<string, unknown>,
-  done: (error: Error | null, result: CannonResult) => void,
-) => CannonInstance;
-// autocannon ships no types; the two calls used here are typed above.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-interface LoadRun {
+interface LoadResult {
   latency: Summary;
   requestsPerSecond: number;
   failed: number;
 }
 
-/** autocannon for DURATION seconds on `connections` kept-alive connections, pipelining 1, cycling through `calls`.
- * Latency percentiles come from each response's own time (fractions of a millisecond kept). */
-function load(origin: string, calls: Call[], connections: number): Promise<LoadRun> {
-  return new Promise((resolve, reject) => {
-    const samples: number[] = [];
-    let failed = 0;
-    const instance = autocannon(
-      {
-        url: origin,
-        connections,
-        pipelining: 1,
-        duration: DURATION,
-        timeout: 30,
-        requests: calls.map((call) => ({
-          method: call.method,
-          path: call.path,
-          headers: call.headers,
-          ...(call.body !== undefined ? { body: call.body } : {}),
-        })),
-      },
-      (error, result) => {
-        if (error) return reject(error);
-        resolve({
-          latency: summarise(samples),
-          requestsPerSecond: result.requests.average,
-          failed: failed + result.errors + result.timeouts,
-        });
-      },
-    );
-    instance.on('response', (_client, status, _bytes, time) => {
-      if (status >= 200 && status < 300) samples.push(time);
-      else failed++;
-    });
-  });
+/** autocannon for DURATION seconds on `connections` kept-alive connections, cycling through `calls`. */
+async function load(origin: string, calls: Call[], connections: number): Promise<LoadResult> {
+  const run = await loadRun(origin, calls, connections, DURATION);
+  return { latency: summarise(run.samples), requestsPerSecond: run.requestsPerSecond, failed: run.failed };
 }
 
 /** One call on a connection of its own (no agent: connect, request, read to the end, close). */
@@ -396,8 +327,8 @@ interface OperationResult {
 interface ThroughputResult {
   target: Target;
   connections: number;
-  dbui: LoadRun;
-  minimal: LoadRun;
+  dbui: LoadResult;
+  minimal: LoadResult;
   dbuiPeakMb: number;
 }
 

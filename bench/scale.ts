@@ -35,7 +35,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,6 +46,7 @@ import { exportQueueName } from '#server/features/exports/service.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { openAppStore } from '#server/store/app-store.ts';
 import { benchAdministrator, createBenchRows } from './bench-session.ts';
+import { loadRun, summarise, type Call, type LoadRun, type Summary } from './bench-load.ts';
 import { ms } from './bench-stats.ts';
 import { BENCH_TABLE, databaseUrl } from './http-tables.ts';
 
@@ -78,79 +78,9 @@ function positive(name: string, fallback: number): number {
 // ---------------------------------------------------------------------------------------------------------------
 // Measuring (autocannon, as bench:http loads a page: each response's own time kept)
 
-interface Summary {
-  median: number;
-  p99: number;
-  n: number;
-}
-
-function summarise(samples: number[]): Summary {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return { median: at(0.5), p99: at(0.99), n: sorted.length };
-}
-
-interface Call {
-  method: 'POST';
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-interface CannonResult {
-  requests: { average: number; total: number };
-  duration: number;
-  errors: number;
-  timeouts: number;
-}
-interface CannonInstance {
-  on(
-    event: 'response',
-    listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void,
-  ): void;
-}
-type Autocannon = (
-  options: Record<string, unknown>,
-  done: (error: Error | null, result: CannonResult) => void,
-) => CannonInstance;
-// autocannon ships no types; the one call used here is typed above.
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-
-interface LoadRun {
-  samples: number[];
-  requestsPerSecond: number;
-  failed: number;
-}
-
-/** autocannon on `origin` for `seconds` with CONNECTIONS kept-alive connections, pipelining 1. */
-function load(origin: string, call: Call, seconds: number): Promise<LoadRun> {
-  return new Promise((resolve, reject) => {
-    const samples: number[] = [];
-    let failed = 0;
-    const instance = autocannon(
-      {
-        url: origin,
-        connections: CONNECTIONS,
-        pipelining: 1,
-        duration: seconds,
-        timeout: 30,
-        requests: [{ method: call.method, path: call.path, headers: call.headers, body: call.body }],
-      },
-      (error, result) => {
-        if (error) return reject(error);
-        resolve({
-          samples,
-          requestsPerSecond: result.requests.average,
-          failed: failed + result.errors + result.timeouts,
-        });
-      },
-    );
-    instance.on('response', (_client, status, _bytes, time) => {
-      if (status >= 200 && status < 300) samples.push(time);
-      else failed++;
-    });
-  });
-}
+/** autocannon on `origin` for `seconds` with CONNECTIONS kept-alive connections, pipelining 1 (bench-load.ts). */
+const load = (origin: string, call: Call, seconds: number): Promise<LoadRun> =>
+  loadRun(origin, [call], CONNECTIONS, seconds);
 
 // ---------------------------------------------------------------------------------------------------------------
 // CPU: how the cores were shared during a run (/proc, Linux)
