@@ -13,8 +13,8 @@ import pg from 'pg';
 import mysql from 'mysql2/promise';
 import { connectDatabase } from '#server/engines/connect.ts';
 import type { DatabaseEngine, PageQuery } from '#server/engines/engine.ts';
-import { createBenchRows } from './bench-session.ts';
 import { ms, timePair, type Timing } from './bench-stats.ts';
+import { BENCH_TABLE, checkedDatabaseName, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -25,9 +25,9 @@ const PAGE_SIZE = 20;
 const DEEP_PAGE = Math.min(100_000, Math.floor((ROWS / PAGE_SIZE) * 0.4));
 const PG_SERVER = process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MYSQL_SERVER = process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306/';
-const TABLE = 'bench_rows';
+const TABLE = BENCH_TABLE;
 /** Another database for a private run (the default is shared with bench:http's tables). */
-const DATABASE = process.env.BENCH_DATABASE ?? 'dbui_bench';
+const DATABASE = checkedDatabaseName(process.env.BENCH_DATABASE ?? 'dbui_bench');
 
 /** The driver's side of each case: the same SQL DBUI sends, run through the bare driver. */
 interface Driver {
@@ -36,78 +36,26 @@ interface Driver {
 }
 
 async function preparePostgres(): Promise<{ url: string; driver: Driver; schema: string }> {
-  const admin = new pg.Client({ connectionString: PG_SERVER });
-  await admin.connect();
-  const exists = await admin.query(`select 1 from pg_database where datname = '${DATABASE}'`);
-  if (exists.rowCount === 0) await admin.query(`create database ${DATABASE}`);
-  await admin.end();
-  const url = new URL(PG_SERVER);
-  url.pathname = `/${DATABASE}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
-  const count = await pool.query(`select count(*)::bigint as n from pg_class where relname = '${TABLE}'`);
-  const have =
-    Number(count.rows[0].n) > 0
-      ? Number((await pool.query(`select max(id) as n from ${TABLE}`)).rows[0].n)
-      : 0;
-  if (have !== ROWS) {
-    console.log(`postgres: generating ${ROWS.toLocaleString()} rows…`);
-    const started = Date.now();
-    await createBenchRows((statement) => pool.query(statement), TABLE, ROWS);
-    console.log(`postgres: ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  }
+  const url = await ensurePostgresRows(PG_SERVER, DATABASE, ROWS);
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
   return {
-    url: url.toString(),
+    url,
     schema: 'public',
     driver: { query: async (text, values) => (await pool.query(text, values)).rows, close: () => pool.end() },
   };
 }
 
 async function prepareMysql(): Promise<{ url: string; driver: Driver; schema: string }> {
-  const admin = await mysql.createConnection({ uri: MYSQL_SERVER });
-  await admin.query(`create database if not exists ${DATABASE}`);
-  await admin.end();
-  const url = new URL(MYSQL_SERVER);
-  url.pathname = `/${DATABASE}`;
+  const url = await ensureMariadbRows(MYSQL_SERVER, DATABASE, ROWS);
   const pool = mysql.createPool({
-    uri: url.toString(),
+    uri: url,
     connectionLimit: 2,
     supportBigNumbers: true,
     bigNumberStrings: true,
     dateStrings: true,
   });
-  const [tables] = await pool.query(
-    `select count(*) as n from information_schema.tables where table_schema = '${DATABASE}' and table_name = '${TABLE}'`,
-  );
-  const present = Number((tables as { n: number }[])[0]?.n) > 0;
-  const [max] = present ? await pool.query(`select max(id) as n from ${TABLE}`) : [[{ n: 0 }]];
-  if (Number((max as { n: number }[])[0]?.n) !== ROWS) {
-    console.log(`mysql: generating ${ROWS.toLocaleString()} rows…`);
-    const started = Date.now();
-    await pool.query(`drop table if exists ${TABLE}`);
-    await pool.query(`create table ${TABLE} (
-      id bigint auto_increment primary key,
-      name varchar(100) not null,
-      category int not null,
-      amount decimal(12,2) not null,
-      created_at datetime(6) not null,
-      note text) character set utf8mb4`);
-    // MariaDB's sequence engine makes the rows without a round trip each; chunks keep the undo log small.
-    const chunk = 1_000_000;
-    for (let from = 1; from <= ROWS; from += chunk) {
-      const to = Math.min(ROWS, from + chunk - 1);
-      await pool.query(`insert into ${TABLE} (id, name, category, amount, created_at, note)
-        select seq, md5(seq), seq % 1000, (seq % 100000) / 100.0, timestampadd(second, seq, '2020-01-01'),
-               if(seq % 10 = 0, null, concat('note ', seq))
-        from seq_${from}_to_${to}`);
-    }
-    await pool.query(`create index ${TABLE}_name on ${TABLE} (name)`);
-    await pool.query(`create index ${TABLE}_created on ${TABLE} (created_at)`);
-    await pool.query(`create index ${TABLE}_category on ${TABLE} (category)`);
-    await pool.query(`analyze table ${TABLE}`);
-    console.log(`mysql: ready in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  }
   return {
-    url: url.toString(),
+    url,
     schema: DATABASE,
     driver: {
       query: async (text, values) => (await pool.query(text, values))[0] as unknown[],
