@@ -24,8 +24,12 @@ export default defineConfig({
   retries: 0,
   reporter: 'list',
   forbidOnly: Boolean(process.env.CI),
-  timeout: 30_000,
-  expect: { timeout: 10_000 },
+  // Generous limits, three times what the journeys first had: the same journeys took 7.5 min on 2026-11-24 and
+  // 23 min on a slower day of this machine (two cores, Chromium's software rendering taking most of them), where
+  // pages took over 10 s to show and screenshots over 30 s. A limit only decides how long a failing step waits
+  // before it is reported.
+  timeout: 90_000,
+  expect: { timeout: 30_000 },
   use: {
     baseURL: BASE_URL,
     headless: true,

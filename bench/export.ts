@@ -13,9 +13,12 @@
  * (default 3), the cases alternating, and the median is reported.
  *
  * BENCH_ROWS is the table size the engine benchmark made (default 10,000,000); BENCH_ENGINES chooses engines
- * (default postgres,mysql); BENCH_CURSOR=0 skips the PostgreSQL cursor run (JSON Lines, the path filtered exports
- * take; run once); BENCH_XLSX=1 adds one PostgreSQL XLSX run (minutes for 10 million rows); DBUI_DIST names a
- * private copy of dist/ to run instead.
+ * (default postgres,mysql); BENCH_CURSOR=0 skips the PostgreSQL JSON Lines runs (COPY text converted by DBUI, run
+ * BENCH_RUNS times beside the others); BENCH_XLSX=1 adds one PostgreSQL XLSX run (minutes for 10 million rows); BENCH_ONLY=xlsx runs
+ * only that XLSX export and `psql \copy` beside it (PostgreSQL only, no CSV or JSON Lines cases). DBUI_DIST names
+ * a private copy of dist/ to run instead; BENCH_DATABASE the database holding the table (default dbui_bench: a
+ * smaller copy of the table elsewhere makes a quicker run); BENCH_RESULTS the file written (default
+ * bench/results/exports.md); BENCH_SERVER_FLAGS Node flags for DBUI's server (such as `--heap-prof`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,6 +43,13 @@ const MYSQL_SERVER = process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306/
 const TABLE = 'bench_rows';
 const COLUMNS = 'id, name, category, amount, created_at, note';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const DATABASE = process.env.BENCH_DATABASE ?? 'dbui_bench';
+const ONLY_XLSX = process.env.BENCH_ONLY === 'xlsx';
+if (process.env.BENCH_ONLY && !ONLY_XLSX) throw new Error('BENCH_ONLY takes xlsx or nothing');
+const RESULTS = process.env.BENCH_RESULTS
+  ? path.resolve(process.env.BENCH_RESULTS)
+  : fileURLToPath(new URL('./results/exports.md', import.meta.url));
+const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 const OUT_DIR = process.env.BENCH_DIR ?? (fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir());
 
 type Kind = 'postgres' | 'mysql';
@@ -64,7 +74,7 @@ interface Measured {
 
 const urlOf = (server: string) => {
   const url = new URL(server);
-  url.pathname = '/dbui_bench';
+  url.pathname = `/${DATABASE}`;
   return url.toString();
 };
 
@@ -101,7 +111,7 @@ const freePort = () =>
 async function serverExport(kind: Kind, format: ExportFormat): Promise<Measured> {
   const { dir, token } = await preparedDataDir();
   const port = await freePort();
-  const server = spawn(process.execPath, [SERVER_MAIN], {
+  const server = spawn(process.execPath, [...SERVER_FLAGS, SERVER_MAIN], {
     env: {
       ...process.env,
       DATA_DIR: dir,
@@ -127,7 +137,7 @@ async function serverExport(kind: Kind, format: ExportFormat): Promise<Measured>
     const xsrf = /XSRF-TOKEN=([^;]+)/.exec(cookieAnswer.headers.get('set-cookie') ?? '')?.[1];
     if (!xsrf) throw new Error('the server set no XSRF-TOKEN cookie');
     const headers = { authorization, cookie: `${XSRF_COOKIE}=${xsrf}`, [XSRF_HEADER]: xsrf };
-    const schema = kind === 'postgres' ? 'public' : 'dbui_bench';
+    const schema = kind === 'postgres' ? 'public' : DATABASE;
     const tablePath = `${base}/api/sql/bench/${schema}/${TABLE}/export`;
     const baseline = procMemoryMb(pid, 'VmRSS');
     const samples: number[] = [];
@@ -231,7 +241,7 @@ function nativePostgres(): Measured {
       '-U',
       decodeURIComponent(url.username) || 'postgres',
       '-d',
-      'dbui_bench',
+      DATABASE,
       '-c',
       `\\copy (select ${COLUMNS} from ${TABLE} order by id) to '${file}' csv`,
     ]);
@@ -283,38 +293,36 @@ async function main(): Promise<void> {
     );
     console.log(`  ${name}: ${m.seconds.toFixed(1)} s, ${fmt(rate)} rows/s, ${memory}`);
   };
-  for (const kind of ENGINES) {
+  for (const kind of ONLY_XLSX ? (['postgres'] as const) : ENGINES) {
     const have = await checkTable(kind);
     if (have !== ROWS) {
       throw new Error(
-        `${kind}: dbui_bench.${TABLE} has ${have.toLocaleString()} rows, not ${ROWS.toLocaleString()}. Make it first: BENCH_ROWS=${ROWS} npm run bench:engines`,
+        `${kind}: ${DATABASE}.${TABLE} has ${have.toLocaleString()} rows, not ${ROWS.toLocaleString()}. Make it first: BENCH_ROWS=${ROWS} npm run bench:engines`,
       );
     }
     console.log(`${kind}:`);
     const natives: Measured[] = [];
     const dbui: Measured[] = [];
+    const jsonLines: Measured[] = [];
+    const withJsonLines = kind === 'postgres' && process.env.BENCH_CURSOR !== '0' && !ONLY_XLSX;
     for (let run = 0; run < RUNS; run++) {
       natives.push(kind === 'postgres' ? nativePostgres() : await nativeMysql());
-      dbui.push(await serverExport(kind, 'csv'));
+      if (!ONLY_XLSX) dbui.push(await serverExport(kind, 'csv'));
+      if (withJsonLines) jsonLines.push(await serverExport(kind, 'jsonl'));
       console.log(
-        `  run ${run + 1}: own tool ${natives.at(-1)?.seconds.toFixed(1)} s, DBUI ${dbui.at(-1)?.seconds.toFixed(1)} s`,
+        `  run ${run + 1}: own tool ${natives.at(-1)?.seconds.toFixed(1)} s, DBUI ${dbui.at(-1)?.seconds.toFixed(1) ?? '(not run)'} s${withJsonLines ? `, JSON Lines ${jsonLines.at(-1)?.seconds.toFixed(1)} s` : ''}`,
       );
     }
     const native = median(natives);
     if (kind === 'postgres') {
       add('PostgreSQL', '`psql \\copy (select …) to … csv`', native, null);
-      add('PostgreSQL', 'DBUI CSV (COPY through the export job)', median(dbui), native);
-      if (process.env.BENCH_CURSOR !== '0')
+      if (!ONLY_XLSX) add('PostgreSQL', 'DBUI CSV (COPY through the export job)', median(dbui), native);
+      if (withJsonLines)
+        add('PostgreSQL', 'DBUI JSON Lines (COPY text converted by DBUI)', median(jsonLines), native);
+      if (process.env.BENCH_XLSX === '1' || ONLY_XLSX)
         add(
           'PostgreSQL',
-          'DBUI JSON Lines (row_to_json written by COPY, 1 run)',
-          await serverExport('postgres', 'jsonl'),
-          native,
-        );
-      if (process.env.BENCH_XLSX === '1')
-        add(
-          'PostgreSQL',
-          'DBUI XLSX (cursor + exceljs, 1 run)',
+          'DBUI XLSX (cursor, sheet XML by DBUI, zipped by yazl, 1 run)',
           await serverExport('postgres', 'xlsx'),
           native,
         );
@@ -335,7 +343,7 @@ async function main(): Promise<void> {
     '',
   ].join('\n');
   console.log(`\n${text}`);
-  fs.writeFileSync(new URL('./results/exports.md', import.meta.url), text);
+  fs.writeFileSync(RESULTS, text);
 }
 
 await main();

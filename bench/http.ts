@@ -29,7 +29,8 @@
  *   BENCH_DURATION (seconds per autocannon run, default 10), BENCH_TARGETS (demo,postgres,mysql),
  *   BENCH_OPS (first,sorted,filtered,neighbour,number,last,tables,throughput), BENCH_CONNECTIONS (10,50,200),
  *   BENCH_STARTS (later starts timed, default 3), BENCH_RESULTS (the file written, default bench/results/http.md),
- *   POSTGRES_TEST_URL, MYSQL_TEST_URL, DBUI_DIST.
+ *   POSTGRES_TEST_URL, MYSQL_TEST_URL, DBUI_DIST, BENCH_SERVER_FLAGS (Node flags for DBUI's server, such as
+ *   `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_MINIMAL_FLAGS (the same for the minimal server).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -74,6 +75,10 @@ const STARTS = Number(process.env.BENCH_STARTS ?? 3);
 const PG_SERVER = process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const MYSQL_SERVER = process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306/';
 const SERVER_MAIN = path.resolve(ROOT, process.env.DBUI_DIST ?? 'dist', 'server', 'main.js');
+/** Node flags for DBUI's server process, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load. */
+const SERVER_FLAGS = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+/** The same for the minimal server, to profile the floor beside DBUI. */
+const MINIMAL_FLAGS = (process.env.BENCH_MINIMAL_FLAGS ?? '').split(' ').filter(Boolean);
 const RESULTS = process.env.BENCH_RESULTS
   ? path.resolve(process.env.BENCH_RESULTS)
   : fileURLToPath(new URL('./results/http.md', import.meta.url));
@@ -191,6 +196,35 @@ function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   } catch {
     return null;
   }
+}
+
+/** A process's CPU time so far (user + system) in milliseconds, from /proc/<pid>/stat (clock ticks of 10 ms). */
+function cpuMs(pid: number): { user: number; system: number } {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+}
+
+/** A load run with the server's own CPU time per answered request, in microseconds. */
+async function loadWithCpu(
+  pid: number,
+  origin: string,
+  calls: Call[],
+  connections: number,
+): Promise<LoadResult & Cpu> {
+  const before = cpuMs(pid);
+  const run = await load(origin, calls, connections);
+  const after = cpuMs(pid);
+  const perRequest = (ms: number) => (1000 * ms) / Math.max(1, run.latency.n + run.failed);
+  const user = perRequest(after.user - before.user);
+  const system = perRequest(after.system - before.system);
+  return { ...run, cpuUsPerRequest: user + system, userUsPerRequest: user, systemUsPerRequest: system };
+}
+
+interface Cpu {
+  /** The server's CPU time per answered request, in microseconds: in all, in user space, in the kernel. */
+  cpuUsPerRequest: number;
+  userUsPerRequest: number;
+  systemUsPerRequest: number;
 }
 
 /** Samples a process's RSS every 100 ms: the peak since the last mark and over the whole run. */
@@ -327,8 +361,8 @@ interface OperationResult {
 interface ThroughputResult {
   target: Target;
   connections: number;
-  dbui: LoadResult;
-  minimal: LoadResult;
+  dbui: LoadResult & Cpu;
+  minimal: LoadResult & Cpu;
   dbuiPeakMb: number;
 }
 
@@ -638,7 +672,7 @@ async function startDbui(dataDir: string, targets: Target[], logFd: number): Pro
     PORT: String(port),
     LOG_LEVEL: 'info',
   };
-  return startProcess([SERVER_MAIN], env, port, ['/api/health/alive', '/api/health'], logFd);
+  return startProcess([...SERVER_FLAGS, SERVER_MAIN], env, port, ['/api/health/alive', '/api/health'], logFd);
 }
 
 async function signedInSession(origin: string, token: string): Promise<Session> {
@@ -669,13 +703,16 @@ function minimalSettings(target: Target, port: number): MinimalServerSettings {
 async function startMinimal(target: Target): Promise<Started> {
   const port = await freePort();
   return startProcess(
-    ['--import', 'tsx', path.join(ROOT, 'bench', 'http-minimal.ts')],
+    [...MINIMAL_FLAGS, '--import', 'tsx', path.join(ROOT, 'bench', 'http-minimal.ts')],
     { PATH: process.env.PATH ?? '', MINIMAL_SERVER: JSON.stringify(minimalSettings(target, port)) },
     port,
     ['/ready'],
     'ignore',
   );
 }
+
+const cpuText = (cpu: Cpu) =>
+  `${cpu.cpuUsPerRequest.toFixed(0)} µs CPU a request, ${cpu.userUsPerRequest.toFixed(0)} of them in user space`;
 
 const loads = () => os.loadavg().map((n) => n.toFixed(2));
 
@@ -743,10 +780,10 @@ async function main() {
         for (const connections of target.kind === 'demo' ? DEMO_CONNECTIONS : CONNECTIONS) {
           await warm(origin, [call]);
           rss.mark();
-          const dbui = await load(origin, [call], connections);
+          const dbui = await loadWithCpu(pid, origin, [call], connections);
           const dbuiPeakMb = rss.peakSinceMark;
           await warm(minimal.origin, [minimalCall]);
-          const floor = await load(minimal.origin, [minimalCall], connections);
+          const floor = await loadWithCpu(minimal.child.pid!, minimal.origin, [minimalCall], connections);
           throughput.push({
             target,
             connections,
@@ -757,8 +794,9 @@ async function main() {
           maxLoad = Math.max(maxLoad, os.loadavg()[0]!);
           console.log(
             `${target.label} first page, ${connections} connections: DBUI ${dbui.requestsPerSecond.toFixed(0)} req/s ` +
-              `(p99 ${ms(dbui.latency.p99)} ms, peak ${dbuiPeakMb.toFixed(0)} MB), minimal ` +
-              `${floor.requestsPerSecond.toFixed(0)} req/s (p99 ${ms(floor.latency.p99)} ms)`,
+              `(p99 ${ms(dbui.latency.p99)} ms, peak ${dbuiPeakMb.toFixed(0)} MB, ${cpuText(dbui)}), ` +
+              `minimal ${floor.requestsPerSecond.toFixed(0)} req/s (p99 ${ms(floor.latency.p99)} ms, ` +
+              `${cpuText(floor)})`,
           );
         }
       } finally {
@@ -847,10 +885,12 @@ function markdown(run: {
     lines.push(
       '',
       'Throughput of the first page: DBUI and the minimal server (node:http, the same driver with a pool of 10, the ' +
-        'same SQL, JSON.stringify) in turn, kept-alive connections, pipelining 1; DBUI logging at info into a file.',
+        'same SQL, JSON.stringify) in turn, kept-alive connections, pipelining 1; DBUI logging at info into a file. ' +
+        'CPU a request: the server process’s user and system time over the run (/proc) divided by the requests ' +
+        'answered; the rest of the two cores went to the database and autocannon.',
       '',
-      '| database | connections | DBUI requests/s | DBUI median | DBUI p99 | minimal server requests/s | minimal median | minimal p99 | DBUI / minimal | DBUI peak RSS |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| database | connections | DBUI requests/s | DBUI median | DBUI p99 | minimal server requests/s | minimal median | minimal p99 | DBUI / minimal | DBUI CPU a request | minimal CPU a request | DBUI peak RSS |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
     for (const t of run.throughput) {
       const ratio = t.minimal.requestsPerSecond
@@ -858,7 +898,7 @@ function markdown(run: {
         : NaN;
       const failures = t.dbui.failed + t.minimal.failed;
       lines.push(
-        `| ${t.target.label} | ${t.connections}${failures ? ` (${failures} failed)` : ''} | ${t.dbui.requestsPerSecond.toFixed(0)} | ${fmt(t.dbui.latency)} | ${p99(t.dbui.latency)} | ${t.minimal.requestsPerSecond.toFixed(0)} | ${fmt(t.minimal.latency)} | ${p99(t.minimal.latency)} | ${ratio.toFixed(0)} % | ${t.dbuiPeakMb.toFixed(0)} MB |`,
+        `| ${t.target.label} | ${t.connections}${failures ? ` (${failures} failed)` : ''} | ${t.dbui.requestsPerSecond.toFixed(0)} | ${fmt(t.dbui.latency)} | ${p99(t.dbui.latency)} | ${t.minimal.requestsPerSecond.toFixed(0)} | ${fmt(t.minimal.latency)} | ${p99(t.minimal.latency)} | ${ratio.toFixed(0)} % | ${t.dbui.cpuUsPerRequest.toFixed(0)} µs | ${t.minimal.cpuUsPerRequest.toFixed(0)} µs | ${t.dbuiPeakMb.toFixed(0)} MB |`,
       );
     }
   }

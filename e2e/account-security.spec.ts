@@ -28,7 +28,7 @@ let server: AppServer;
 const PHONE = '+14155550199';
 
 // Nine looks (an axe scan in two schemes and four screenshots each) on a shared two-core machine take minutes.
-test.describe.configure({ mode: 'serial', timeout: 600_000 });
+test.describe.configure({ mode: 'serial', timeout: 1_800_000 });
 
 test.beforeAll(async () => {
   server = await startAppServer('account-security');

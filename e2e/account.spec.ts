@@ -29,7 +29,7 @@ import { signInThroughApi, signUpThroughApi, storeSession } from './support/sign
 let server: AppServer;
 
 // Each step looks at its screens (axe in two schemes, four screenshots): slow on a busy machine.
-test.describe.configure({ mode: 'serial', timeout: 420_000 });
+test.describe.configure({ mode: 'serial', timeout: 1_260_000 });
 
 test.beforeAll(async () => {
   server = await startAppServer('account');

@@ -51,12 +51,12 @@ let admin: Verification;
 let lockMember: Member;
 let editMember: Member;
 
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 270_000 });
 // A control that never becomes usable fails its step in 15 s with the step named, not the whole test at 90 s.
 test.use({ actionTimeout: 15_000 });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   chinook = await createChinook('postgres');
   server = await startAppServer('admin-users-audit', databasesEnv([chinook]));
   admin = await signInAdmin(server);

@@ -34,10 +34,10 @@ let server: AppServer;
 let databases: ChinookDatabase[] = [];
 let admin: Verification;
 
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 270_000 });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   databases = await createChinooks(engines);
   server = await startAppServer('browser-engines', databasesEnv(databases));
   admin = await signInAdmin(server);

@@ -36,10 +36,10 @@ let server: AppServer;
 let chinook: ChinookDatabase;
 let admin: Verification;
 
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 270_000 });
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(360_000);
   chinook = await createChinook('postgres');
   server = await startAppServer('browser', databasesEnv([chinook]));
   admin = await signInAdmin(server);

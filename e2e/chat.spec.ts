@@ -36,11 +36,11 @@ const SHOTS = 'test-results/screenshots';
 let server: AppServer;
 let admin: Verification;
 
-test.describe.configure({ mode: 'serial', timeout: 60_000 });
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
 test.use({ actionTimeout: 10_000, viewport: { width: 1366, height: 900 } });
 
 test.beforeAll(async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(270_000);
   server = await startAppServer('chat');
   admin = await signInAdmin(server);
 });

@@ -38,7 +38,7 @@ let rejectedAt = 0;
 /** Every event the page posted to the analytics endpoint, in order. */
 const sent: SentEvent[] = [];
 
-test.describe.configure({ mode: 'serial', timeout: 60_000 });
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 test.beforeAll(async ({ browser }: { browser: Browser }) => {
   server = await startAppServer('consent');

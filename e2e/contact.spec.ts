@@ -18,11 +18,11 @@ let admin: Verification;
 let member: Member;
 let memberSession: Verification;
 
-test.describe.configure({ mode: 'serial', timeout: 90_000 });
+test.describe.configure({ mode: 'serial', timeout: 270_000 });
 test.use({ actionTimeout: 15_000 });
 
 test.beforeAll(async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(270_000);
   server = await startAppServer('contact', { CONTACT_TO: TEAM });
   admin = await signInAdmin(server);
   member = await signUpMember(server, 'contactmember');

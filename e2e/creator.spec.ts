@@ -16,7 +16,7 @@ let server: AppServer;
 let context: BrowserContext;
 let page: Page;
 
-test.describe.configure({ mode: 'serial', timeout: 60_000 });
+test.describe.configure({ mode: 'serial', timeout: 180_000 });
 
 test.beforeAll(async ({ browser }: { browser: Browser }) => {
   server = await startAppServer('creator');

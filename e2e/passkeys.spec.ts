@@ -23,7 +23,7 @@ import {
 
 let server: AppServer;
 
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 270_000 });
 
 test.beforeAll(async () => {
   server = await startAppServer('passkeys');

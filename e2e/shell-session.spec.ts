@@ -30,7 +30,7 @@ let server: AppServer;
 let context: BrowserContext;
 let page: Page;
 
-test.describe.configure({ mode: 'serial', timeout: 90_000 });
+test.describe.configure({ mode: 'serial', timeout: 270_000 });
 
 test.beforeAll(async ({ browser }: { browser: Browser }) => {
   server = await startAppServer('shell-session');

@@ -25,7 +25,7 @@ const newcomer = {
 let server: AppServer;
 let page: Page;
 
-test.describe.configure({ mode: 'serial', timeout: 90_000 });
+test.describe.configure({ mode: 'serial', timeout: 270_000 });
 
 test.beforeAll(async ({ browser }: { browser: Browser }) => {
   server = await startAppServer('signup');

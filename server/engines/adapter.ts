@@ -49,6 +49,9 @@ export interface EngineAdapter {
    * the database is asked whether it still answers. None for SQLite, which runs in-process, and SQL Server, whose
    * driver cancels requests itself (tedious's request and cancel timeouts, tarn's acquire timeout). */
   readonly callDeadlineMs?: number;
+  /** `select 1` on a connection of its own within `budgetMs`, the pool wait included, for an adapter whose pool keeps
+   * deadlines (a health check's budget is shorter than a call's). */
+  probe?(budgetMs: number): Promise<void>;
 
   /** Every table and view the connection can see, outside the engine's system schemas. */
   readCatalog(): Promise<CatalogTable[]>;
@@ -97,17 +100,18 @@ export interface EngineAdapter {
 
   /** Engines that can write CSV themselves (PostgreSQL COPY) or from the driver's raw cells (MySQL). */
   csvCopy?: CsvCopy;
-  /** Engines that can write JSON Lines themselves (PostgreSQL row_to_json). */
+  /** Engines whose JSON Lines are written from their own text (PostgreSQL COPY). */
   jsonLinesCopy?: JsonLinesCopy;
 }
 
-/** An engine's own JSON Lines writer (see DatabaseEngine.streamJsonLines for the lines it must produce). */
+/** A JSON Lines writer of the engine's own (see DatabaseEngine.streamJsonLines for the lines it must produce). */
 export interface JsonLinesCopy {
-  /** What to select for a column so the engine's JSON of it is JSON.stringify's of its wire value, or null when it
+  /** What to select for a column so the writer can make JSON.stringify's of its wire value, or null when it
    * cannot. */
   expression(column: Column, ref: SqlFragment): SqlFragment | null;
-  /** Runs the select (each column's expression under its column's name) and yields its rows as JSON Lines. */
-  copy(query: CompiledQuery, options: RowStreamOptions): AsyncIterable<CsvChunk>;
+  /** Runs the select (each column's expression under its column's name, in the order of `columns`) and yields its
+   * rows as JSON Lines, or null when these columns cannot be written that way. */
+  copy(query: CompiledQuery, columns: Column[], options: RowStreamOptions): AsyncIterable<CsvChunk> | null;
 }
 
 /** An engine's own CSV writer (see DatabaseEngine.streamCsv for the records it must produce). */

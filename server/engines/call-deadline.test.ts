@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeadlineGuard, withCallDeadline } from './call-deadline.ts';
+import { DeadlineGuard } from './call-deadline.ts';
 import { DatabaseUnavailable } from './engine-error.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -27,12 +27,12 @@ describe('DeadlineGuard', () => {
   it('says busy when the database answered others during the wait, not answering when nothing came back', async () => {
     const guard = new DeadlineGuard('crm', 80);
     const silent = guard.acquire(never, () => undefined).catch((error: unknown) => error);
-    const busy = withCallDeadline(80, async () => {
+    const busy = (async () => {
       const waiting = guard.acquire(never, () => undefined).catch((error: unknown) => error);
       await sleep(20);
       guard.answered();
       return waiting;
-    });
+    })();
     const [first, second] = await Promise.all([silent, busy]);
     // The first call began before the answer too: an answer during its wait makes it busy as well.
     expect(first).toBeInstanceOf(DatabaseUnavailable);
@@ -67,59 +67,65 @@ describe('DeadlineGuard', () => {
       fromServer,
     );
     await sleep(10);
-    await withCallDeadline(50, async () => {
-      await expect(
-        guard.run(
-          () => Promise.reject(new Error('reset')),
-          () => undefined,
-          fromServer,
-        ),
-      ).rejects.toThrow('reset');
-      await expect(guard.acquire(never, () => undefined)).rejects.toMatchObject({ why: 'not answering' });
+    // One checkout: its statement and a later wait share the deadline taken when it began.
+    let deadline = guard.deadline();
+    await expect(
+      guard.run(
+        () => Promise.reject(new Error('reset')),
+        () => undefined,
+        fromServer,
+        deadline,
+      ),
+    ).rejects.toThrow('reset');
+    await expect(guard.acquire(never, () => undefined, deadline)).rejects.toMatchObject({
+      why: 'not answering',
     });
-    await withCallDeadline(50, async () => {
-      await expect(
-        guard.run(
-          () => Promise.reject('server'),
-          () => undefined,
-          fromServer,
-        ),
-      ).rejects.toBe('server');
-      await expect(guard.acquire(never, () => undefined)).rejects.toMatchObject({ why: 'busy' });
-    });
+    deadline = guard.deadline();
+    await expect(
+      guard.run(
+        () => Promise.reject('server'),
+        () => undefined,
+        fromServer,
+        deadline,
+      ),
+    ).rejects.toBe('server');
+    await expect(guard.acquire(never, () => undefined, deadline)).rejects.toMatchObject({ why: 'busy' });
   });
 
-  it('gives one call one deadline: the wait for a connection leaves the statement only the rest', async () => {
+  it('gives one checkout one deadline: the wait for a connection leaves the statement only the rest', async () => {
     const guard = new DeadlineGuard('crm', 10_000);
     const started = Date.now();
-    const error = await withCallDeadline(120, async () => {
+    const deadline = guard.deadline(120);
+    const error = await (async () => {
       await guard.acquire(
         () => sleep(80).then(() => 'connection'),
         () => undefined,
+        deadline,
       );
       return guard.run(
         never,
         () => undefined,
         () => false,
+        deadline,
       );
-    }).catch((e: unknown) => e);
+    })().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseUnavailable);
     expect(Date.now() - started).toBeLessThan(400);
   });
 
-  it('refuses a statement at once when the call has no time left, discarding the connection', async () => {
+  it('refuses a statement at once when the checkout has no time left, discarding the connection', async () => {
     const guard = new DeadlineGuard('crm', 10_000);
     const discarded: string[] = [];
-    await withCallDeadline(10, async () => {
-      await sleep(30);
-      await expect(
-        guard.run(
-          async () => 'ran',
-          (reason) => discarded.push(reason.why),
-          () => false,
-        ),
-      ).rejects.toBeInstanceOf(DatabaseUnavailable);
-    });
+    const deadline = guard.deadline(10);
+    await sleep(30);
+    await expect(
+      guard.run(
+        async () => 'ran',
+        (reason) => discarded.push(reason.why),
+        () => false,
+        deadline,
+      ),
+    ).rejects.toBeInstanceOf(DatabaseUnavailable);
     expect(discarded).toHaveLength(1);
   });
 });

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { databaseBusy, databaseNotAnswering, type DatabaseUnavailable } from './engine-error.ts';
 
 /*
@@ -8,10 +7,17 @@ import { databaseBusy, databaseNotAnswering, type DatabaseUnavailable } from './
  * side, the pool wait and its statements together: the statement timeout plus DEADLINE_MARGIN_MS, so that a live
  * database's own timeout answers first (a 504 that says what to narrow) and ours only when the database cannot.
  *
- * The deadline travels with the call (AsyncLocalStorage), so the pool wrappers of each engine (postgres/connect.ts,
- * mysql/connect.ts) bound the wait for a connection and every statement by it without the queries knowing. When it
- * passes during a statement, the connection is closed, never pooled again: a frozen server cannot leave the pool
- * full of connections waiting for it, and once it thaws, new connections serve the next calls.
+ * The deadline travels with the connection the call takes: the pool wrappers of each engine (postgres/guarded-pool.ts,
+ * mysql/guarded-pool.ts) start it when a connection is asked for, bound the wait by it, and every statement run on
+ * that connection until it is given back, without the queries knowing. A call that takes two connections at once (a
+ * page and its count) has two deadlines that start together; one that takes them one after the other (the count,
+ * then the page from the end) has a budget for each. When it passes during a statement, the connection is closed,
+ * never pooled again: a frozen server cannot leave the pool full of connections waiting for it, and once it thaws,
+ * new connections serve the next calls. A stream's connection gives each of its statements a deadline of its own
+ * (its cursor has none; stream-watch.ts watches it).
+ *
+ * It used to travel in an AsyncLocalStorage; in Node 20 that turns on promise hooks for every promise of the
+ * process once used, which cost a quarter of the first-page throughput under load (issue 17, decision 0034).
  */
 
 /** What our deadline adds to the statement timeout. */
@@ -24,24 +30,6 @@ export const callBudgetOf = (statementTimeoutMs: number) => statementTimeoutMs +
 export interface CallDeadline {
   startedAt: number;
   at: number;
-}
-
-const calls = new AsyncLocalStorage<CallDeadline>();
-
-const deadlineFrom = (budgetMs: number): CallDeadline => {
-  const startedAt = Date.now();
-  return { startedAt, at: startedAt + budgetMs };
-};
-
-/** Runs `work` as one call: every pool wait and statement in it shares one deadline, `budgetMs` from now. */
-export function withCallDeadline<T>(budgetMs: number, work: () => Promise<T>): Promise<T> {
-  return calls.run(deadlineFrom(budgetMs), work);
-}
-
-/** Runs `work` outside the current call: each of its pool waits and statements gets a deadline of its own (a catalog
- * read shared by every caller, a stream's setup). */
-export function withoutCallDeadline<T>(work: () => Promise<T>): Promise<T> {
-  return calls.exit(work);
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown } | { late: true };
@@ -78,9 +66,10 @@ export class DeadlineGuard {
     readonly budgetMs: number,
   ) {}
 
-  /** The deadline of the call in progress, or a budget from now for work outside any call. */
-  deadline(): CallDeadline {
-    return calls.getStore() ?? deadlineFrom(this.budgetMs);
+  /** A deadline `budgetMs` from now (a call's budget unless given). */
+  deadline(budgetMs = this.budgetMs): CallDeadline {
+    const startedAt = Date.now();
+    return { startedAt, at: startedAt + budgetMs };
   }
 
   /** The database answered: a result, a new connection, or an error of its own. */
@@ -95,10 +84,13 @@ export class DeadlineGuard {
       : databaseNotAnswering(this.name);
   }
 
-  /** Waits for a pooled connection until the call's deadline. A connection that comes later is given back at once:
-   * the pool's queue cannot be left holding it. */
-  async acquire<C>(ask: () => Promise<C>, giveBack: (connection: C) => void): Promise<C> {
-    const deadline = this.deadline();
+  /** Waits for a pooled connection until the deadline. A connection that comes later is given back at once: the
+   * pool's queue cannot be left holding it. */
+  async acquire<C>(
+    ask: () => Promise<C>,
+    giveBack: (connection: C) => void,
+    deadline = this.deadline(),
+  ): Promise<C> {
     if (Date.now() >= deadline.at) throw this.expired(deadline);
     const asking = ask();
     const settled = await settleBy(asking, deadline.at);
@@ -111,7 +103,7 @@ export class DeadlineGuard {
   }
 
   /**
-   * Runs one statement until the call's deadline. Past it, `discard` closes the connection (the statement dies with
+   * Runs one statement until the deadline (its connection's, or a budget from now). Past it, `discard` closes the connection (the statement dies with
    * it; the pool will not hand it out again) and the call fails with the 503 it is given. `fromServer` tells an
    * error the database sent (it answered) from one of the network.
    */
@@ -119,8 +111,8 @@ export class DeadlineGuard {
     statement: () => Promise<R>,
     discard: (reason: DatabaseUnavailable) => void,
     fromServer: (error: unknown) => boolean,
+    deadline = this.deadline(),
   ): Promise<R> {
-    const deadline = this.deadline();
     if (Date.now() >= deadline.at) {
       const reason = this.expired(deadline);
       discard(reason);

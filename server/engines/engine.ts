@@ -166,7 +166,7 @@ export interface DatabaseEngine {
    * an empty string as "", booleans as true/false, binary as base64, text that starts like a formula with a
    * leading ' (formula-cells.ts). */
   streamCsv(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<CsvChunk> | null;
-  /** The same rows as JSON Lines written by the database itself (PostgreSQL's row_to_json), or null when this engine
+  /** The same rows as JSON Lines written from the database's own text (PostgreSQL's COPY), or null when this engine
    * or these columns cannot: then use `streamRows`. Each line is what JSON.stringify makes of the row's wire values,
    * keys in column order. `rows` counts lines. */
   streamJsonLines(

@@ -14,8 +14,8 @@ import type { EngineKind } from './engine.ts';
  * Numbers, dates, times, guids, booleans and binary keep their wire text: their engine gives them a fixed form that
  * cannot call a function, and a negative number must stay a number. SQLite alone lets any column hold any value,
  * so there a string in a column of another type is quoted too unless it is a number (or base64 in a binary
- * column), the forms that type's values take. XLSX needs none of this (exceljs writes strings as strings, never
- * formulas) and JSON Lines is not opened as a sheet.
+ * column), the forms that type's values take. XLSX needs none of this (jobs/xlsx-parts.ts writes strings as string
+ * cells, never formulas) and JSON Lines is not opened as a sheet.
  */
 
 /** The characters a spreadsheet starts a formula with, as OWASP lists them. */

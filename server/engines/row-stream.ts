@@ -71,8 +71,8 @@ export function streamTableCsv(
   return chunks && untilAborted(chunks, options.signal);
 }
 
-/** The rows as JSON Lines written by the engine itself, or null when the adapter has no JSON writer or a column
- * has no JSON expression. */
+/** The rows as JSON Lines written from the engine's own text, or null when the adapter has no such writer or it
+ * cannot write these columns. */
 export function streamTableJsonLines(
   adapter: EngineAdapter,
   table: Table,
@@ -88,7 +88,8 @@ export function streamTableJsonLines(
     fields.push(sql`${expression} as ${sql.id(column.name)}`);
   }
   const statement = selectStatement(adapter, table, query, sql.join(fields)).compile(adapter.db);
-  return untilAborted(copy.copy(statement, options), options.signal);
+  const chunks = copy.copy(statement, table.columns, options);
+  return chunks && untilAborted(chunks, options.signal);
 }
 
 /** Nothing more once the signal is aborted (a chunk the driver had already read is not handed on). */

@@ -1,6 +1,5 @@
 import type { Table } from '#common/contract/sql.ts';
 import type { EngineAdapter } from './adapter.ts';
-import { withCallDeadline, withoutCallDeadline } from './call-deadline.ts';
 import { withTimeout, type DatabaseEngine, type RowStreamOptions } from './engine.ts';
 import { databaseBusy, EngineError, notFound } from './engine-error.ts';
 import { foreignKeyOptions } from './foreign-key-options.ts';
@@ -24,13 +23,14 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
     error instanceof EngineError ? error : (adapter.explainError(error) ?? error);
 
   /**
-   * Runs a database call under one deadline, its pool wait and statements together (call-deadline.ts); a driver
-   * error becomes a message a person can act on. A write is one row found by its key: when it runs out of time, it
-   * was waiting for other sessions (a row lock), not working, so it says the database is busy.
+   * Runs a database call (each connection it takes keeps a deadline, its pool wait and statements together:
+   * call-deadline.ts); a driver error becomes a message a person can act on. A write is one row found by its key:
+   * when it runs out of time, it was waiting for other sessions (a row lock), not working, so it says the database
+   * is busy.
    */
   async function explained<T>(work: () => Promise<T>, kind: 'read' | 'write' = 'read'): Promise<T> {
     try {
-      return await (adapter.callDeadlineMs ? withCallDeadline(adapter.callDeadlineMs, work) : work());
+      return await work();
     } catch (error) {
       const explanation = explain(error);
       if (kind === 'write' && explanation instanceof EngineError && explanation.statusCode === 504)
@@ -62,26 +62,28 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
     kind: adapter.kind,
     db: adapter.db,
     async ping(timeoutMs = 3000) {
-      const probe = () => sql`select 1 as one`.execute(adapter.db);
-      // The call's deadline ends the probe and discards its connection, so a frozen server cannot keep pooled
+      // The probe's own deadline ends it and discards its connection, so a frozen server cannot keep pooled
       // connections waiting; the timer is for engines without one (and a little later, so the deadline's 503
       // reports first where there is one).
       await withTimeout(
-        adapter.callDeadlineMs ? withCallDeadline(timeoutMs, probe) : probe(),
-        timeoutMs + (adapter.callDeadlineMs ? 250 : 0),
+        adapter.probe
+          ? adapter.probe(timeoutMs)
+          : sql`select 1 as one`.execute(adapter.db).then(() => undefined),
+        timeoutMs + (adapter.probe ? 250 : 0),
         `${name} did not answer within ${timeoutMs} ms`,
       );
     },
     close: () => adapter.db.destroy(),
     catalog(options = {}) {
       if (!cached || options.refresh || Date.now() - cached.at > CATALOG_TTL_MS) {
-        // Shared by every caller, and one statement per small table: each statement gets a deadline of its own
-        // rather than the first caller's.
-        const tables = withoutCallDeadline(async () =>
-          buildCatalog(name, adapter, await adapter.readCatalog()),
-        ).catch((error: unknown) => {
-          throw explain(error);
-        });
+        // Shared by every caller, and one statement per small table: each connection it takes keeps a deadline of
+        // its own.
+        const tables = adapter
+          .readCatalog()
+          .then((read) => buildCatalog(name, adapter, read))
+          .catch((error: unknown) => {
+            throw explain(error);
+          });
         cached = { at: Date.now(), tables };
         // A failed read is not cached: the next call tries again.
         tables.catch(() => {

@@ -9,13 +9,35 @@ import { badInput } from './engine-error.ts';
  */
 
 /** Number types fall in three kinds by their native name: floats, decimals (exact with a scale) and integers. */
-const isFloat = (column: Column) => /float|real|double/i.test(column.type);
-const isDecimal = (column: Column) => /dec|numeric|money/i.test(column.type);
+type NumberKind = 'float' | 'decimal' | 'whole' | null;
+const numberKinds = new WeakMap<Column, NumberKind>();
+/** A column's kind, worked out once per catalog column: decoding asks it for every cell of every page. */
+function numberKindOf(column: Column): NumberKind {
+  let kind = numberKinds.get(column);
+  if (kind === undefined) {
+    kind = /float|real|double/i.test(column.type)
+      ? 'float'
+      : /dec|numeric|money/i.test(column.type)
+        ? 'decimal'
+        : column.typeGroup === 'Number'
+          ? 'whole'
+          : null;
+    numberKinds.set(column, kind);
+  }
+  return kind;
+}
+const isFloat = (column: Column) => numberKindOf(column) === 'float';
+const isDecimal = (column: Column) => numberKindOf(column) === 'decimal';
 const isWholeNumberType = (column: Column) =>
-  column.typeGroup === 'Number' && !isFloat(column) && !isDecimal(column);
+  column.typeGroup === 'Number' && numberKindOf(column) === 'whole';
 
 /** Whether a JavaScript number holds this integer exactly. */
-const exact = (n: bigint) => n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_EXACT = BigInt(Number.MIN_SAFE_INTEGER);
+const exact = (n: bigint) => n <= MAX_EXACT && n >= MIN_EXACT;
+/** A whole number's text as a JSON number while exact (15 digits always are: no BigInt made for them). */
+const wholeNumber = (text: string): CellValue =>
+  text.length <= 15 || exact(BigInt(text)) ? Number(text) : text;
 
 /** A driver's value as it goes on the wire; adapters call this after their own special cases. */
 export function decodeCommon(column: Column, raw: unknown): CellValue {
@@ -32,7 +54,7 @@ export function decodeCommon(column: Column, raw: unknown): CellValue {
   if (typeof raw === 'bigint') return exact(raw) ? Number(raw) : raw.toString();
   if (raw instanceof Date) return raw.toISOString();
   if (typeof raw === 'string') {
-    if (isWholeNumberType(column) && /^-?\d+$/.test(raw)) return exact(BigInt(raw)) ? Number(raw) : raw;
+    if (isWholeNumberType(column) && /^-?\d+$/.test(raw)) return wholeNumber(raw);
     if (isFloat(column) && raw !== '' && Number.isFinite(Number(raw))) return Number(raw);
     return raw;
   }

@@ -5,6 +5,7 @@ import type { ExportFormat } from '#common/contract/exports.ts';
 import type { CellValue, Row, Table } from '#common/contract/sql.ts';
 import type { DatabaseEngine, EngineKind, RowStreamQuery } from '#server/engines/engine.ts';
 import { formulaSafeCell, formulaSafeText } from '#server/engines/formula-cells.ts';
+import { writeXlsxWorkbook } from './xlsx-workbook.ts';
 
 /*
  * Writing an export file, streamed end to end with backpressure (database → format → file): the next chunk of
@@ -16,15 +17,16 @@ import { formulaSafeCell, formulaSafeText } from '#server/engines/formula-cells.
  *   quote, in the header too, so a spreadsheet shows it instead of running it (engines/formula-cells.ts); numbers
  *   stay numbers. `bom` starts the file with the UTF-8 byte-order mark Excel wants. On PostgreSQL and
  *   MySQL/MariaDB, when the columns and filter allow, the records come from the database itself (the same bytes).
- * - JSON Lines: one JSON object per row, keys in column order, values as on the wire. On PostgreSQL, when the
- *   columns allow (no floats), the lines come from the database itself (row_to_json, the same bytes).
- * - XLSX: exceljs's streaming writer (no shared strings, no styles: nothing kept per row). A sheet holds at most
+ * - JSON Lines: one JSON object per row, keys in column order, values as on the wire. On PostgreSQL the lines are
+ *   written from COPY's plain text (engines/postgres/json-lines.ts, the same bytes).
+ * - XLSX: the sheet XML written here as rows arrive and zipped as it goes (xlsx-workbook.ts; the cells exceljs's
+ *   streaming writer made, without shared strings or styles: nothing kept per row). A sheet holds at most
  *   1,048,576 rows (Excel's limit) including its header row, so longer exports continue on further sheets
  *   ("Track", "Track (2)", …), each with the header row. Numbers and booleans are typed cells, everything else
  *   text (big numbers and dates keep their exact wire text). What XLSX cannot carry exactly: an empty string
  *   reads back as an empty cell; the file is XML, so a carriage return reads back as a line feed and the writer
  *   drops other control characters; Excel shows at most 32,767 characters of a cell. CSV and JSON Lines carry
- *   all of these. exceljs writes a string as a string cell, never a formula, so XLSX needs no quote.
+ *   all of these. A string is written as a string cell, never a formula, so XLSX needs no quote.
  */
 
 /** Excel's rows per sheet. */
@@ -139,87 +141,17 @@ export function sheetName(table: string, sheet: number): string {
   return `${base.slice(0, 31 - suffix.length)}${suffix}`;
 }
 
-/** What exceljs's streaming worksheet writes into (its StreamBuf): buffers not yet handed to the zip, and the zip's
- * entry streams it hands them to. Not in exceljs's types; read defensively. */
-interface SheetStream {
-  buffers?: unknown[];
-  /** archiver wraps the sheet in a PassThrough of readable-stream 2, which has no writableLength. */
-  pipes?: { writableLength?: number; _writableState?: { length?: number } }[];
-}
-
-/** Backlog allowed between committed rows and the zip before reading more rows. */
-const XLSX_BACKLOG_BYTES = 8 * 1024 * 1024;
-/** exceljs's sheet buffers are 64 KB each. */
-const SHEET_BUFFER_BYTES = 64 * 1024;
-
-/**
- * exceljs commits rows into the sheet's buffer at once and hands them to the zip without waiting for it, so a fast
- * database would fill memory with XML waiting for compression. Before the next chunk is read, wait until the
- * sheet's buffers, the zip's entry stream and the file have taken what was written.
- */
-async function zipCaughtUp(sheet: unknown, out: fs.WriteStream, signal: AbortSignal): Promise<void> {
-  const stream = (sheet as { stream?: SheetStream }).stream;
-  const backlog = () => {
-    const pending = (stream?.buffers?.length ?? 0) * SHEET_BUFFER_BYTES;
-    const piped = (stream?.pipes ?? []).reduce(
-      (sum, pipe) => sum + (pipe.writableLength ?? pipe._writableState?.length ?? 0),
-      0,
-    );
-    return pending + piped + out.writableLength;
-  };
-  while (backlog() > XLSX_BACKLOG_BYTES) {
-    signal.throwIfAborted();
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-async function writeXlsx(write: ExportWrite): Promise<void> {
-  // Loaded on the first XLSX export, not at every start (it takes a quarter of a second).
-  const { default: ExcelJS } = await import('exceljs');
-  const out = fs.createWriteStream(write.file, { flags: 'wx' });
-  let failure: Error | null = null;
-  out.on('error', (error) => {
-    failure ??= error;
-  });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
-    stream: out,
-    useStyles: false,
-    useSharedStrings: false,
-  });
-  const names = columnNames(write.table);
-  const limit = write.rowsPerSheet ?? XLSX_MAX_ROWS;
-  let sheetNumber = 1;
-  const addSheet = () => {
-    const sheet = workbook.addWorksheet(sheetName(write.table.name, sheetNumber));
-    sheet.addRow(names).commit();
-    return sheet;
-  };
-  try {
-    let sheet = addSheet();
-    let rowsInSheet = 1;
-    for await (const rows of write.engine.streamRows(write.table, write.query, {
+function writeXlsx(write: ExportWrite): Promise<void> {
+  return writeXlsxWorkbook({
+    file: write.file,
+    columns: columnNames(write.table),
+    rows: write.engine.streamRows(write.table, write.query, {
       signal: write.signal,
       chunkSize: write.chunkSize,
-    })) {
-      for (const row of rows) {
-        if (rowsInSheet >= limit) {
-          sheet.commit();
-          sheetNumber++;
-          sheet = addSheet();
-          rowsInSheet = 1;
-        }
-        sheet.addRow(names.map((name) => row[name] ?? null)).commit();
-        rowsInSheet++;
-      }
-      write.onRows(rows.length);
-      if (failure) throw failure;
-      await zipCaughtUp(sheet, out, write.signal);
-    }
-    sheet.commit();
-    await workbook.commit();
-    if (failure) throw failure;
-  } catch (error) {
-    out.destroy();
-    throw error;
-  }
+    }),
+    rowsPerSheet: write.rowsPerSheet ?? XLSX_MAX_ROWS,
+    sheetName: (number) => sheetName(write.table.name, number),
+    signal: write.signal,
+    onRows: write.onRows,
+  });
 }

@@ -14,7 +14,7 @@ import {
   type MigrationResult,
 } from 'kysely';
 import { migrations } from './migrations/index.ts';
-import { cachingStatements } from './statement-cache.ts';
+import { cachingStatements, keepDirectStatements, type CachedStatements } from './statement-cache.ts';
 import type { AppDatabase } from './schema.ts';
 
 /** The server's own database: users, roles, sessions, codes, export jobs, audit log. */
@@ -31,10 +31,16 @@ export type AppStoreTarget = { kind: 'sqlite'; file: string } | { kind: 'postgre
 
 /** Opens the app store; does not migrate. */
 export function openAppStore(target: AppStoreTarget): AppStore {
-  const db =
-    target.kind === 'sqlite'
-      ? new Kysely<AppDatabase>({ dialect: new StoreSqliteDialect(openSqliteFile(target.file)) })
-      : new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool: postgresPool(target.url) }) });
+  let db: Kysely<AppDatabase>;
+  if (target.kind === 'sqlite') {
+    const database = openSqliteFile(target.file);
+    // Each statement compiled once, not at every query (statement-cache.ts).
+    const statements = cachingStatements(database);
+    db = new Kysely<AppDatabase>({ dialect: new StoreSqliteDialect(database, statements) });
+    keepDirectStatements(db, statements);
+  } else {
+    db = new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool: postgresPool(target.url) }) });
+  }
   return {
     db,
     kind: target.kind,
@@ -69,9 +75,8 @@ function postgresPool(url: string): pg.Pool {
 class StoreSqliteDriver extends SqliteDriver {
   readonly #database: SQLite.Database;
 
-  constructor(database: SQLite.Database) {
-    // Each statement compiled once, not at every query (statement-cache.ts).
-    super({ database: cachingStatements(database) });
+  constructor(database: SQLite.Database, statements: CachedStatements) {
+    super({ database: statements });
     this.#database = database;
   }
 
@@ -82,14 +87,16 @@ class StoreSqliteDriver extends SqliteDriver {
 
 class StoreSqliteDialect extends SqliteDialect {
   readonly #database: SQLite.Database;
+  readonly #statements: CachedStatements;
 
-  constructor(database: SQLite.Database) {
-    super({ database });
+  constructor(database: SQLite.Database, statements: CachedStatements) {
+    super({ database: statements });
     this.#database = database;
+    this.#statements = statements;
   }
 
   override createDriver(): Driver {
-    return new StoreSqliteDriver(this.#database);
+    return new StoreSqliteDriver(this.#database, this.#statements);
   }
 }
 

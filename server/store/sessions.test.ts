@@ -62,4 +62,26 @@ describe('findLiveSession', () => {
     expect(after?.access_version).toBeTruthy();
     expect(after?.access_version).not.toBe(before?.access_version);
   });
+
+  it('reads an SQLite store directly, and waits for a transaction open on it rather than see its writes', async () => {
+    const ann = await session('ann', 'hash-ann', '2026-01-01T13:00:00.000Z');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let revoked = () => {};
+    const revoking = new Promise<void>((resolve) => (revoked = resolve));
+    const transaction = store.db.transaction().execute(async (trx) => {
+      await revokeSession(trx, ann, NOW);
+      revoked();
+      await held;
+      throw new Error('rolled back');
+    });
+    await revoking;
+    // The revocation is not committed: the read waits for the transaction, which rolls back.
+    const reading = findLiveSession(store.db, 'hash-ann', NOW);
+    release();
+    await expect(transaction).rejects.toThrow('rolled back');
+    expect(await reading).toMatchObject({ id: ann, username: 'ann' });
+    await revokeSession(store.db, ann, NOW);
+    expect(await findLiveSession(store.db, 'hash-ann', NOW)).toBeUndefined();
+  });
 });

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { ACCESS_VERSION_SETTING } from './roles.ts';
+import { directStatementsOf } from './statement-cache.ts';
 import type { AppDatabase, SessionsTable } from './schema.ts';
 
 type Db = Kysely<AppDatabase> | Transaction<AppDatabase>;
@@ -59,6 +60,11 @@ export async function findLiveSession(
   const values = statement.values.map((place) =>
     place === TOKEN_PLACE ? tokenHash : place === NOW_PLACE ? now : place.value,
   );
+  // On SQLite, straight on its statement, unless a transaction is open on the connection (its writes are not
+  // committed yet; Kysely's driver waits for it).
+  const direct = directStatementsOf(db);
+  if (direct && !direct.inTransaction())
+    return direct.prepare(statement.sql).get(values) as LiveSession | undefined;
   const { rows } = await db.executeQuery<LiveSession>(CompiledQuery.raw(statement.sql, values));
   return rows[0];
 }
@@ -66,7 +72,8 @@ export async function findLiveSession(
 /*
  * findLiveSession runs on every signed-in call, and building and compiling its statement with Kysely cost more than
  * running it (issue 17 target 2): it is compiled once per database handle (the dialect decides the SQL) with
- * placeholders where the token and the time go, and run with the call's values in their places.
+ * placeholders where the token and the time go, and run with the call's values in their places; on an SQLite store
+ * directly on its cached statement (statement-cache.ts directStatementsOf).
  */
 const TOKEN_PLACE = '\u0000token hash';
 const NOW_PLACE = '\u0000now';

@@ -1,11 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { EngineAdapter } from '#server/engines/adapter.ts';
 import { callBudgetOf } from '#server/engines/call-deadline.ts';
+import { probe } from './guarded-pool.ts';
 import type { DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
 import { readCatalog } from './catalog.ts';
 import { explainError } from './errors.ts';
 import { insertReturning, insertWithoutReturning, limitOffset, textStartsWith } from './queries.ts';
-import { mysqlCsvCopy, mysqlStreamQuery } from './stream.ts';
+import { mysqlCsvCopy, mysqlStreamQuery, poolOf } from './stream.ts';
 import { decodeValue, encodeValue } from './types.ts';
 
 /** What the MySQL adapter needs besides the connection: the database's name (for messages) and the timeout. */
@@ -30,6 +31,7 @@ export function mysqlAdapter(db: Kysely<DynamicSchema>, options: MysqlAdapterOpt
     kind: 'mysql',
     db,
     callDeadlineMs: callBudgetOf(options.statementTimeoutMs),
+    probe: (budgetMs) => probe(poolOf(db), budgetMs),
     readCatalog: () => readCatalog(db),
     limitOffset,
     textStartsWith,

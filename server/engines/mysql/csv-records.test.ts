@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Column } from '#common/contract/sql.ts';
-import { CSV_CHUNK_BYTES, csvFieldKind, MysqlCsvEncoder, parseFloatAsMysql2 } from './csv-records.ts';
+import { CHUNK_BYTES } from '#server/engines/chunked-bytes.ts';
+import { csvFieldKind, MysqlCsvEncoder, parseFloatAsMysql2 } from './csv-records.ts';
 
 /*
  * The encoder reads a row two ways: straight from the text protocol packet (the hooked parser, stream.ts) or from
@@ -125,7 +126,7 @@ describe('MySQL CSV records from raw cells', () => {
       rows.push([String(i), `row, ${i}`, '2020-01-01 00:00:00', null, null, '1', null, null, '0.1', null]);
     const { cells, packets } = bothWays(columns, rows);
     expect(packets).toBe(cells);
-    expect(cells.length).toBeGreaterThan(2 * CSV_CHUNK_BYTES);
+    expect(cells.length).toBeGreaterThan(2 * CHUNK_BYTES);
     const lines = cells.split('\n');
     expect(lines[0]).toBe(
       `1,plain,2024-01-02T03:04:05.5,2024-01-02T03:04:05Z,AP8=,true,true,256,1.5,a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11`,

@@ -1,4 +1,5 @@
 import type { Column } from '#common/contract/sql.ts';
+import { ChunkedBytes } from '#server/engines/chunked-bytes.ts';
 
 /*
  * MySQL and MariaDB CSV written by Node from the server's own text (docs/decisions/0035-export-speed.md). The
@@ -69,9 +70,6 @@ export function csvFieldKind(column: Column): Kind | null {
   }
 }
 
-/** A chunk is handed on once it holds this much. */
-export const CSV_CHUNK_BYTES = 64 * 1024;
-
 const QUOTE = 0x22;
 const COMMA = 0x2c;
 const LF = 0x0a;
@@ -99,15 +97,13 @@ export interface RowPacket {
 }
 
 /** Encodes rows of raw cells into CSV records, a chunk at a time. */
-export class MysqlCsvEncoder {
-  private out = Buffer.allocUnsafe(2 * CSV_CHUNK_BYTES);
-  private at = 0;
-  private rowsInChunk = 0;
+export class MysqlCsvEncoder extends ChunkedBytes {
   private readonly kinds: Kind[];
   /** A table of one column: a lone \. is quoted (it would read as PostgreSQL's end-of-data marker). */
   private readonly onlyColumn: boolean;
 
   constructor(kinds: Kind[]) {
+    super();
     this.kinds = kinds;
     this.onlyColumn = kinds.length === 1;
   }
@@ -115,21 +111,6 @@ export class MysqlCsvEncoder {
   /** Column `at` arrives in a binary character set (not JSON): mysql2 gives such text as its bytes, so base64. */
   binaryText(at: number): void {
     if (this.kinds[at] === Kind.Text || this.kinds[at] === Kind.PlainText) this.kinds[at] = Kind.Binary;
-  }
-
-  /** Whether a chunk is ready to be taken. */
-  get full(): boolean {
-    return this.at >= CSV_CHUNK_BYTES;
-  }
-
-  /** The records written since the last take, and how many (null when none). */
-  take(): { bytes: Buffer; rows: number } | null {
-    if (this.rowsInChunk === 0) return null;
-    const chunk = { bytes: this.out.subarray(0, this.at), rows: this.rowsInChunk };
-    this.out = Buffer.allocUnsafe(2 * CSV_CHUNK_BYTES);
-    this.at = 0;
-    this.rowsInChunk = 0;
-    return chunk;
   }
 
   /** One record from cells as mysql2 gives them with `typeCast: false` (a Buffer each, null for NULL). */
@@ -204,14 +185,6 @@ export class MysqlCsvEncoder {
       case Kind.Binary:
         return end === start ? this.emptyText() : this.ascii(src.toString('base64', start, end));
     }
-  }
-
-  /** Makes room for `bytes` more. */
-  private room(bytes: number): void {
-    if (this.at + bytes <= this.out.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.at + bytes));
-    this.out.copy(bigger, 0, 0, this.at);
-    this.out = bigger;
   }
 
   /** Bytes start…end of src. */

@@ -1,11 +1,11 @@
 import type { Pool, PoolConnection, QueryError } from 'mysql2';
-import type { DeadlineGuard } from '#server/engines/call-deadline.ts';
+import type { CallDeadline, DeadlineGuard } from '#server/engines/call-deadline.ts';
 import type { EngineError } from '#server/engines/engine-error.ts';
 
 /*
  * The mysql2 pool behind DBUI's deadlines (call-deadline.ts): the wait for a connection (mysql2 would queue it for
- * ever) and every statement end by the call's deadline, and a connection whose statement outlived it is closed
- * rather than pooled again. Kysely's dialect and the streams (stream.ts) both take their connections here.
+ * ever) and every statement run on it until it is released end by one deadline that starts when it is asked for, and
+ * a connection whose statement outlived it is closed rather than pooled again. Kysely's dialect and the streams (stream.ts) both take their connections here.
  */
 
 type Callback<T> = (error: unknown, result: T) => void;
@@ -25,8 +25,16 @@ export interface GuardedConnection {
   destroy(): void;
 }
 
+/** How a connection is taken: the budget of its deadline (the pool's call budget unless given), or, for a stream, a
+ * budget from now for each of its statements (its streaming query has none). */
+export interface CheckoutOptions {
+  budgetMs?: number;
+  eachStatement?: boolean;
+}
+
 export interface GuardedPool {
-  getConnection(callback: Callback<GuardedConnection>): void;
+  /** Kysely's dialect calls it with the callback alone. */
+  getConnection(callback: Callback<GuardedConnection>, options?: CheckoutOptions): void;
   end(callback: (error: unknown) => void): void;
 }
 
@@ -34,12 +42,17 @@ export interface GuardedPool {
 const fromServer = (error: unknown) =>
   typeof error === 'object' && error !== null && 'sqlState' in error && !(error as QueryError).fatal;
 
-/** Wraps a pool: connections come by the call's deadline, and their statements end by it. */
+/** Wraps a pool: connections come by their deadline, and their statements end by it. */
 export function guardedPool(pool: Pool, guard: DeadlineGuard): GuardedPool {
   // A new connection is the server answering.
   pool.on('connection', () => guard.answered());
-  const connections = new WeakMap<PoolConnection, GuardedConnection>();
-  const wrap = (connection: PoolConnection): GuardedConnection => {
+  interface Checkout {
+    connection: GuardedConnection;
+    /** The deadline of the checkout in progress; null: each statement its own. */
+    deadline: CallDeadline | null;
+  }
+  const connections = new WeakMap<PoolConnection, Checkout>();
+  const wrap = (connection: PoolConnection): Checkout => {
     let discarded: EngineError | null = null;
     const discard = (reason: EngineError) => {
       discarded = reason;
@@ -62,6 +75,7 @@ export function guardedPool(pool: Pool, guard: DeadlineGuard): GuardedPool {
             ),
           discard,
           fromServer,
+          checkout.deadline ?? guard.deadline(),
         )
         .then(
           (result) => callback(null, result),
@@ -69,15 +83,20 @@ export function guardedPool(pool: Pool, guard: DeadlineGuard): GuardedPool {
         );
       return;
     }
-    return {
-      raw: connection,
-      query,
-      release: () => (discarded ? connection.destroy() : connection.release()),
-      destroy: () => connection.destroy(),
+    const checkout: Checkout = {
+      connection: {
+        raw: connection,
+        query,
+        release: () => (discarded ? connection.destroy() : connection.release()),
+        destroy: () => connection.destroy(),
+      },
+      deadline: null,
     };
+    return checkout;
   };
   return {
-    getConnection(callback) {
+    getConnection(callback, options = {}) {
+      const deadline = guard.deadline(options.budgetMs);
       guard
         .acquire(
           () =>
@@ -85,19 +104,38 @@ export function guardedPool(pool: Pool, guard: DeadlineGuard): GuardedPool {
               pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection))),
             ),
           (late) => late.release(),
+          deadline,
         )
         .then(
           (connection) => {
-            let guarded = connections.get(connection);
-            if (!guarded) {
-              guarded = wrap(connection);
-              connections.set(connection, guarded);
+            let checkout = connections.get(connection);
+            if (!checkout) {
+              checkout = wrap(connection);
+              connections.set(connection, checkout);
             }
-            callback(null, guarded);
+            checkout.deadline = options.eachStatement ? null : deadline;
+            callback(null, checkout.connection);
           },
           (error: unknown) => callback(error, undefined as never),
         );
     },
     end: (callback) => pool.end(callback),
   };
+}
+
+/** Whether the database answers `select 1` within `budgetMs`, the wait for a connection included (a health check's
+ * shorter budget); a connection whose probe outlives it is closed. */
+export async function probe(pool: GuardedPool, budgetMs: number): Promise<void> {
+  const connection = await new Promise<GuardedConnection>((resolve, reject) =>
+    pool.getConnection((error, got) => (error ? reject(error) : resolve(got)), { budgetMs }),
+  );
+  try {
+    await new Promise((resolve, reject) =>
+      connection.query('select 1', [], (error, result) => (error ? reject(error) : resolve(result))),
+    );
+    connection.release();
+  } catch (error) {
+    connection.destroy();
+    throw error;
+  }
 }

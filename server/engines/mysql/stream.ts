@@ -23,6 +23,13 @@ export function registerPool(db: Kysely<DynamicSchema>, pool: GuardedPool): void
   pools.set(db, pool);
 }
 
+/** The pool under a Kysely instance opened by openMysql. */
+export function poolOf(db: Kysely<DynamicSchema>): GuardedPool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('This MySQL connection was not opened by openMysql, so it cannot stream.');
+  return pool;
+}
+
 /** A connection of the stream's own, in UTC and without the statement timeout. Getting it and each setting keep
  * a deadline (guarded-pool.ts); the streaming query then has none as a whole (the engine watches its silences,
  * stream-watch.ts). */
@@ -30,11 +37,10 @@ async function streamingConnection(
   db: Kysely<DynamicSchema>,
   options: RowStreamOptions,
 ): Promise<GuardedConnection> {
-  const pool = pools.get(db);
-  if (!pool) throw new Error('This MySQL connection was not opened by openMysql, so it cannot stream.');
+  const pool = poolOf(db);
   options.signal?.throwIfAborted();
   const connection = await new Promise<GuardedConnection>((resolve, reject) =>
-    pool.getConnection((error, got) => (error ? reject(error) : resolve(got))),
+    pool.getConnection((error, got) => (error ? reject(error) : resolve(got)), { eachStatement: true }),
   );
   try {
     await run(connection, "SET time_zone = '+00:00'");

@@ -98,10 +98,11 @@ export function decodeValue(column: Column, raw: unknown): CellValue {
  * zone is UTC, see connect.ts). Fractional seconds stay as the server wrote them. Zero dates stay as they are.
  */
 function isoDateTime(column: Column, raw: string): string {
-  const match = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}(?:\.\d+)?)$/.exec(raw);
-  if (!match || raw.startsWith('0000-00-00')) return raw;
-  return `${match[1]}T${match[2]}${column.type === 'timestamp' ? 'Z' : ''}`;
+  // A test, not a match: no array of parts made for every date of every page (issue 17).
+  if (!DATE_TIME_OUT.test(raw) || raw.startsWith('0000-00-00')) return raw;
+  return `${raw.slice(0, 10)}T${raw.slice(11)}${column.type === 'timestamp' ? 'Z' : ''}`;
 }
+const DATE_TIME_OUT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?$/;
 
 const DATE_TIME_IN =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/i;

@@ -12,7 +12,8 @@ import {
   textStartsWith,
   type PrefixStrategy,
 } from './queries.ts';
-import { postgresCsvCopy, postgresJsonLinesCopy, postgresStreamQuery } from './stream.ts';
+import { poolOf, postgresCsvCopy, postgresJsonLinesCopy, postgresStreamQuery } from './stream.ts';
+import { probe } from './guarded-pool.ts';
 import { decodeValue, encodeValue } from './types.ts';
 
 /** The PostgreSQL adapter over a pool opened by connect.ts (which sets the type parsers decodeValue expects).
@@ -28,6 +29,7 @@ export function postgresAdapter(
     kind: 'postgres',
     db,
     callDeadlineMs: callBudgetOf(options.statementTimeoutMs),
+    probe: (budgetMs) => probe(poolOf(db), budgetMs),
     async readCatalog() {
       const [tables, readStrategy] = await Promise.all([readCatalog(db), readPrefixStrategy(db)]);
       strategy = readStrategy;

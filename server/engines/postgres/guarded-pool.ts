@@ -1,11 +1,11 @@
 import pg from 'pg';
-import type { DeadlineGuard } from '#server/engines/call-deadline.ts';
+import type { CallDeadline, DeadlineGuard } from '#server/engines/call-deadline.ts';
 import type { EngineError } from '#server/engines/engine-error.ts';
 
 /*
- * The pg pool behind DBUI's deadlines (call-deadline.ts): the wait for a client and every statement end by the
- * call's deadline, and a client whose statement outlived it is closed rather than pooled again. Kysely's dialect
- * and the streams (stream.ts) both take their clients here.
+ * The pg pool behind DBUI's deadlines (call-deadline.ts): the wait for a client and every statement run on it until
+ * it is released end by one deadline that starts when the client is asked for, and a client whose statement outlived
+ * it is closed rather than pooled again. Kysely's dialect and the streams (stream.ts) both take their clients here.
  */
 
 /** A pooled client whose statements keep the call's deadline. */
@@ -21,8 +21,15 @@ export interface GuardedClient {
   release(destroy?: boolean | Error): void;
 }
 
+/** How a client is taken: the budget of its deadline (the pool's call budget unless given), or, for a stream, a
+ * budget from now for each of its statements (its cursor or COPY has none). */
+export interface CheckoutOptions {
+  budgetMs?: number;
+  eachStatement?: boolean;
+}
+
 export interface GuardedPool {
-  connect(): Promise<GuardedClient>;
+  connect(options?: CheckoutOptions): Promise<GuardedClient>;
   end(): Promise<void>;
 }
 
@@ -37,12 +44,17 @@ export class ConnectingClient extends pg.Client {
   }
 }
 
-/** Wraps a pool: `connect()` waits until the call's deadline, and its clients' statements end by it. */
+/** Wraps a pool: `connect()` waits until its deadline, and the client's statements end by it. */
 export function guardedPool(pool: pg.Pool, guard: DeadlineGuard): GuardedPool {
   // A new connection is the server answering.
   pool.on('connect', () => guard.answered());
-  const clients = new WeakMap<pg.PoolClient, GuardedClient>();
-  const wrap = (client: pg.PoolClient): GuardedClient => {
+  const clients = new WeakMap<pg.PoolClient, Checkout>();
+  interface Checkout {
+    client: GuardedClient;
+    /** The deadline of the checkout in progress; null: each statement its own. */
+    deadline: CallDeadline | null;
+  }
+  const wrap = (client: pg.PoolClient): Checkout => {
     // A client whose connection dies while it is checked out and between statements (a server stopped mid-
     // transaction, a socket reset after a discard) emits 'error'; the pool listens only while it is idle, and an
     // 'error' nobody hears ends the process. Its next statement fails instead, and release() drops it.
@@ -66,29 +78,50 @@ export function guardedPool(pool: pg.Pool, guard: DeadlineGuard): GuardedPool {
         () => client.query(statement, values ? [...values] : undefined),
         discard,
         (error) => error instanceof pg.DatabaseError,
+        checkout.deadline ?? guard.deadline(),
       );
     }
-    return {
-      query,
-      discard: () => {
-        client.end().catch(() => undefined);
+    const checkout: Checkout = {
+      client: {
+        query,
+        discard: () => {
+          client.end().catch(() => undefined);
+        },
+        release: (destroy) => client.release(discarded ?? destroy),
       },
-      release: (destroy) => client.release(discarded ?? destroy),
+      deadline: null,
     };
+    return checkout;
   };
   return {
-    async connect() {
+    async connect(options = {}) {
+      const deadline = guard.deadline(options.budgetMs);
       const client = await guard.acquire(
         () => pool.connect(),
         (late) => late.release(),
+        deadline,
       );
-      let guarded = clients.get(client);
-      if (!guarded) {
-        guarded = wrap(client);
-        clients.set(client, guarded);
+      let checkout = clients.get(client);
+      if (!checkout) {
+        checkout = wrap(client);
+        clients.set(client, checkout);
       }
-      return guarded;
+      checkout.deadline = options.eachStatement ? null : deadline;
+      return checkout.client;
     },
     end: () => pool.end(),
   };
+}
+
+/** Whether the database answers `select 1` within `budgetMs`, the wait for a client included (a health check's
+ * shorter budget); a client whose probe outlives it is closed. */
+export async function probe(pool: GuardedPool, budgetMs: number): Promise<void> {
+  const client = await pool.connect({ budgetMs });
+  let failed = true;
+  try {
+    await client.query('select 1');
+    failed = false;
+  } finally {
+    client.release(failed);
+  }
 }

@@ -8,6 +8,7 @@ import { batchesOf } from '#server/engines/stream-batches.ts';
 import type { CsvChunk, DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
 import type { GuardedClient, GuardedPool } from './guarded-pool.ts';
 import { FORMULA_START_CODES, holdsText } from '#server/engines/formula-cells.ts';
+import { keysKeepColumnOrder, PostgresJsonLinesEncoder } from './json-lines.ts';
 
 /*
  * Streaming from PostgreSQL (exports). Each stream takes a client of its own from the pool, in a read-only
@@ -19,18 +20,23 @@ import { FORMULA_START_CODES, holdsText } from '#server/engines/formula-cells.ts
 
 const pools = new WeakMap<Kysely<DynamicSchema>, GuardedPool>();
 
-/** Remembers the pool under a Kysely instance (connect.ts): streams need a client of their own. */
+/** Remembers the pool under a Kysely instance (connect.ts): streams and probes need a client of their own. */
 export function registerPool(db: Kysely<DynamicSchema>, pool: GuardedPool): void {
   pools.set(db, pool);
+}
+
+/** The pool under a Kysely instance opened by openPostgres. */
+export function poolOf(db: Kysely<DynamicSchema>): GuardedPool {
+  const pool = pools.get(db);
+  if (!pool)
+    throw new Error('This PostgreSQL connection was not opened by openPostgres, so it cannot stream.');
+  return pool;
 }
 
 /** A client of the stream's own. Getting it and starting its transaction keep a deadline each (guarded-pool.ts);
  * the cursor or COPY then has none as a whole (the engine watches its silences, stream-watch.ts). */
 async function streamingClient(db: Kysely<DynamicSchema>): Promise<GuardedClient> {
-  const pool = pools.get(db);
-  if (!pool)
-    throw new Error('This PostgreSQL connection was not opened by openPostgres, so it cannot stream.');
-  const client = await pool.connect();
+  const client = await poolOf(db).connect({ eachStatement: true });
   try {
     await client.query('begin transaction read only');
     await client.query('set local statement_timeout = 0');
@@ -211,43 +217,43 @@ function formulaSafe(column: Column, ref: SqlFragment): SqlFragment {
 }
 
 /**
- * PostgreSQL's own JSON: each row as row_to_json writes it (compact, keys in column order, text escaped as
- * JSON.stringify escapes it), each column selected through an expression whose JSON is its wire value's
- * (jsonExpression). Without bound values COPY writes the lines: CSV format with a quote and a delimiter that JSON
- * never holds raw (control characters are escaped in JSON strings), so COPY adds nothing to them. With bound values
- * (a filter) a cursor reads one text column, each row's line.
+ * JSON Lines from PostgreSQL's plain text, written by Node (json-lines.ts): each column selected as it is (bytea as
+ * base64, copyExpression), the line JSON.stringify's of the row's wire values. Without bound values COPY writes the
+ * text (the fastest way out of PostgreSQL); with them (a filter) a cursor reads the same select's text values,
+ * the driver's type parsers off. Null when JSON.stringify would not write the keys in column order (a column named
+ * like an integer or __proto__): such a table goes through the rows.
  */
 export function postgresJsonLinesCopy(db: Kysely<DynamicSchema>): JsonLinesCopy {
   return {
-    expression: jsonExpression,
-    copy: (query, options) => {
-      const lines = `select row_to_json(r) as line from (${query.sql}) r`;
+    expression: jsonLinesExpression,
+    copy: (query, columns, options) => {
+      if (!keysKeepColumnOrder(columns)) return null;
       if (query.parameters.length === 0)
-        return countedLines(
+        return copiedLines(
           onStreamingClient(
             db,
             options.signal,
-            (client) =>
-              client.query(
-                copyTo(`copy (${lines}) to stdout with (format csv, quote e'\\x01', delimiter e'\\x02')`),
-              ),
-            (source) => source as AsyncIterable<Uint8Array>,
+            (client) => client.query(copyTo(`copy (${query.sql}) to stdout`)),
+            (source) => source as AsyncIterable<Buffer>,
           ),
+          new PostgresJsonLinesEncoder(columns),
         );
-      return joinedLines(
+      return cursorLines(
         onStreamingClient(
           db,
           options.signal,
           (client) =>
             client.query(
-              new QueryStream(`select line::text as line from (${lines}) l`, [...query.parameters], {
+              new QueryStream(query.sql, [...query.parameters], {
                 batchSize: JSON_LINES_BATCH,
                 highWaterMark: JSON_LINES_BATCH,
                 rowMode: 'array',
+                types: TEXT_VALUES,
               }),
             ),
-          (source) => batchesOf<[string]>(source, JSON_LINES_BATCH),
+          (source) => batchesOf<(string | null)[]>(source, JSON_LINES_BATCH),
         ),
+        new PostgresJsonLinesEncoder(columns),
       );
     },
   };
@@ -256,59 +262,41 @@ export function postgresJsonLinesCopy(db: Kysely<DynamicSchema>): JsonLinesCopy 
 /** Rows per batch of the filtered JSON Lines cursor. */
 const JSON_LINES_BATCH = 2000;
 
-async function* countedLines(source: AsyncIterable<Uint8Array>): AsyncGenerator<CsvChunk> {
+/** Every value as the text PostgreSQL sends (the encoder parses what it needs itself). */
+const TEXT_VALUES = { getTypeParser: () => (text: string) => text };
+
+/** What to select for a column so its text is what the encoder reads: the column itself, bytea as base64. */
+export function jsonLinesExpression(column: Column, ref: SqlFragment): SqlFragment {
+  return column.typeGroup === 'Binary' || column.typeGroup === 'image'
+    ? (copyExpression(column, ref) ?? ref)
+    : ref;
+}
+
+async function* copiedLines(
+  source: AsyncIterable<Buffer>,
+  encoder: PostgresJsonLinesEncoder,
+): AsyncGenerator<CsvChunk> {
   for await (const bytes of source) {
-    let rows = 0;
-    for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) rows++;
-    yield { bytes, rows };
+    encoder.copyData(bytes);
+    const chunk = encoder.full ? encoder.take() : null;
+    if (chunk) yield chunk;
   }
+  encoder.endOfData();
+  const last = encoder.take();
+  if (last) yield last;
 }
 
-async function* joinedLines(source: AsyncIterable<[string][]>): AsyncGenerator<CsvChunk> {
+async function* cursorLines(
+  source: AsyncIterable<(string | null)[][]>,
+  encoder: PostgresJsonLinesEncoder,
+): AsyncGenerator<CsvChunk> {
   for await (const rows of source) {
-    let text = '';
-    for (const [line] of rows) text += `${line}\n`;
-    yield { bytes: Buffer.from(text), rows: rows.length };
+    for (const row of rows) encoder.values(row);
+    const chunk = encoder.full ? encoder.take() : null;
+    if (chunk) yield chunk;
   }
-}
-
-/** JavaScript's exact integers: an int8 beyond them is a string on the wire (wire-values.ts). */
-const SAFE = sql.raw(String(Number.MAX_SAFE_INTEGER));
-
-/**
- * What row_to_json should see for a column so its JSON is JSON.stringify's of the wire value (types.ts
- * decodeValue), or null for floats (PostgreSQL writes 1e-07 and NaN where JavaScript writes 1e-7 and "NaN").
- * The session's TimeZone=UTC and DateStyle=ISO (types.ts sessionOptions) hold the text forms steady.
- */
-export function jsonExpression(column: Column, ref: SqlFragment): SqlFragment | null {
-  switch (column.type) {
-    case 'float4':
-    case 'float8':
-      return null;
-    case 'int2':
-    case 'int4':
-    case 'bool':
-      return ref;
-    case 'oid':
-      return sql`${ref}::int8`;
-    case 'int8':
-      return sql`case when ${ref} between -${SAFE} and ${SAFE} then to_json(${ref}) else to_json(${ref}::text) end`;
-    case 'timestamp':
-      // row_to_json writes ISO 8601 itself for years 1 to 9999 (what isoPointInTime makes); the rest as COPY's.
-      return sql`case when ${ref} >= '0001-01-01' and ${ref} < '10000-01-01' then to_json(${ref}) else to_json(${copyExpression(column, ref)}) end`;
-    case 'timestamptz':
-      return sql`case when ${ref} >= '0001-01-01 00:00:00+00' and ${ref} < '10000-01-01 00:00:00+00' then to_json(${ref}) else to_json(${copyExpression(column, ref)}) end`;
-    case 'timetz':
-    case 'money':
-    case 'bytea':
-      return sql`to_json(${copyExpression(column, ref)})`;
-  }
-  if (column.typeGroup === 'bit') return column.type === 'bit' ? sql`(${ref} = B'1')` : null;
-  if (column.typeGroup === 'Binary' || column.typeGroup === 'image') return null;
-  // Text as it is (char(n) keeps its padding); everything else as its output function writes it (concat(), as
-  // COPY does: a cast to text drops inet's /32), a JSON string: numeric, dates, times, json, arrays, intervals…
-  if (column.typeGroup === 'Text') return sql`to_json(${ref})`;
-  return sql`case when ${ref} is null then null else to_json(concat(${ref})) end`;
+  const last = encoder.take();
+  if (last) yield last;
 }
 
 const QUOTE = 0x22;

@@ -134,11 +134,38 @@ function isoOffset(offset: string): string | null {
 /** PostgreSQL's ISO output ('2024-01-02 03:04:05.123456+00') as ISO 8601 ('2024-01-02T03:04:05.123456+00:00').
  * BC dates, 'infinity' and anything unexpected stay as PostgreSQL wrote them. */
 export function isoPointInTime(text: string): string {
+  const quick = quickIsoPointInTime(text);
+  if (quick !== null) return quick;
   const parts = POINT_IN_TIME.exec(text);
   if (!parts) return text;
   const [, date = '', time = '', rest = ''] = parts;
   const offset = isoOffset(rest);
   return offset === null ? text : `${date}T${time}${offset}`;
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57;
+
+/**
+ * The shapes a page's timestamps take with TimeZone=UTC, without a regular expression (every timestamp of every
+ * page passes here; the match and its parts were a good part of a page's garbage, issue 17): 'YYYY-MM-DD
+ * hh:mm:ss[.f]' and the same ending in a two-digit offset '+HH' or '-HH'. Anything else (BC, infinity, a year past
+ * 9999, an offset with minutes) is null: the regular expression decides.
+ */
+function quickIsoPointInTime(text: string): string | null {
+  if (text.length < 19 || text.charCodeAt(10) !== 32 || text.charCodeAt(4) !== 45) return null;
+  let end = 19;
+  if (text.charCodeAt(19) === 46) {
+    end = 20;
+    while (isDigit(text.charCodeAt(end))) end++;
+    if (end === 20) return null;
+  }
+  for (const at of [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18])
+    if (!isDigit(text.charCodeAt(at))) return null;
+  if (end === text.length) return `${text.slice(0, 10)}T${text.slice(11)}`;
+  const sign = text.charCodeAt(end);
+  if (end + 3 !== text.length || (sign !== 43 && sign !== 45)) return null;
+  if (!isDigit(text.charCodeAt(end + 1)) || !isDigit(text.charCodeAt(end + 2))) return null;
+  return `${text.slice(0, 10)}T${text.slice(11)}:00`;
 }
 
 /** '03:04:05+05' → '03:04:05+05:00' (time with time zone). */
@@ -161,7 +188,8 @@ export function decodeValue(column: Column, raw: unknown): CellValue {
     switch (column.type) {
       case 'timestamp':
       case 'timestamptz':
-        return isoPointInTime(raw);
+        // The pool's parser made it ISO already ('T' where PostgreSQL writes a space).
+        return raw.charCodeAt(10) === 84 ? raw : isoPointInTime(raw);
       case 'timetz':
         return isoTimeWithOffset(raw);
       case 'money':
