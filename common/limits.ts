@@ -27,6 +27,11 @@ export const EXPORT_POLL_DELAY_MS = 2000;
 
 /** Session: refresh within this of expiry; idle tick, alert and auto-logout. */
 export const SESSION_REFRESH_BEFORE_MS = 5 * 60 * 1000;
+/**
+ * The shortest wait between two verifications: the refresh is planned right after one was received, so the browser's
+ * clock, if it runs ahead of the server's by more than the session's life, would otherwise verify in a loop.
+ */
+export const SESSION_REFRESH_AT_LEAST_MS = 60 * 1000;
 export const IDLE_TICK_MS = 10_000;
 export const IDLE_ALERT_TICKS = 150;
 export const IDLE_LOGOUT_AFTER_ALERT_MS = 300_000;

@@ -167,6 +167,10 @@ test('the idle alert keeps the session on Yes!, and logs out when unanswered', a
   // sends the page mouse moves of its own whenever the layout under it changes, and each starts the idle count
   // again (two CI runs saw the alert only long after 150 ticks, or not at all).
   const idle = await context.newPage();
+  // The fake clock is the whole context's: the earlier page, signed in as well, would count on it too, with its own
+  // resets, and its unanswered alert would end the shared session under this page (a CI run saw 'Yes!' answered,
+  // then /home). One page watches idleness here.
+  await page.close();
   // The fake clock must be there before the app starts its idle watch.
   await idle.clock.install();
   await idle.goto(`${server.origin}/account`);

@@ -176,7 +176,7 @@ describe('the access guard', () => {
 describe('refresh', () => {
   it('verifies again once the expiration is within 5 minutes', async () => {
     const now = Date.parse('2030-01-01T00:00:00.000Z');
-    const soon = { ...sampleVerification, expiration: new Date(now + 5 * 60_000 + 150).toISOString() };
+    const soon = { ...sampleVerification, expiration: new Date(now + 6 * 60_000 + 150).toISOString() };
     signedInAs(soon);
     verifyAnswer = soon;
     // The test's own clock: the refresh comes when the test says, however slowly the page renders.
@@ -185,23 +185,42 @@ describe('refresh', () => {
     expect(await screen.findByRole('banner')).toBeTruthy();
     expect(calls('/api/account/verify')).toHaveLength(1);
     verifyAnswer = { ...sampleVerification, token: 'refreshed' };
-    act(() => advance(149));
+    act(() => advance(60_149));
     expect(calls('/api/account/verify')).toHaveLength(1);
     act(() => advance(1));
     await waitFor(() => expect(calls('/api/account/verify')).toHaveLength(2));
     await waitFor(() => expect(readStoredVerification()?.token).toBe('refreshed'));
   });
 
+  it("a browser clock ahead of the server's verifies once a minute, not in a loop", async () => {
+    // The server's expiration is 30 minutes on from its own clock; this browser's clock is 40 minutes ahead.
+    const now = Date.parse('2030-01-01T00:40:00.000Z');
+    const behind = { ...sampleVerification, expiration: '2030-01-01T00:30:00.000Z' };
+    signedInAs(behind);
+    verifyAnswer = behind;
+    const { clock, advance } = manualClock();
+    renderAt('/home', { now: () => now, clock });
+    expect(await screen.findByRole('banner')).toBeTruthy();
+    expect(calls('/api/account/verify')).toHaveLength(1);
+    act(() => advance(59_999));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls('/api/account/verify')).toHaveLength(1);
+    act(() => advance(1));
+    await waitFor(() => expect(calls('/api/account/verify')).toHaveLength(2));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls('/api/account/verify')).toHaveLength(2);
+  });
+
   it('signs out and goes to /account/logout when the refresh fails', async () => {
     const now = Date.parse('2030-01-01T00:00:00.000Z');
-    const soon = { ...sampleVerification, expiration: new Date(now + 5 * 60_000 + 100).toISOString() };
+    const soon = { ...sampleVerification, expiration: new Date(now + 6 * 60_000 + 100).toISOString() };
     signedInAs(soon);
     verifyAnswer = soon;
     const { clock, advance } = manualClock();
     renderAt('/home', { now: () => now, clock });
     expect(await screen.findByRole('banner')).toBeTruthy();
     verifyAnswer = null;
-    act(() => advance(100));
+    act(() => advance(60_100));
     await waitFor(() => expect(calls('/api/account/logout')).toHaveLength(1));
     await waitFor(() => expect(where).toBe('/home'));
     expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
