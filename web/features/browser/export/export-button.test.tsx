@@ -9,6 +9,9 @@ import { EXPORT_POLL_DELAY_MS } from '#common/limits.ts';
 import { browserMessages, exportMessages } from '#common/messages.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { theme } from '#web/ui/theme.ts';
+// The toast stack loads with the first toast (decision 0033): loaded here, ahead, since a module's first load is real
+// time that the test's turns do not wait for (the first toast of the file was missed on a loaded machine).
+import '#web/ui/toast-stack.tsx';
 import { ExportButton } from './export-button.tsx';
 import { exportJobReducer, idleExport, resetExportJob } from './use-export-job.ts';
 import { progressText, timeLeftText } from './export-progress-text.ts';
