@@ -10,7 +10,7 @@ import { browserMessages, exportMessages } from '#common/messages.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { theme } from '#web/ui/theme.ts';
 // The toast stack loads with the first toast (decision 0033): loaded here, ahead, since a module's first load is real
-// time that the test's turns do not wait for (the first toast of the file was missed on a loaded machine).
+// time that the test's turns do not wait for (the first toast of the file was missed, on this machine every time).
 import '#web/ui/toast-stack.tsx';
 import { ExportButton } from './export-button.tsx';
 import { exportJobReducer, idleExport, resetExportJob } from './use-export-job.ts';
