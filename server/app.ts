@@ -111,8 +111,9 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   app.setSerializerCompiler(responseSerializerCompiler);
   // First: every plugin and route registered below inherits these hooks and the JSON parser.
   securityHeaders(app, { https });
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
   errorEnvelope(app);
   jsonBodies(app);

@@ -51,6 +51,14 @@ export function styleNonceOf(reply: FastifyReply): string {
   return reply.styleNonce;
 }
 
+/** The policy of every answer without a nonce (all but pages), made once for each of http and https. */
+const plainPolicies = new Map<boolean, string>();
+function plainPolicy(settings: { https: boolean }): string {
+  let policy = plainPolicies.get(settings.https);
+  if (policy === undefined) plainPolicies.set(settings.https, (policy = contentSecurityPolicy(settings)));
+  return policy;
+}
+
 const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
 
 /** Sets the headers every answer carries (see securityHeaders). */
@@ -59,7 +67,11 @@ export function setSecurityHeaders(
   reply: FastifyReply,
   settings: { https: boolean },
 ): void {
-  reply.header('content-security-policy', contentSecurityPolicy(settings, reply.styleNonce ?? null));
+  const nonce = reply.styleNonce;
+  reply.header(
+    'content-security-policy',
+    nonce ? contentSecurityPolicy(settings, nonce) : plainPolicy(settings),
+  );
   reply.header('x-content-type-options', 'nosniff');
   reply.header('x-frame-options', 'DENY');
   reply.header('referrer-policy', 'no-referrer');
@@ -78,5 +90,9 @@ export function setSecurityHeaders(
  */
 export function securityHeaders(app: FastifyInstance, settings: { https: boolean }): void {
   app.decorateReply('styleNonce', null);
-  app.addHook('onSend', async (request, reply) => setSecurityHeaders(request, reply, settings));
+  // A callback hook: no promise and no extra turn on every answer.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    setSecurityHeaders(request, reply, settings);
+    done(null, payload);
+  });
 }
