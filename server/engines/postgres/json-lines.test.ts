@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CellValue, Column, TypeGroup } from '#common/contract/sql.ts';
 import { keysKeepColumnOrder, PostgresJsonLinesEncoder } from './json-lines.ts';
+import { columnWith } from '#server/engines/mssql/test-support.ts';
 import { decodeValue, getTypeParser } from './types.ts';
 
 /*
@@ -9,25 +10,8 @@ import { decodeValue, getTypeParser } from './types.ts';
  * with the rows on a real PostgreSQL.
  */
 
-const column = (name: string, type: string, typeGroup: TypeGroup): Column => ({
-  id: 1,
-  name,
-  type,
-  typeGroup,
-  maxLength: 0,
-  precision: 0,
-  scale: 0,
-  isNullable: true,
-  isIndexed: false,
-  isPrimaryKey: false,
-  isForeignKey: false,
-  isForeignKeySource: false,
-  isGuid: false,
-  isIdentity: false,
-  isHidden: false,
-  isComputed: false,
-  defaultValue: null,
-});
+const column = (name: string, type: string, typeGroup: TypeGroup): Column =>
+  columnWith({ name, type, typeGroup });
 
 const columns = [
   column('id', 'int4', 'Number'),
