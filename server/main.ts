@@ -10,6 +10,7 @@ import { migrateAppStore, openAppStore, type AppStore } from './store/app-store.
 import { prepareFirstAdministrator } from './features/setup/service.ts';
 import { loadSecretKey, secretBox } from './features/auth/secret-box.ts';
 import { SHUTDOWN_GRACE_MS, startForcedExit } from './forced-exit.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 import { stdoutLog } from './stdout-log.ts';
 
 /** The name the embedded demo database is registered under when DATABASES is not set. */
@@ -99,6 +100,7 @@ function closeOnSignals(app: FastifyInstance, store: AppStore, databases: Databa
 }
 
 async function main(): Promise<void> {
+  limitHeapGrowth();
   const config = loadConfig();
   const store = await openStore(config);
   const databases = new DatabaseRegistry(
