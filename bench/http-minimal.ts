@@ -4,8 +4,13 @@
  * them and turned into JSON by JSON.stringify. No routing, no session, no validation, no logging. Started by
  * bench/http.ts as a process of its own (`node --import tsx bench/http-minimal.ts`) with its settings as JSON in
  * the MINIMAL_SERVER environment variable; it answers GET /ready once listening.
+ *
+ * With `fastify`, the same answer through the stack DBUI is built on (the Fastify 5 in package.json, its pino
+ * logging at info to stdout, which bench/http.ts points at a log file of its own): the stack's own floor, with
+ * nothing of DBUI's (no session, no rights, no statement building, no value decoding, no security headers).
  */
 import http from 'node:http';
+import Fastify from 'fastify';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import Sqlite from 'better-sqlite3';
@@ -19,6 +24,8 @@ export interface MinimalServerSettings {
   select: { text: string; values: unknown[] };
   /** The count DBUI runs beside the page when the table's row figure is exact (SQLite's demo tables). */
   count?: { text: string; values: unknown[] };
+  /** Answer through Fastify with its logging on, rather than node:http. */
+  fastify?: boolean;
 }
 
 type Query = (text: string, values: unknown[]) => Promise<Record<string, unknown>[]>;
@@ -48,29 +55,44 @@ if (!settings)
 const query = connect(settings);
 const { select, count } = settings;
 
-http
-  .createServer((request, response) => {
-    request.resume();
-    if (request.url === '/ready') {
-      response.end('ready');
-      return;
-    }
-    Promise.all([query(select.text, select.values), count ? query(count.text, count.values) : null])
-      .then(([rows, counted]) => {
-        const body = JSON.stringify({
-          isSuccess: true,
-          data: { results: rows, count: Number(counted?.[0]?.n ?? 0), countIsExact: counted !== null },
-          message: null,
+/** The page's answer, as DBUI wraps it. */
+async function answer(): Promise<unknown> {
+  const [rows, counted] = await Promise.all([
+    query(select.text, select.values),
+    count ? query(count.text, count.values) : null,
+  ]);
+  return {
+    isSuccess: true,
+    data: { results: rows, count: Number(counted?.[0]?.n ?? 0), countIsExact: counted !== null },
+    message: null,
+  };
+}
+
+if (settings.fastify) {
+  const app = Fastify({ logger: { level: 'info' } });
+  app.get('/ready', async () => 'ready');
+  app.get('/', answer);
+  await app.listen({ port: settings.port, host: '127.0.0.1' });
+} else {
+  http
+    .createServer((request, response) => {
+      request.resume();
+      if (request.url === '/ready') {
+        response.end('ready');
+        return;
+      }
+      answer()
+        .then((body) => {
+          response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+          response.end(JSON.stringify(body));
+        })
+        .catch((error: unknown) => {
+          response.writeHead(500, { 'content-type': 'text/plain' });
+          response.end(error instanceof Error ? error.message : String(error));
         });
-        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
-        response.end(body);
-      })
-      .catch((error: unknown) => {
-        response.writeHead(500, { 'content-type': 'text/plain' });
-        response.end(error instanceof Error ? error.message : String(error));
-      });
-  })
-  .listen(settings.port, '127.0.0.1');
+    })
+    .listen(settings.port, '127.0.0.1');
+}
 
 // A clean exit on SIGTERM, so Node writes a profile asked for with BENCH_MINIMAL_FLAGS.
 process.on('SIGTERM', () => process.exit(0));

@@ -15,8 +15,9 @@
  *   - the same statements through the bare driver in this process (pg, mysql2, better-sqlite3), so each operation
  *     shows what DBUI adds to the driver;
  *   - throughput of the first page at 10, 50 and 200 connections (the demo at 50), DBUI and a minimal server
- *     (bench/http-minimal.ts: node:http, the same driver with a pool of 10, the same SQL, JSON.stringify) run in
- *     turn, requests a second and p99, with DBUI's resident memory sampled every 100 ms;
+ *     (bench/http-minimal.ts: node:http, the same driver with a pool of 10, the same SQL, JSON.stringify) and the
+ *     Fastify floor (the same answer through Fastify with its logging) run in turn, each after 3 s of uncounted
+ *     load, requests a second, p99 and CPU a request, with DBUI's resident memory sampled every 100 ms;
  *   - a later start (the app store already migrated): from spawn to the first 200 on /api/health.
  *
  * The session: an administrator with a live session written into the app store before the server starts
@@ -28,9 +29,11 @@
  *   BENCH_ROWS (default 10,000,000; deep pages scale down on smaller tables), BENCH_DATABASE (default dbui_bench),
  *   BENCH_DURATION (seconds per autocannon run, default 10), BENCH_TARGETS (demo,postgres,mysql),
  *   BENCH_OPS (first,sorted,filtered,neighbour,number,last,tables,throughput), BENCH_CONNECTIONS (10,50,200),
- *   BENCH_STARTS (later starts timed, default 3), BENCH_RESULTS (the file written, default bench/results/http.md),
+ *   BENCH_STARTS (later starts timed, default 3), BENCH_SETTLE (seconds each throughput run's load runs uncounted
+ *   first, default 3), BENCH_RESULTS (the file written, default bench/results/http.md),
  *   POSTGRES_TEST_URL, MYSQL_TEST_URL, DBUI_DIST, BENCH_SERVER_FLAGS (Node flags for DBUI's server, such as
- *   `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_MINIMAL_FLAGS (the same for the minimal server).
+ *   `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_MINIMAL_FLAGS (the same for the minimal server and the
+ *   Fastify floor).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -47,7 +50,7 @@ import { ensureDemoDatabase } from '#server/demo/demo-database.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { benchAdministrator } from './bench-session.ts';
 import { ms } from './bench-stats.ts';
-import { loadRun, summarise, type Call, type Summary } from './bench-load.ts';
+import { loadRun, summarise, type Call, type Settling, type Summary } from './bench-load.ts';
 import type { MinimalServerSettings } from './http-minimal.ts';
 import { BENCH_TABLE, checkedDatabaseName, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
@@ -104,8 +107,13 @@ interface LoadResult {
 }
 
 /** autocannon for DURATION seconds on `connections` kept-alive connections, cycling through `calls`. */
-async function load(origin: string, calls: Call[], connections: number): Promise<LoadResult> {
-  const run = await loadRun(origin, calls, connections, DURATION);
+async function load(
+  origin: string,
+  calls: Call[],
+  connections: number,
+  settling?: Settling,
+): Promise<LoadResult> {
+  const run = await loadRun(origin, calls, connections, DURATION, settling);
   return { latency: summarise(run.samples), requestsPerSecond: run.requestsPerSecond, failed: run.failed };
 }
 
@@ -167,6 +175,9 @@ async function warm(origin: string, calls: Call[]): Promise<void> {
   if (Date.now() - started < 200) for (const call of calls.slice(0, 3)) await mustAnswer(origin, call);
 }
 
+/** How long each throughput run's load settles before it is counted (bench-load.ts). */
+const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE ?? 3);
+
 /** The bare driver: `work` in this process until `runs` runs or `seconds`, at least 2, after one untimed run. Called
  * before and after an operation's HTTP runs, half the budget each, so a machine that got busier meanwhile weighs on
  * both sides alike. */
@@ -211,8 +222,11 @@ async function loadWithCpu(
   calls: Call[],
   connections: number,
 ): Promise<LoadResult & Cpu> {
-  const before = cpuMs(pid);
-  const run = await load(origin, calls, connections);
+  let before = cpuMs(pid);
+  const run = await load(origin, calls, connections, {
+    seconds: SETTLE_SECONDS,
+    onCounting: () => (before = cpuMs(pid)),
+  });
   const after = cpuMs(pid);
   const perRequest = (ms: number) => (1000 * ms) / Math.max(1, run.latency.n + run.failed);
   const user = perRequest(after.user - before.user);
@@ -363,6 +377,8 @@ interface ThroughputResult {
   connections: number;
   dbui: LoadResult & Cpu;
   minimal: LoadResult & Cpu;
+  /** The same answer through Fastify with its logging (http-minimal.ts): the stack's own floor. */
+  fastify: LoadResult & Cpu;
   dbuiPeakMb: number;
 }
 
@@ -688,7 +704,7 @@ async function signedInSession(origin: string, token: string): Promise<Session> 
   return { authorization, cookie: `${XSRF_COOKIE}=${xsrf}`, xsrf };
 }
 
-function minimalSettings(target: Target, port: number): MinimalServerSettings {
+function minimalSettings(target: Target, port: number, fastify: boolean): MinimalServerSettings {
   const key = `${quote(target.kind, target.schema)}.${quote(target.kind, target.table)}.${quote(target.kind, target.key)}`;
   const select = pageSql(target, '1 = 1', `${key} asc`, [], 0);
   return {
@@ -696,18 +712,21 @@ function minimalSettings(target: Target, port: number): MinimalServerSettings {
     url: target.minimalUrl,
     port,
     select,
+    fastify,
     ...(target.kind === 'demo' ? { count: countSql(target, '1 = 1', [], Number.MAX_SAFE_INTEGER - 1) } : {}),
   };
 }
 
-async function startMinimal(target: Target): Promise<Started> {
+/** The minimal server, or with `logFd` the Fastify floor logging into that file (http-minimal.ts). */
+async function startMinimal(target: Target, logFd?: number): Promise<Started> {
   const port = await freePort();
+  const settings = minimalSettings(target, port, logFd !== undefined);
   return startProcess(
     [...MINIMAL_FLAGS, '--import', 'tsx', path.join(ROOT, 'bench', 'http-minimal.ts')],
-    { PATH: process.env.PATH ?? '', MINIMAL_SERVER: JSON.stringify(minimalSettings(target, port)) },
+    { PATH: process.env.PATH ?? '', MINIMAL_SERVER: JSON.stringify(settings) },
     port,
     ['/ready'],
-    'ignore',
+    logFd ?? 'ignore',
   );
 }
 
@@ -722,6 +741,7 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dbui-bench-http-'));
   const logFile = path.join(dataDir, 'server.log');
   const logFd = fs.openSync(logFile, 'a');
+  const floorLogFd = fs.openSync(path.join(dataDir, 'fastify-floor.log'), 'a');
   const targets = await prepareTargets(dataDir);
   const token = await benchAdministrator(path.join(dataDir, 'app.db'));
   const loadBefore = loads();
@@ -774,6 +794,7 @@ async function main() {
       }
       if (!OPS.has('throughput')) continue;
       const minimal = await startMinimal(target);
+      const fastifyFloor = await startMinimal(target, floorLogFd);
       try {
         const call = pageCall(session, target, 1, {});
         const minimalCall: Call = { method: 'GET', path: '/', headers: {} };
@@ -784,23 +805,26 @@ async function main() {
           const dbuiPeakMb = rss.peakSinceMark;
           await warm(minimal.origin, [minimalCall]);
           const floor = await loadWithCpu(minimal.child.pid!, minimal.origin, [minimalCall], connections);
-          throughput.push({
-            target,
+          await warm(fastifyFloor.origin, [minimalCall]);
+          const fastify = await loadWithCpu(
+            fastifyFloor.child.pid!,
+            fastifyFloor.origin,
+            [minimalCall],
             connections,
-            dbui,
-            minimal: floor,
-            dbuiPeakMb,
-          });
+          );
+          throughput.push({ target, connections, dbui, minimal: floor, fastify, dbuiPeakMb });
           maxLoad = Math.max(maxLoad, os.loadavg()[0]!);
           console.log(
             `${target.label} first page, ${connections} connections: DBUI ${dbui.requestsPerSecond.toFixed(0)} req/s ` +
               `(p99 ${ms(dbui.latency.p99)} ms, peak ${dbuiPeakMb.toFixed(0)} MB, ${cpuText(dbui)}), ` +
               `minimal ${floor.requestsPerSecond.toFixed(0)} req/s (p99 ${ms(floor.latency.p99)} ms, ` +
-              `${cpuText(floor)})`,
+              `${cpuText(floor)}), Fastify floor ${fastify.requestsPerSecond.toFixed(0)} req/s ` +
+              `(p99 ${ms(fastify.latency.p99)} ms, ${cpuText(fastify)})`,
           );
         }
       } finally {
         await stopProcess(minimal.child);
+        await stopProcess(fastifyFloor.child);
       }
     }
     rss.stop();
@@ -829,6 +853,7 @@ async function main() {
     if (server) await stopProcess(server.child);
     for (const target of targets) await target.driver.close();
     fs.closeSync(logFd);
+    fs.closeSync(floorLogFd);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -886,19 +911,25 @@ function markdown(run: {
       '',
       'Throughput of the first page: DBUI and the minimal server (node:http, the same driver with a pool of 10, the ' +
         'same SQL, JSON.stringify) in turn, kept-alive connections, pipelining 1; DBUI logging at info into a file. ' +
-        'CPU a request: the server process’s user and system time over the run (/proc) divided by the requests ' +
-        'answered; the rest of the two cores went to the database and autocannon.',
+        `Each run counts ${DURATION} s after ${SETTLE_SECONDS} s uncounted on the same connections (the storm of ` +
+        'their opening is not kept-alive load); peak RSS covers both. CPU a request: the server process’s user ' +
+        'and system time over the counted seconds (/proc) divided by the requests answered; the rest of the two ' +
+        'cores went to the database and autocannon. The Fastify floor: the minimal server’s answer through ' +
+        'Fastify with its pino logging at info into a file, nothing of DBUI’s (the stack’s own cost).',
       '',
-      '| database | connections | DBUI requests/s | DBUI median | DBUI p99 | minimal server requests/s | minimal median | minimal p99 | DBUI / minimal | DBUI CPU a request | minimal CPU a request | DBUI peak RSS |',
-      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      '| database | connections | DBUI requests/s | DBUI median | DBUI p99 | minimal server requests/s | minimal median | minimal p99 | DBUI / minimal | DBUI CPU a request | minimal CPU a request | Fastify floor requests/s | Fastify floor / minimal | Fastify floor CPU a request | DBUI peak RSS |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
     for (const t of run.throughput) {
       const ratio = t.minimal.requestsPerSecond
         ? (100 * t.dbui.requestsPerSecond) / t.minimal.requestsPerSecond
         : NaN;
-      const failures = t.dbui.failed + t.minimal.failed;
+      const floorRatio = t.minimal.requestsPerSecond
+        ? (100 * t.fastify.requestsPerSecond) / t.minimal.requestsPerSecond
+        : NaN;
+      const failures = t.dbui.failed + t.minimal.failed + t.fastify.failed;
       lines.push(
-        `| ${t.target.label} | ${t.connections}${failures ? ` (${failures} failed)` : ''} | ${t.dbui.requestsPerSecond.toFixed(0)} | ${fmt(t.dbui.latency)} | ${p99(t.dbui.latency)} | ${t.minimal.requestsPerSecond.toFixed(0)} | ${fmt(t.minimal.latency)} | ${p99(t.minimal.latency)} | ${ratio.toFixed(0)} % | ${t.dbui.cpuUsPerRequest.toFixed(0)} µs | ${t.minimal.cpuUsPerRequest.toFixed(0)} µs | ${t.dbuiPeakMb.toFixed(0)} MB |`,
+        `| ${t.target.label} | ${t.connections}${failures ? ` (${failures} failed)` : ''} | ${t.dbui.requestsPerSecond.toFixed(0)} | ${fmt(t.dbui.latency)} | ${p99(t.dbui.latency)} | ${t.minimal.requestsPerSecond.toFixed(0)} | ${fmt(t.minimal.latency)} | ${p99(t.minimal.latency)} | ${ratio.toFixed(0)} % | ${t.dbui.cpuUsPerRequest.toFixed(0)} µs | ${t.minimal.cpuUsPerRequest.toFixed(0)} µs | ${t.fastify.requestsPerSecond.toFixed(0)} | ${floorRatio.toFixed(0)} % | ${t.fastify.cpuUsPerRequest.toFixed(0)} µs | ${t.dbuiPeakMb.toFixed(0)} MB |`,
       );
     }
   }
