@@ -21,6 +21,7 @@ export async function lookAt(page: Page, name: string): Promise<void> {
   await mkdir(DIRECTORY, { recursive: true });
   for (const scheme of schemes) {
     await page.emulateMedia({ colorScheme: scheme });
+    await transitionsEnded(page);
     // The whole rule set once; in dark only what the scheme changes (contrast), which halves the scans' cost.
     const builder = new AxeBuilder({ page });
     const results = await (scheme === 'light' ? builder : builder.withRules(['color-contrast'])).analyze();
@@ -46,4 +47,27 @@ export async function lookAt(page: Page, name: string): Promise<void> {
   }
   await page.emulateMedia({ colorScheme: null });
   if (original) await page.setViewportSize(original);
+}
+
+/** How long a scan waits at most for the page's transitions to end. */
+const TRANSITIONS_MS = 5_000;
+
+/**
+ * Waits until the page's running transitions and finite animations have ended (at most TRANSITIONS_MS, timed here
+ * and not in the page, whose clock a journey may have stopped): a dialog that has just appeared is still fading in,
+ * and axe measured its buttons' contrast half transparent (a failure of the recovery codes' dialog on a slow run).
+ * Endless animations (a loader) are not waited for.
+ */
+async function transitionsEnded(page: Page): Promise<void> {
+  const ended = page
+    .evaluate(async () => {
+      const finite = document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity);
+      await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+    })
+    .catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([ended, new Promise((resolve) => (timer = setTimeout(resolve, TRANSITIONS_MS)))]);
+  clearTimeout(timer);
 }
