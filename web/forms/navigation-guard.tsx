@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  type ReactNode,
+} from 'react';
 import { useBlocker } from 'react-router';
 import { notifications } from '@mantine/notifications';
 import { adminMessages } from '#common/shell-messages.ts';
@@ -41,12 +50,16 @@ export function NavigationGuardProvider({ children }: { children: ReactNode }) {
   return <NavigationGuardContext value={guard}>{children}</NavigationGuardContext>;
 }
 
-/** Registers this page's pending state with the navigation guard, if the app has one; cleared on unmount. */
+/**
+ * Registers this page's pending state with the navigation guard, if the app has one; cleared on unmount. A layout
+ * effect, so the guard knows in the same commit that shows the change: a passive effect runs later, and a click on a
+ * link in between (a fast hand, or a test that found the change on screen) would leave the page unguarded.
+ */
 export function useNavigationGuard(pending: boolean): void {
   const guard = useContext(NavigationGuardContext);
   const key = useRef(Symbol('pending changes')).current;
   const set = useCallback((value: boolean) => guard?.setPending(key, value), [guard, key]);
-  useEffect(() => {
+  useLayoutEffect(() => {
     set(pending);
     return () => set(false);
   }, [pending, set]);
