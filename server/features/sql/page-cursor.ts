@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 import { PAGE_CURSOR_MAX_LENGTH, type CellValue, type Filter, type Table } from '#common/contract/sql.ts';
 import type { PageBoundary } from '#server/engines/engine.ts';
 import { sortOrder } from '#server/engines/row-pages.ts';
@@ -42,8 +42,27 @@ export function pageCursorKey(secret: Buffer): Buffer {
   return createHmac('sha256', secret).update('dbui page cursor v1').digest();
 }
 
-/** The scope's digest; a change of the sort columns' types (the table altered) makes another. */
+/**
+ * The scope's digest; a change of the sort columns' types (the table altered) makes another. Remembered per catalog
+ * table (a refreshed catalog makes new table objects) and the rest of the scope: every page answer needs it.
+ */
 function scopeDigest(scope: CursorScope): string {
+  let digests = scopeDigests.get(scope.table);
+  if (!digests) scopeDigests.set(scope.table, (digests = new Map()));
+  const key = JSON.stringify([scope.database, scope.orderBy, scope.pageSize, scope.filter]);
+  let digest = digests.get(key);
+  if (digest === undefined) {
+    digest = computedScopeDigest(scope);
+    if (digests.size >= DIGESTS_PER_TABLE) digests.delete(digests.keys().next().value as string);
+    digests.set(key, digest);
+  }
+  return digest;
+}
+
+const DIGESTS_PER_TABLE = 1_000;
+const scopeDigests = new WeakMap<Table, Map<string, string>>();
+
+function computedScopeDigest(scope: CursorScope): string {
   const sort = sortOrder(scope.table, scope.orderBy);
   const filter = Object.entries(scope.filter)
     .map(([column, term]) => [column, term === null ? null : String(term).trim()] as const)
@@ -57,7 +76,7 @@ function scopeDigest(scope: CursorScope): string {
     filter,
     scope.pageSize,
   ]);
-  return createHash('sha256').update(described).digest('base64url').slice(0, 22);
+  return hash('sha256', described, 'base64url').slice(0, 22);
 }
 
 const sign = (key: Buffer, body: string) => createHmac('sha256', key).update(body).digest();
