@@ -1,4 +1,7 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '#server/test/temp-dir.ts';
 import { migrateAppStore, openAppStore, type AppStore } from './app-store.ts';
 import { markAccessChanged } from './roles.ts';
 import { findLiveSession, insertSession, revokeSession } from './sessions.ts';
@@ -83,5 +86,58 @@ describe('findLiveSession', () => {
     expect(await reading).toMatchObject({ id: ann, username: 'ann' });
     await revokeSession(store.db, ann, NOW);
     expect(await findLiveSession(store.db, 'hash-ann', NOW)).toBeUndefined();
+  });
+});
+
+describe('findLiveSession keeps what it found on an SQLite store', () => {
+  // A file, so that another connection can change it behind the store's back (as someone with the sqlite3 tool).
+  let dir: ReturnType<typeof tempDir>;
+  let byHand: SQLite.Database;
+  beforeEach(async () => {
+    await store.close();
+    dir = tempDir();
+    const file = path.join(dir.path, 'app.db');
+    store = openAppStore({ kind: 'sqlite', file });
+    await migrateAppStore(store);
+    byHand = new SQLite(file);
+  });
+  afterEach(() => {
+    byHand.close();
+    dir.remove();
+  });
+  const revokeByHand = (id: number) =>
+    byHand.prepare('update sessions set revoked_at = ? where id = ?').run(NOW, id);
+
+  it('while nothing is written through the store, for a second at most: then it reads again', async () => {
+    const ann = await session('ann', 'hash-ann', '2026-01-01T13:00:00.000Z');
+    expect(await findLiveSession(store.db, 'hash-ann', NOW)).toMatchObject({ id: ann });
+    revokeByHand(ann);
+    // Kept: the change made outside DBUI is not seen yet…
+    expect(await findLiveSession(store.db, 'hash-ann', '2026-01-01T12:00:00.900Z')).toMatchObject({
+      id: ann,
+    });
+    // …and is once the kept session is a second old.
+    expect(await findLiveSession(store.db, 'hash-ann', '2026-01-01T12:00:01.000Z')).toBeUndefined();
+  });
+
+  it('not after any write through the store, which counts at the next call', async () => {
+    const ann = await session('ann', 'hash-ann', '2026-01-01T13:00:00.000Z');
+    expect(await findLiveSession(store.db, 'hash-ann', NOW)).toMatchObject({ id: ann });
+    revokeByHand(ann);
+    await markAccessChanged(store.db);
+    expect(await findLiveSession(store.db, 'hash-ann', NOW)).toBeUndefined();
+
+    const bob = await session('bob', 'hash-bob', '2026-01-01T13:00:00.000Z');
+    expect(await findLiveSession(store.db, 'hash-bob', NOW)).toMatchObject({ id: bob });
+    await revokeSession(store.db, bob, NOW);
+    expect(await findLiveSession(store.db, 'hash-bob', NOW)).toBeUndefined();
+  });
+
+  it('never past its sliding expiry', async () => {
+    await session('ann', 'hash-ann', '2026-01-01T13:00:00.000Z');
+    expect(await findLiveSession(store.db, 'hash-ann', '2026-01-01T12:59:59.500Z')).toMatchObject({
+      username: 'ann',
+    });
+    expect(await findLiveSession(store.db, 'hash-ann', '2026-01-01T13:00:00.000Z')).toBeUndefined();
   });
 });

@@ -60,13 +60,64 @@ export async function findLiveSession(
   const values = statement.values.map((place) =>
     place === TOKEN_PLACE ? tokenHash : place === NOW_PLACE ? now : place.value,
   );
-  // On SQLite, straight on its statement, unless a transaction is open on the connection (its writes are not
-  // committed yet; Kysely's driver waits for it).
+  // On SQLite, from what an earlier call read while nothing has been written since, else straight on its statement,
+  // unless a transaction is open on the connection (its writes are not committed yet; Kysely's driver waits for it).
   const direct = directStatementsOf(db);
-  if (direct && !direct.inTransaction())
-    return direct.prepare(statement.sql).get(values) as LiveSession | undefined;
-  const { rows } = await db.executeQuery<LiveSession>(CompiledQuery.raw(statement.sql, values));
-  return rows[0];
+  if (!direct) return (await db.executeQuery<LiveSession>(CompiledQuery.raw(statement.sql, values))).rows[0];
+  const writes = direct.writes();
+  const kept = keptSessions(direct).get(tokenHash);
+  if (kept && kept.writes === writes && now < kept.until && stillLive(kept.session, now)) return kept.session;
+  if (direct.inTransaction()) {
+    return (await db.executeQuery<LiveSession>(CompiledQuery.raw(statement.sql, values))).rows[0];
+  }
+  const found = direct.prepare(statement.sql).get(values) as LiveSession | undefined;
+  keep(direct, tokenHash, found, writes, now);
+  return found;
+}
+
+/*
+ * The live sessions an SQLite store's calls found, kept while nothing has been written to the store since (issue 17
+ * target 2: the session read was the costliest step of a signed-in call that DBUI adds, ~10 % of its requests a
+ * second). An SQLite store belongs to one process, and every write through it changes `writes()` before it happens
+ * (statement-cache.ts), so a sign-out, a revocation, a lock, a role change (the rights' version) or a recorded use
+ * counts at the next call exactly as a fresh read would. A kept session is read again once it is a second old, in
+ * case someone changed the file by hand, and never used past its sliding expiry (its absolute lifetime caps that).
+ * A PostgreSQL store, shared by instances, is read at every call.
+ */
+const KEPT_FOR_MS = 1_000;
+const KEPT_AT_MOST = 10_000;
+
+interface KeptSession {
+  session: LiveSession;
+  writes: number;
+  /** ISO time after which it is read again. */
+  until: string;
+}
+
+const stillLive = (session: LiveSession, now: string) =>
+  now < session.expires_at && now < session.absolute_expires_at;
+
+const keptByStore = new WeakMap<object, Map<string, KeptSession>>();
+
+function keptSessions(direct: object): Map<string, KeptSession> {
+  let kept = keptByStore.get(direct);
+  if (!kept) keptByStore.set(direct, (kept = new Map()));
+  return kept;
+}
+
+function keep(
+  direct: object,
+  tokenHash: string,
+  found: LiveSession | undefined,
+  writes: number,
+  now: string,
+) {
+  const kept = keptSessions(direct);
+  kept.delete(tokenHash);
+  if (!found) return;
+  if (kept.size >= KEPT_AT_MOST) kept.delete(kept.keys().next().value as string);
+  const until = new Date(Date.parse(now) + KEPT_FOR_MS).toISOString();
+  kept.set(tokenHash, { session: Object.freeze(found), writes, until });
 }
 
 /*

@@ -53,4 +53,19 @@ describe('cachingStatements', () => {
       { id: 1, name: 'a', note: null },
     ]);
   });
+
+  it('counts the statements that write (not reads, nor BEGIN and COMMIT) as they are prepared to run', () => {
+    const cached = cachingStatements(database());
+    expect(cached.writes()).toBe(0);
+    cached.prepare('select name from t where id = ?').all([1]);
+    cached.prepare('begin').run();
+    expect(cached.writes()).toBe(0);
+    cached.prepare('update t set name = ? where id = ?').run(['z', 1]);
+    cached.prepare('commit').run();
+    expect(cached.writes()).toBe(1);
+    // A kept statement counts each time it is given again.
+    cached.prepare('update t set name = ? where id = ?').run(['y', 2]);
+    cached.prepare('delete from t where id = ?').run([3]);
+    expect(cached.writes()).toBe(3);
+  });
 });

@@ -8,6 +8,9 @@ export const STATEMENT_CACHE_SIZE = 500;
 export interface CachedStatements extends SqliteDatabase {
   prepare(text: string): SQLite.Statement;
   inTransaction(): boolean;
+  /** How many statements that write (any but SQLite's read-only ones) have been prepared to run: a value that
+   * changes whenever anything may have been written, so what was read under an earlier one may be out of date. */
+  writes(): number;
 }
 
 /**
@@ -16,22 +19,30 @@ export interface CachedStatements extends SqliteDatabase {
  * call's session read (better-sqlite3's prepare: the largest self time in a profile under load). A statement is
  * kept by its SQL text, the least recently used dropped past `size`; SQLite compiles a kept one again by itself
  * when the schema changed (a migration). One still being read (a stream over it) is busy: that query gets a fresh
- * statement.
+ * statement. Kysely's driver runs each statement as soon as it has it (in the same turn), so counting the writing
+ * ones here counts every write before it happens, with nothing read in between.
  */
 export function cachingStatements(database: SQLite.Database, size = STATEMENT_CACHE_SIZE): CachedStatements {
   const statements = new Map<string, SQLite.Statement>();
+  let writes = 0;
+  const counted = (statement: SQLite.Statement) => {
+    // BEGIN, COMMIT and ROLLBACK are read-only to SQLite; INSERT, UPDATE, DELETE and DDL are not.
+    if (!statement.readonly) writes += 1;
+    return statement;
+  };
   return {
     close: () => database.close(),
     inTransaction: () => database.inTransaction,
+    writes: () => writes,
     prepare(text: string) {
       const kept = statements.get(text);
       if (kept && !kept.busy) {
         // Most recently used last, so the first key is the one to drop.
         statements.delete(text);
         statements.set(text, kept);
-        return kept;
+        return counted(kept);
       }
-      const statement = database.prepare(text);
+      const statement = counted(database.prepare(text));
       if (!kept) {
         statements.set(text, statement);
         if (statements.size > size) statements.delete(statements.keys().next().value as string);
