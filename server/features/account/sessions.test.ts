@@ -153,6 +153,24 @@ describe('sessions and protections', () => {
     });
     expect(mismatch.statusCode).toBe(403);
     expect((await annBrowser.post('/api/account', body)).status).toBe(200);
+    // Each session's last valid token is remembered (no HMAC for it again): the same refusals still hold.
+    expect((await bobBrowser.post('/api/account', body)).status).toBe(200);
+    const again = async (headers: Record<string, string>) => (await post(headers)).statusCode;
+    expect(
+      await again({
+        authorization: `Bearer ${ann.token}`,
+        cookie: `XSRF-TOKEN=${bobBrowser.xsrf}`,
+        'x-xsrf-token': bobBrowser.xsrf!,
+      }),
+    ).toBe(403);
+    expect(
+      await again({
+        authorization: `Bearer ${ann.token}`,
+        cookie: `XSRF-TOKEN=${annBrowser.xsrf}x`,
+        'x-xsrf-token': `${annBrowser.xsrf}x`,
+      }),
+    ).toBe(403);
+    expect((await annBrowser.post('/api/account', body)).status).toBe(200);
     // The cookie is readable by the web app and not sent cross-site on posts.
     const cookie = (await annBrowser.get('/api/captcha')).response.cookies;
     expect(cookie).toEqual([]); // a valid cookie is not replaced
