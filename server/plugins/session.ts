@@ -82,8 +82,9 @@ export function passwordIsExpired(
 /**
  * Reads `Authorization: Bearer <token>` on every request, finds the live session (not revoked, within its sliding
  * expiry and absolute lifetime: one indexed read on every call, so a sign-out or a lock ends it at once on every
- * instance; an SQLite store, which one process owns, answers from what it found while nothing was written: 0040), records the activity at most once a minute, and sets `request.account` (null when signed out) with the
- * user's rights from the access cache (0034). Recording the activity never fails a call: with the app store
+ * instance; an SQLite store, which one process owns, answers from what it found while nothing was written: 0040),
+ * records the activity at most once a minute, and sets `request.account` (null when signed out) with the user's
+ * rights from the access cache (0034). Recording the activity never fails a call: with the app store
  * unwritable (a full disk) reads go on.
  */
 export function sessionHooks(app: FastifyInstance, store: AppStore, settings: SessionSettings): void {

@@ -81,7 +81,7 @@ export async function findLiveSession(
  * second). An SQLite store belongs to one process, and every write through it changes `writes()` before it happens
  * (statement-cache.ts), so a sign-out, a revocation, a lock, a role change (the rights' version) or a recorded use
  * counts at the next call exactly as a fresh read would. A kept session is read again once it is a second old, in
- * case someone changed the file by hand, and never used past its sliding expiry (its absolute lifetime caps that).
+ * case someone changed the file by hand, and never used past its sliding expiry or absolute lifetime.
  * A PostgreSQL store, shared by instances, is read at every call.
  */
 const KEPT_FOR_MS = 1_000;
