@@ -65,33 +65,37 @@ export async function findLiveSession(
   const direct = directStatementsOf(db);
   if (!direct) return (await db.executeQuery<LiveSession>(CompiledQuery.raw(statement.sql, values))).rows[0];
   const writes = direct.writes();
+  const dataVersion = direct.dataVersion();
   const kept = keptSessions(direct).get(tokenHash);
-  if (kept && kept.writes === writes && now < kept.until && stillLive(kept.session, now)) return kept.session;
+  if (kept && kept.writes === writes && kept.dataVersion === dataVersion && stillLive(kept.session, now))
+    return kept.session;
   if (direct.inTransaction()) {
     return (await db.executeQuery<LiveSession>(CompiledQuery.raw(statement.sql, values))).rows[0];
   }
   const found = direct.prepare(statement.sql).get(values) as LiveSession | undefined;
-  keep(direct, tokenHash, found, writes, now);
+  keep(direct, tokenHash, found, { writes, dataVersion });
   return found;
 }
 
 /*
  * The live sessions an SQLite store's calls found, kept while nothing has been written to the store since (issue 17
- * target 2: the session read was the costliest step of a signed-in call that DBUI adds, ~10 % of its requests a
- * second). An SQLite store belongs to one process, and every write through it changes `writes()` before it happens
- * (statement-cache.ts), so a sign-out, a revocation, a lock, a role change (the rights' version) or a recorded use
- * counts at the next call exactly as a fresh read would. A kept session is read again once it is a second old, in
- * case someone changed the file by hand, and never used past its sliding expiry or absolute lifetime.
- * A PostgreSQL store, shared by instances, is read at every call.
+ * target 2: the session read was the costliest step of a signed-in call that DBUI adds; decision 0040). Every write
+ * through the store changes `writes()` before it happens, and a change committed by any other connection (another
+ * process, someone with the sqlite3 tool) changes SQLite's `data_version` (statement-cache.ts). While both stand,
+ * the file holds what the kept session was read from, so a sign-out, a revocation, a lock, a role change (the rights'
+ * version) or a recorded use counts at the next call exactly as a fresh read would. A kept session is never used
+ * past its sliding expiry or absolute lifetime. A PostgreSQL store is read at every call.
  */
-const KEPT_FOR_MS = 1_000;
 const KEPT_AT_MOST = 10_000;
 
-interface KeptSession {
-  session: LiveSession;
+/** What a kept session was read under. */
+interface ReadUnder {
   writes: number;
-  /** ISO time after which it is read again. */
-  until: string;
+  dataVersion: number;
+}
+
+interface KeptSession extends ReadUnder {
+  session: LiveSession;
 }
 
 const stillLive = (session: LiveSession, now: string) =>
@@ -105,19 +109,12 @@ function keptSessions(direct: object): Map<string, KeptSession> {
   return kept;
 }
 
-function keep(
-  direct: object,
-  tokenHash: string,
-  found: LiveSession | undefined,
-  writes: number,
-  now: string,
-) {
+function keep(direct: object, tokenHash: string, found: LiveSession | undefined, under: ReadUnder) {
   const kept = keptSessions(direct);
   kept.delete(tokenHash);
   if (!found) return;
   if (kept.size >= KEPT_AT_MOST) kept.delete(kept.keys().next().value as string);
-  const until = new Date(Date.parse(now) + KEPT_FOR_MS).toISOString();
-  kept.set(tokenHash, { session: Object.freeze(found), writes, until });
+  kept.set(tokenHash, { ...under, session: Object.freeze(found) });
 }
 
 /*

@@ -1,6 +1,11 @@
+import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '#server/test/temp-dir.ts';
 import { cachingStatements } from './statement-cache.ts';
+
+const dir = tempDir();
+afterAll(() => dir.remove());
 
 function database() {
   const db = new SQLite(':memory:');
@@ -67,5 +72,19 @@ describe('cachingStatements', () => {
     cached.prepare('update t set name = ? where id = ?').run(['y', 2]);
     cached.prepare('delete from t where id = ?').run([3]);
     expect(cached.writes()).toBe(3);
+  });
+
+  it("reads SQLite's data_version: changed by another connection's commit, not by its own writes", () => {
+    const file = path.join(dir.path, 'versions.db');
+    const cached = cachingStatements(new SQLite(file));
+    cached.prepare('create table t (id integer primary key)').run();
+    const before = cached.dataVersion();
+    cached.prepare('insert into t (id) values (1)').run();
+    expect(cached.dataVersion()).toBe(before);
+    const other = new SQLite(file);
+    other.prepare('insert into t (id) values (2)').run();
+    other.close();
+    expect(cached.dataVersion()).not.toBe(before);
+    cached.close();
   });
 });

@@ -11,6 +11,9 @@ export interface CachedStatements extends SqliteDatabase {
   /** How many statements that write (any but SQLite's read-only ones) have been prepared to run: a value that
    * changes whenever anything may have been written, so what was read under an earlier one may be out of date. */
   writes(): number;
+  /** SQLite's `data_version`: it changes when another connection (another process, someone with the sqlite3 tool)
+   * commits a change to the file, and never for this connection's own writes (`writes` counts those). */
+  dataVersion(): number;
 }
 
 /**
@@ -30,10 +33,12 @@ export function cachingStatements(database: SQLite.Database, size = STATEMENT_CA
     if (!statement.readonly) writes += 1;
     return statement;
   };
+  let dataVersion: SQLite.Statement | undefined;
   return {
     close: () => database.close(),
     inTransaction: () => database.inTransaction,
     writes: () => writes,
+    dataVersion: () => (dataVersion ??= database.prepare('pragma data_version').pluck()).get() as number,
     prepare(text: string) {
       const kept = statements.get(text);
       if (kept && !kept.busy) {
