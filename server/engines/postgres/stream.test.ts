@@ -52,4 +52,22 @@ describe('untilStopped (the export streams of PostgreSQL)', () => {
     const handedOut: WeakRef<object>[] = [];
     await expect(untilStopped(chunks(3, handedOut), controller.signal).next()).rejects.toThrow();
   });
+
+  it("leaves no unhandled rejection when the source's read fails after the stop (the stopped stream's error)", async () => {
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', note);
+    try {
+      const controller = new AbortController();
+      controller.abort();
+      const failing: AsyncIterable<number> = {
+        [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('the stream was destroyed')) }),
+      };
+      await expect(untilStopped(failing, controller.signal).next()).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', note);
+    }
+  });
 });

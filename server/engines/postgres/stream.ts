@@ -108,8 +108,8 @@ export async function* untilStopped<T>(
 function nextUnlessStopped<T>(next: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const stop = () => reject(signal.reason instanceof Error ? signal.reason : new Error('stopped'));
-    if (signal.aborted) return stop();
-    signal.addEventListener('abort', stop, { once: true });
+    // Heard even when the signal was aborted already: the source's read, asked for before, then fails with the
+    // stopped stream's error, and a rejection nobody handles is reported as a fault (it failed a CI run).
     next.then(
       (value) => {
         signal.removeEventListener('abort', stop);
@@ -120,6 +120,8 @@ function nextUnlessStopped<T>(next: Promise<T>, signal: AbortSignal): Promise<T>
         reject(error instanceof Error ? error : new Error(String(error)));
       },
     );
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
   });
 }
 
