@@ -87,4 +87,43 @@ describe('cachingStatements', () => {
     expect(cached.dataVersion()).not.toBe(before);
     cached.close();
   });
+
+  it('in WAL mode, sees every commit of another connection in the WAL-index header, and not its reads', () => {
+    const file = path.join(dir.path, 'wal.db');
+    const database = new SQLite(file);
+    database.pragma('journal_mode = WAL');
+    const cached = cachingStatements(database);
+    cached.prepare('create table t (id integer primary key, name text)').run();
+    let version = cached.dataVersion();
+    expect(cached.dataVersion()).toBe(version);
+    const otherCommits = (sql: string) => {
+      const other = new SQLite(file);
+      other.prepare(sql).run();
+      other.close();
+    };
+    for (const sql of [
+      "insert into t (name) values ('a')",
+      "update t set name = 'b'",
+      "insert into t (name) values ('c')",
+    ]) {
+      otherCommits(sql);
+      const next = cached.dataVersion();
+      expect(next, sql).not.toBe(version);
+      expect(cached.dataVersion()).toBe(next);
+      version = next;
+    }
+    // Reads, this connection's or another's, leave it.
+    cached.prepare('select name from t').all();
+    version = cached.dataVersion();
+    const reader = new SQLite(file);
+    reader.prepare('select name from t').all();
+    reader.close();
+    expect(cached.dataVersion()).toBe(version);
+    // The log restarted by a checkpoint, then a commit of the same size as an earlier one.
+    cached.prepare('pragma wal_checkpoint(truncate)').run();
+    version = cached.dataVersion();
+    otherCommits("update t set name = 'b'");
+    expect(cached.dataVersion()).not.toBe(version);
+    cached.close();
+  });
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type SQLite from 'better-sqlite3';
 import type { SqliteDatabase } from 'kysely';
 
@@ -11,8 +12,9 @@ export interface CachedStatements extends SqliteDatabase {
   /** How many statements that write (any but SQLite's read-only ones) have been prepared to run: a value that
    * changes whenever anything may have been written, so what was read under an earlier one may be out of date. */
   writes(): number;
-  /** SQLite's `data_version`: it changes when another connection (another process, someone with the sqlite3 tool)
-   * commits a change to the file, and never for this connection's own writes (`writes` counts those). */
+  /** A number that changes when another connection (another process, someone with the sqlite3 tool) commits a
+   * change to the file, as SQLite's `data_version` does (commitsSeen below); it may change for this connection's own
+   * writes too (`writes` counts those). */
   dataVersion(): number;
 }
 
@@ -33,12 +35,15 @@ export function cachingStatements(database: SQLite.Database, size = STATEMENT_CA
     if (!statement.readonly) writes += 1;
     return statement;
   };
-  let dataVersion: SQLite.Statement | undefined;
+  let commits: CommitsSeen | undefined;
   return {
-    close: () => database.close(),
+    close: () => {
+      commits?.close();
+      database.close();
+    },
     inTransaction: () => database.inTransaction,
     writes: () => writes,
-    dataVersion: () => (dataVersion ??= database.prepare('pragma data_version').pluck()).get() as number,
+    dataVersion: () => (commits ??= commitsSeen(database)).version(),
     prepare(text: string) {
       const kept = statements.get(text);
       if (kept && !kept.busy) {
@@ -71,4 +76,52 @@ export function keepDirectStatements(db: object, statements: CachedStatements): 
  */
 export function directStatementsOf(db: object): CachedStatements | undefined {
   return direct.get(db);
+}
+
+interface CommitsSeen {
+  version(): number;
+  close(): void;
+}
+
+/** The WAL-index header: its two copies (48 bytes each) at the start of the `-shm` file (sqlite.org/walformat.html,
+ * "The WAL-Index Header"). What follows them (the readers' marks) changes on reads too, so it is not compared. */
+const WAL_INDEX_HEADER_BYTES = 96;
+
+/**
+ * What `data_version` tells, at the cost of one read of 96 bytes (issue 17 target 2). SQLite's `pragma data_version`
+ * starts and ends a read transaction: eight system calls (file locks, stats, a read of the file's header), and under
+ * load the costliest step of a signed-in call left (15 µs of ~300 in a profile). In WAL mode (the app store's,
+ * app-store.ts) SQLite itself decides whether another connection has committed by comparing the WAL-index header in
+ * the `-shm` file with what it saw last: every commit by any connection rewrites it (its change counter, last frame
+ * and checksums), and a checkpoint that restarts the log changes its salts. So here the version moves whenever those
+ * bytes differ from the last ones read. A torn read (a commit writing them at that moment) differs too, which only
+ * costs a read. The file stays while this connection is open (in WAL mode it holds a shared lock on the database, so
+ * no other connection may delete it). A database not in WAL mode (in memory, or a file system without it) is asked
+ * with the pragma.
+ */
+function commitsSeen(database: SQLite.Database): CommitsSeen {
+  const pragma = database.prepare('pragma data_version').pluck();
+  const asked: CommitsSeen = { version: () => pragma.get() as number, close: () => {} };
+  if (database.memory || database.pragma('journal_mode', { simple: true }) !== 'wal') return asked;
+  let fd: number;
+  try {
+    fd = fs.openSync(`${database.name}-shm`, 'r');
+  } catch {
+    return asked;
+  }
+  const seen = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  const now = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  fs.readSync(fd, seen, 0, WAL_INDEX_HEADER_BYTES, 0);
+  let version = 0;
+  return {
+    version() {
+      fs.readSync(fd, now, 0, WAL_INDEX_HEADER_BYTES, 0);
+      if (!now.equals(seen)) {
+        now.copy(seen);
+        version += 1;
+      }
+      return version;
+    },
+    close: () => fs.closeSync(fd),
+  };
 }
