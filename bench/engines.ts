@@ -145,6 +145,19 @@ async function measure(kind: 'postgres' | 'mysql'): Promise<Case[]> {
       // OFFSET reads two million rows a call: fewer runs keep the benchmark within minutes.
       Math.min(RUNS, 20),
     );
+    // The floor of any way of reading a page by number: skipping the rows before it in the key's order through the
+    // index, reading the key alone (InnoDB's primary key holds the rows themselves, so on MariaDB this still reads
+    // their pages). DBUI's page by number is this scan plus the page's rows read by key.
+    await add(
+      `page ${DEEP_PAGE.toLocaleString()} by number, against the keys skipped alone`,
+      (i) => engine.page(table, { filter: {}, page: DEEP_PAGE + 1000 + i * 7, pageSize: PAGE_SIZE }),
+      (i) =>
+        driver.query(`select ${q('id')} from ${from} order by ${q('id')} asc limit ${p(1)} offset ${p(2)}`, [
+          1,
+          (DEEP_PAGE + 999 + i * 7) * PAGE_SIZE,
+        ]),
+      Math.min(RUNS, 20),
+    );
     const lastPage = Math.ceil(table.numberOfRows / PAGE_SIZE);
     await add(
       'last page',

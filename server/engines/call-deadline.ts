@@ -32,20 +32,87 @@ export interface CallDeadline {
   at: number;
 }
 
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown } | { late: true };
+/** A call waiting for its deadline: `late` runs if it comes first. */
+interface Waiter {
+  at: number;
+  late: () => void;
+}
 
-/** Waits for `work` until `at`; `{ late: true }` when the time ran out first. */
-function settleBy<T>(work: Promise<T>, at: number): Promise<Settled<T>> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve({ late: true }), Math.max(0, at - Date.now()));
+/**
+ * Every waiting call's deadline under one timer, set for the earliest of them, rather than a timer of its own each:
+ * a timer a statement (and one a pool wait) was a timer object, a list of Node's timers by duration, a promise and a
+ * settled-state object a call, a few microseconds of a page's server time (issue 17). A deadline fires a little
+ * after its time at most, as a timer does.
+ */
+const waiting = new Set<Waiter>();
+let timer: NodeJS.Timeout | null = null;
+let timerAt = Infinity;
+
+function watch(waiter: Waiter): void {
+  waiting.add(waiter);
+  if (waiter.at < timerAt) schedule(waiter.at);
+}
+
+/** Stops watching; false when the deadline already fired. */
+function unwatch(waiter: Waiter): boolean {
+  if (!waiting.delete(waiter)) return false;
+  if (waiting.size === 0 && timer) {
+    clearTimeout(timer);
+    timer = null;
+    timerAt = Infinity;
+  }
+  return true;
+}
+
+function schedule(at: number): void {
+  if (timer) clearTimeout(timer);
+  timerAt = at;
+  timer = setTimeout(fireDue, Math.max(0, at - Date.now()));
+}
+
+function fireDue(): void {
+  timer = null;
+  timerAt = Infinity;
+  const now = Date.now();
+  let next = Infinity;
+  for (const waiter of waiting) {
+    if (waiter.at <= now) {
+      waiting.delete(waiter);
+      waiter.late();
+    } else if (waiter.at < next) next = waiter.at;
+  }
+  if (next < Infinity && next < timerAt) schedule(next);
+}
+
+/** `work`'s outcome, or `late()`'s rejection when `at` passes first (`late` runs then, and throws the reason). */
+function settleBy<T>(
+  work: Promise<T>,
+  at: number,
+  late: () => unknown,
+  settled?: (ok: boolean, result: unknown) => void,
+) {
+  return new Promise<T>((resolve, reject) => {
+    const waiter: Waiter = {
+      at,
+      late: () => {
+        try {
+          reject(late());
+        } catch (error) {
+          reject(error);
+        }
+      },
+    };
+    watch(waiter);
     work.then(
       (value) => {
-        clearTimeout(timer);
-        resolve({ ok: true, value });
+        if (!unwatch(waiter)) return;
+        settled?.(true, value);
+        resolve(value);
       },
       (error: unknown) => {
-        clearTimeout(timer);
-        resolve({ ok: false, error });
+        if (!unwatch(waiter)) return;
+        settled?.(false, error);
+        reject(error);
       },
     );
   });
@@ -86,28 +153,30 @@ export class DeadlineGuard {
 
   /** Waits for a pooled connection until the deadline. A connection that comes later is given back at once: the
    * pool's queue cannot be left holding it. */
-  async acquire<C>(
+  acquire<C>(
     ask: () => Promise<C>,
     giveBack: (connection: C) => void,
     deadline = this.deadline(),
   ): Promise<C> {
-    if (Date.now() >= deadline.at) throw this.expired(deadline);
-    const asking = ask();
-    const settled = await settleBy(asking, deadline.at);
-    if ('late' in settled) {
-      asking.then(giveBack, () => undefined);
-      throw this.expired(deadline);
+    if (Date.now() >= deadline.at) return Promise.reject(this.expired(deadline));
+    let asking: Promise<C>;
+    try {
+      asking = ask();
+    } catch (error) {
+      return Promise.reject(error as Error);
     }
-    if (!settled.ok) throw settled.error;
-    return settled.value;
+    return settleBy(asking, deadline.at, () => {
+      asking.then(giveBack, () => undefined);
+      return this.expired(deadline);
+    });
   }
 
   /**
-   * Runs one statement until the deadline (its connection's, or a budget from now). Past it, `discard` closes the connection (the statement dies with
-   * it; the pool will not hand it out again) and the call fails with the 503 it is given. `fromServer` tells an
-   * error the database sent (it answered) from one of the network.
+   * Runs one statement until the deadline (its connection's, or a budget from now). Past it, `discard` closes the
+   * connection (the statement dies with it; the pool will not hand it out again) and the call fails with the 503 it
+   * is given. `fromServer` tells an error the database sent (it answered) from one of the network.
    */
-  async run<R>(
+  run<R>(
     statement: () => Promise<R>,
     discard: (reason: DatabaseUnavailable) => void,
     fromServer: (error: unknown) => boolean,
@@ -116,21 +185,26 @@ export class DeadlineGuard {
     if (Date.now() >= deadline.at) {
       const reason = this.expired(deadline);
       discard(reason);
-      throw reason;
+      return Promise.reject(reason);
     }
-    const running = statement();
-    const settled = await settleBy(running, deadline.at);
-    if ('late' in settled) {
-      running.catch(() => undefined);
-      const reason = this.expired(deadline);
-      discard(reason);
-      throw reason;
+    let running: Promise<R>;
+    try {
+      running = statement();
+    } catch (error) {
+      return Promise.reject(error as Error);
     }
-    if (settled.ok) {
-      this.answered();
-      return settled.value;
-    }
-    if (fromServer(settled.error)) this.answered();
-    throw settled.error;
+    return settleBy(
+      running,
+      deadline.at,
+      () => {
+        running.catch(() => undefined);
+        const reason = this.expired(deadline);
+        discard(reason);
+        return reason;
+      },
+      (ok, result) => {
+        if (ok || fromServer(result)) this.answered();
+      },
+    );
   }
 }

@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import type { CellValue, Column, Row, Table } from '#common/contract/sql.ts';
 import type { EngineAdapter, SqlFragment } from './adapter.ts';
 import type { EnginePage, PageBoundary, PageQuery } from './engine.ts';
+import { compiledOnce } from './compiled-shapes.ts';
 import { badInput } from './engine-error.ts';
 import { searchPredicates } from './search-terms.ts';
 import { countUpTo, rowFigureOf } from './table-catalog.ts';
@@ -41,7 +42,7 @@ export class RowPages {
       throw badInput('page must be a whole number from 1.');
     const predicates = searchPredicates(this.adapter, table, query.filter);
     const sort = sortOrder(table, query.orderBy ?? null);
-    const where = predicates.length ? sql.join(predicates, sql` and `) : sql`1 = 1`;
+    const where = predicates.length ? sql.join(predicates, sql` and `) : UNFILTERED;
     refuseFarPastEnd(table, query);
 
     const filtered = predicates.length > 0;
@@ -140,9 +141,21 @@ export class RowPages {
     from: { side: 'after' | 'before'; values: unknown[] },
     limit: number,
   ): Promise<Record<string, unknown>[]> {
-    const seeking = sql`${where} and ${seekPredicate(this.adapter, parts, from.values, from.side)}`;
-    if (from.side === 'after') return this.select(table, parts, seeking, limit, 0);
-    return (await this.select(table, reversed(parts), seeking, limit, 0)).reverse();
+    const order = from.side === 'after' ? parts : reversed(parts);
+    const seeking = (values: readonly unknown[]) => seekPredicate(this.adapter, parts, values, from.side);
+    const rows =
+      where === UNFILTERED
+        ? await this.run(
+            compiledOnce(
+              this.adapter,
+              table,
+              `seek ${from.side} ${shapeOf(order)} ${limit}`,
+              from.values,
+              (places) => this.statement(table, order, seeking(places), limit, 0),
+            ),
+          )
+        : await this.select(table, order, sql`${where} and ${seeking(from.values)}`, limit, 0);
+    return from.side === 'after' ? rows : rows.reverse();
   }
 
   /** Page N by number: from the start by OFFSET, or, in a total order past the middle of a known end, from the end
@@ -190,13 +203,28 @@ export class RowPages {
     return this.select(table, parts, where, limit, offset);
   }
 
+  /** `limit` rows after `offset` in this order; a page of the whole table from its start or end from a statement
+   * compiled once per table, order and page size (compiled-shapes.ts). */
   private async select(table: Table, parts: SortPart[], where: SqlFragment, limit: number, offset: number) {
+    if (where === UNFILTERED && offset === 0)
+      return this.run(
+        compiledOnce(this.adapter, table, `page ${shapeOf(parts)} ${limit}`, [], () =>
+          this.statement(table, parts, where, limit, 0),
+        ),
+      );
+    return (await this.statement(table, parts, where, limit, offset).execute(this.adapter.db)).rows;
+  }
+
+  private statement(table: Table, parts: SortPart[], where: SqlFragment, limit: number, offset: number) {
     // Sort columns are qualified: where the select list rewrites a column (selectExpression), its alias would win.
     const order = this.orderBy(parts, (p) => sql.id(table.schema, table.name, p.column.name));
-    const statement = sql<
+    return sql<
       Record<string, unknown>
     >`select ${selectList(this.adapter, table)} from ${sql.id(table.schema, table.name)} where ${where} ${order} ${this.adapter.limitOffset(limit, offset)}`;
-    return (await statement.execute(this.adapter.db)).rows;
+  }
+
+  private async run(statement: CompiledQuery<Record<string, unknown>>) {
+    return (await this.adapter.db.executeQuery(statement)).rows;
   }
 
   /**
@@ -361,6 +389,12 @@ export function sortOrder(table: Table, orderBy: string | null): SortOrder {
 
 const reversed = (parts: SortPart[]) => parts.map((part) => ({ ...part, descending: !part.descending }));
 
+/** A page with no filter: its where clause, recognised by identity (a fragment is immutable). */
+const UNFILTERED = sql`1 = 1`;
+
+/** An order as a statement's shape names it (compiled-shapes.ts). */
+const shapeOf = (parts: SortPart[]) => JSON.stringify(parts.map((p) => [p.column.name, p.descending]));
+
 /**
  * Whether an index gives the page's keys in this order without reading the rows: on PostgreSQL an index whose
  * columns start with the sort columns and the key; on MariaDB/MySQL and SQL Server the primary key for the key's own
@@ -389,7 +423,7 @@ const nullsLargest = (adapter: EngineAdapter) => adapter.kind === 'postgres';
 function seekPredicate(
   adapter: EngineAdapter,
   parts: SortPart[],
-  values: unknown[],
+  values: readonly unknown[],
   side: 'after' | 'before',
 ): SqlFragment {
   const largest = nullsLargest(adapter);

@@ -72,6 +72,14 @@ describe('decoding filter and row bodies', () => {
     expect(refusal(() => decodeBody(encodeBody(JSON.parse('{"__proto__": 1}')), 'text', 'row'))).toBe(
       '__proto__ is not a column name.',
     );
+    // Spelled with escapes, nested: the same key once parsed.
+    expect(refusal(() => decodeBody('{"a": {"\\u005f_proto\\u005F_": 1}}', 'json', 'row'))).toBe(
+      '__proto__ is not a column name.',
+    );
+    expect(decodeBody('{"note": "__proto__ in a value", "b": "\\u00e9"}', 'json', 'row')).toEqual({
+      note: '__proto__ in a value',
+      b: 'é',
+    });
   });
 });
 
