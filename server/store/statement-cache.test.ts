@@ -14,6 +14,8 @@ function database() {
   return db;
 }
 
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('cachingStatements', () => {
   it('compiles a statement once and gives it again for the same text', () => {
     const db = database();
@@ -74,7 +76,7 @@ describe('cachingStatements', () => {
     expect(cached.writes()).toBe(3);
   });
 
-  it("reads SQLite's data_version: changed by another connection's commit, not by its own writes", () => {
+  it("reads SQLite's data_version: changed by another connection's commit, not by its own writes", async () => {
     const file = path.join(dir.path, 'versions.db');
     const cached = cachingStatements(new SQLite(file));
     cached.prepare('create table t (id integer primary key)').run();
@@ -84,11 +86,14 @@ describe('cachingStatements', () => {
     const other = new SQLite(file);
     other.prepare('insert into t (id) values (2)').run();
     other.close();
+    // Read once a turn of the event loop: the commit counts from the next one.
+    expect(cached.dataVersion()).toBe(before);
+    await nextTurn();
     expect(cached.dataVersion()).not.toBe(before);
     cached.close();
   });
 
-  it('in WAL mode, sees every commit of another connection in the WAL-index header, and not its reads', () => {
+  it('in WAL mode, sees every commit of another connection in the WAL-index header, and not its reads', async () => {
     const file = path.join(dir.path, 'wal.db');
     const database = new SQLite(file);
     database.pragma('journal_mode = WAL');
@@ -107,6 +112,7 @@ describe('cachingStatements', () => {
       "insert into t (name) values ('c')",
     ]) {
       otherCommits(sql);
+      await nextTurn();
       const next = cached.dataVersion();
       expect(next, sql).not.toBe(version);
       expect(cached.dataVersion()).toBe(next);
@@ -114,15 +120,19 @@ describe('cachingStatements', () => {
     }
     // Reads, this connection's or another's, leave it.
     cached.prepare('select name from t').all();
+    await nextTurn();
     version = cached.dataVersion();
     const reader = new SQLite(file);
     reader.prepare('select name from t').all();
     reader.close();
+    await nextTurn();
     expect(cached.dataVersion()).toBe(version);
     // The log restarted by a checkpoint, then a commit of the same size as an earlier one.
     cached.prepare('pragma wal_checkpoint(truncate)').run();
+    await nextTurn();
     version = cached.dataVersion();
     otherCommits("update t set name = 'b'");
+    await nextTurn();
     expect(cached.dataVersion()).not.toBe(version);
     cached.close();
   });
