@@ -38,7 +38,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +50,7 @@ import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { benchAdministrator } from './bench-session.ts';
 import { ms } from './bench-stats.ts';
 import { loadRun, summarise, type Call, type Settling, type Summary } from './bench-load.ts';
+import { cpuMs, freePort, sleep, stopProcess } from './bench-process.ts';
 import type { MinimalServerSettings } from './http-minimal.ts';
 import { BENCH_TABLE, checkedDatabaseName, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
@@ -209,12 +209,6 @@ function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   }
 }
 
-/** A process's CPU time so far (user + system) in milliseconds, from /proc/<pid>/stat (clock ticks of 10 ms). */
-function cpuMs(pid: number): { user: number; system: number } {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
-}
-
 /** A load run with the server's own CPU time per answered request, in microseconds. */
 async function loadWithCpu(
   pid: number,
@@ -268,25 +262,6 @@ class RssSampler {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Processes
-
-const sleep = (time: number) => new Promise((resolve) => setTimeout(resolve, time));
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-
-async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 interface Started {
   child: ChildProcess;

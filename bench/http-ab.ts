@@ -1,0 +1,168 @@
+/*
+ * npm run bench:http-ab — two DBUI builds side by side, for deciding whether a change makes the request path cheaper.
+ * On two shared cores a whole bench:http run moves by 15-50 % from one run to the next (the minimal server's own
+ * requests a second too), so comparing two runs of it tells nothing about a change of a few per cent. Here both
+ * builds run at once, each on its own data folder with the same databases, and take turns under the same load:
+ * short alternating runs (A B, then B A, …) of the first page at one concurrency, each counted after a second
+ * uncounted on the same connections. What drifts over minutes falls on both alike; the answer is the median of the
+ * pairs' ratios of requests a second, and each build's median CPU time a request (the server's user and system
+ * time over the counted seconds, /proc).
+ *
+ * Settings: BENCH_A and BENCH_B (each a built dist/ folder, default dist; copy one aside first), BENCH_A_FLAGS and
+ * BENCH_B_FLAGS (Node flags, e.g. `--max-semi-space-size=32` to try one on the same build), BENCH_TARGET (postgres
+ * or mysql; the 10-million-row `bench_rows` of bench:http, made if missing), BENCH_CONNECTIONS (50), BENCH_ROUNDS
+ * (8), BENCH_DURATION (seconds a counted run, 4). Prints one line a round and the summary. Not a test.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { encodeBody } from '#common/contract/body-encoding.ts';
+import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
+import { benchAdministrator } from './bench-session.ts';
+import { loadRun, type Call } from './bench-load.ts';
+import { cpuMs, freePort, sleep, stopProcess } from './bench-process.ts';
+import { BENCH_TABLE, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
+
+const TARGET = process.env.BENCH_TARGET ?? 'postgres';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 8);
+const DURATION = Number(process.env.BENCH_DURATION ?? 4);
+const PG_SERVER = process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const MYSQL_SERVER = process.env.MYSQL_TEST_URL ?? 'mysql://root@127.0.0.1:3306/';
+const DATABASE = 'dbui_bench';
+
+if (TARGET !== 'postgres' && TARGET !== 'mysql') throw new Error('BENCH_TARGET: postgres or mysql.');
+
+interface Build {
+  name: 'A' | 'B';
+  main: string;
+  flags: string[];
+}
+
+interface Running extends Build {
+  child: ChildProcess;
+  origin: string;
+  call: Call;
+  dataDir: string;
+  requestsPerSecond: number[];
+  cpuMicroseconds: number[];
+}
+
+const builds: Build[] = (['A', 'B'] as const).map((name) => ({
+  name,
+  main: path.resolve(process.env[`BENCH_${name}`] ?? 'dist', 'server', 'main.js'),
+  flags: (process.env[`BENCH_${name}_FLAGS`] ?? '').split(' ').filter(Boolean),
+}));
+
+/** A built server on a data folder of its own, signed in as an administrator: its first-page call. */
+async function start(build: Build, url: string, schema: string): Promise<Running> {
+  if (!fs.existsSync(build.main)) throw new Error(`${build.main} is missing: build it first.`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `dbui-bench-ab-${build.name}-`));
+  const token = await benchAdministrator(path.join(dataDir, 'app.db'));
+  const port = await freePort();
+  const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
+  const env = {
+    PATH: process.env.PATH ?? '',
+    DATA_DIR: dataDir,
+    DATABASES: `bench=${url}`,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+  };
+  const child = spawn(process.execPath, [...build.flags, build.main], {
+    env,
+    stdio: ['ignore', log, 'inherit'],
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  for (let waited = 0; ; waited += 20) {
+    const answer = await fetch(`${origin}/api/health`).catch(() => null);
+    await answer?.arrayBuffer();
+    if (answer?.status === 200) break;
+    if (child.exitCode !== null || waited > 60_000) throw new Error(`${build.name} did not start`);
+    await sleep(20);
+  }
+  const authorization = `Bearer ${token}`;
+  const setup = await fetch(`${origin}/api/setup`, { headers: { authorization } });
+  await setup.arrayBuffer();
+  const xsrf = new RegExp(`${XSRF_COOKIE}=([^;]+)`).exec(setup.headers.get('set-cookie') ?? '')?.[1];
+  if (!xsrf) throw new Error(`${build.name} set no ${XSRF_COOKIE} cookie`);
+  const call: Call = {
+    method: 'POST',
+    path: `/api/sql/bench/${encodeURIComponent(schema)}/${BENCH_TABLE}/page/1/search?pageSize=20`,
+    headers: {
+      authorization,
+      cookie: `${XSRF_COOKIE}=${xsrf}`,
+      [XSRF_HEADER]: xsrf,
+      'content-type': 'text/plain',
+    },
+    body: encodeBody({}),
+  };
+  const check = await fetch(origin + call.path, {
+    method: 'POST',
+    headers: call.headers,
+    body: call.body ?? '',
+  });
+  if (check.status !== 200) throw new Error(`${build.name}: the first page answered ${check.status}`);
+  await check.arrayBuffer();
+  return { ...build, child, origin, call, dataDir, requestsPerSecond: [], cpuMicroseconds: [] };
+}
+
+/** One counted run on one server: requests a second and CPU time a request. */
+async function measure(server: Running): Promise<string> {
+  const pid = server.child.pid ?? 0;
+  let before = 0;
+  const run = await loadRun(server.origin, [server.call], CONNECTIONS, DURATION, {
+    seconds: 1,
+    onCounting: () => {
+      const cpu = cpuMs(pid);
+      before = cpu.user + cpu.system;
+    },
+  });
+  const cpu = cpuMs(pid);
+  const requests = run.requestsPerSecond * DURATION;
+  const microseconds = ((cpu.user + cpu.system - before) * 1000) / Math.max(1, requests);
+  server.requestsPerSecond.push(run.requestsPerSecond);
+  server.cpuMicroseconds.push(microseconds);
+  if (run.failed) throw new Error(`${server.name}: ${run.failed} requests failed`);
+  return `${server.name} ${run.requestsPerSecond.toFixed(0)} req/s, ${microseconds.toFixed(0)} µs CPU a request`;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+async function main() {
+  const url =
+    TARGET === 'postgres'
+      ? await ensurePostgresRows(PG_SERVER, DATABASE, 10_000_000)
+      : await ensureMariadbRows(MYSQL_SERVER, DATABASE, 10_000_000);
+  const schema = TARGET === 'postgres' ? 'public' : DATABASE;
+  const servers: Running[] = [];
+  try {
+    for (const build of builds) servers.push(await start(build, url, schema));
+    const [a, b] = servers as [Running, Running];
+    // Warm both (the JIT, the pools) before anything counts.
+    for (const server of servers) await loadRun(server.origin, [server.call], CONNECTIONS, 4, { seconds: 1 });
+    for (const server of servers) server.requestsPerSecond.length = server.cpuMicroseconds.length = 0;
+    console.log(`${TARGET}, first page, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION} s each`);
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? [a, b] : [b, a];
+      const lines: string[] = [];
+      for (const server of order) lines.push(await measure(server));
+      console.log(`round ${round + 1}: ${lines.join(' | ')}`);
+    }
+    const ratios = a.requestsPerSecond.map((rps, i) => (b.requestsPerSecond[i] ?? NaN) / rps);
+    console.log(
+      `A: ${median(a.requestsPerSecond).toFixed(0)} req/s, ${median(a.cpuMicroseconds).toFixed(0)} µs CPU a request; ` +
+        `B: ${median(b.requestsPerSecond).toFixed(0)} req/s, ${median(b.cpuMicroseconds).toFixed(0)} µs; ` +
+        `B / A ${(median(ratios) * 100).toFixed(1)} % (median of the rounds' ratios, ` +
+        `${(Math.min(...ratios) * 100).toFixed(0)}-${(Math.max(...ratios) * 100).toFixed(0)} %)`,
+    );
+  } finally {
+    for (const server of servers) {
+      await stopProcess(server.child);
+      fs.rmSync(server.dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+await main();
