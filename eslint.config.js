@@ -25,7 +25,7 @@ function boundary(banned, message) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'node_modules/', 'test-results/', 'playwright-report/'] },
+  { ignores: ['dist/', 'data/', 'node_modules/', 'test-results/', 'playwright-report/', 'lab/'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
