@@ -22,7 +22,6 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -35,6 +34,7 @@ import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { openAppStore } from '#server/store/app-store.ts';
 import { benchAdministrator } from './bench-session.ts';
 import { findExportJob } from '#server/store/export-jobs.ts';
+import { freePort, sleep } from './bench-process.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,mysql').split(',') as Kind[];
@@ -91,16 +91,6 @@ function procMemoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   if (!match?.[1]) throw new Error(`no ${field} in /proc/${pid}/status`);
   return Number(match[1]) / 1024;
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /**
  * One export through a DBUI server of its own, the way `npm start` runs it (`node dist/server/main.js`, no tsx):
@@ -185,8 +175,6 @@ async function serverExport(kind: Kind, format: ExportFormat): Promise<Measured>
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The run with the median time. */
 function median(runs: Measured[]): Measured {

@@ -35,7 +35,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +48,7 @@ import { benchAdministrator, createBenchRows } from './bench-session.ts';
 import { loadRun, summarise, type Call, type LoadRun, type Summary } from './bench-load.ts';
 import { ms } from './bench-stats.ts';
 import { BENCH_TABLE, databaseUrl } from './http-tables.ts';
+import { freePort, sleep } from './bench-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = positive('BENCH_DURATION', 15);
@@ -169,18 +169,6 @@ function cpuBetween(before: CpuMark, after: CpuMark): CpuShare {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Processes, and stopping everything even on failure
-
-const sleep = (time: number) => new Promise((resolve) => setTimeout(resolve, time));
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 const running = new Set<ChildProcess>();
 const gone = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;

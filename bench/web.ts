@@ -23,7 +23,6 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -34,6 +33,7 @@ import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import { ensureDemoDatabase } from '#server/demo/demo-database.ts';
 import { benchAdministrator, createBenchRows } from './bench-session.ts';
 import { ms } from './bench-stats.ts';
+import { freePort, sleep } from './bench-process.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -71,8 +71,6 @@ const CASES = [
     sortBy: 'product_id',
   },
 ] as const;
-
-const sleep = (time: number) => new Promise((resolve) => setTimeout(resolve, time));
 
 function databaseUrl(name: string): string {
   const url = new URL(PG_SERVER);
@@ -127,16 +125,6 @@ async function preparedDataDir(): Promise<{ dir: string; token: string }> {
   ensureDemoDatabase(path.join(dir, 'demo.db'));
   return { dir, token: await benchAdministrator(path.join(dir, 'app.db')) };
 }
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /** Starts the built server on the data folder with the demo and bench databases; answers when /api/health does. */
 async function startServer(dir: string) {
