@@ -81,9 +81,11 @@ export async function findLiveSession(
  * The live sessions an SQLite store's calls found, kept while nothing has been written to the store since (issue 17
  * target 2: the session read was the costliest step of a signed-in call that DBUI adds; decision 0040). Every write
  * through the store changes `writes()` before it happens, and a change committed by any other connection (another
- * process, someone with the sqlite3 tool) changes SQLite's `data_version` (statement-cache.ts). While both stand,
- * the file holds what the kept session was read from, so a sign-out, a revocation, a lock, a role change (the rights'
- * version) or a recorded use counts at the next call exactly as a fresh read would. A kept session is never used
+ * process, someone with the sqlite3 tool) changes what `dataVersion()` answers from the next turn of the event loop
+ * (statement-cache.ts). While both stand, the file holds what the kept session was read from, so a sign-out, a
+ * revocation, a lock, a role change (the rights' version) or a recorded use counts at the next call exactly as a
+ * fresh read would (a change made by another process, at the calls of the next turn: those of this one had already
+ * arrived). A kept session is never used
  * past its sliding expiry or absolute lifetime. A PostgreSQL store is read at every call.
  */
 const KEPT_AT_MOST = 10_000;
