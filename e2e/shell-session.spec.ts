@@ -168,6 +168,7 @@ test('a person who is not an administrator has no Admin entry', async () => {
     // Below 992 px only the icon shows; the open menu's first line names who is signed in.
     await button.click();
     const menu = accountMenu(member.username);
+    await expect(menu).toBeVisible();
     await expect(menu.getByText(member.username, { exact: true })).toBeVisible({ visible: width < 992 });
     const scan = await new AxeBuilder({ page }).include('[role="menu"]').analyze();
     expect(scan.violations.map((v) => v.id)).toEqual([]);

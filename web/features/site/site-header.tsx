@@ -1,19 +1,11 @@
-import {
-  lazy,
-  startTransition,
-  Suspense,
-  useEffect,
-  useState,
-  type ComponentProps,
-  type KeyboardEvent,
-} from 'react';
+import { lazy, startTransition, Suspense, useState, type ComponentProps, type KeyboardEvent } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Box, Burger, Button, Group, Text, type ButtonProps } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconChevronDown, IconUser } from '@tabler/icons-react';
 import { MOBILE_BREAKPOINT_PX } from '#common/limits.ts';
 import { HOME_PATH, LOGIN_PATH } from '#common/content/site.ts';
-import { loadQueries, withQueriesOf } from '#web/api/queries.tsx';
+import { withQueriesOf } from '#web/api/queries.tsx';
 import type { DatabaseSelect as DatabaseSelectComponent } from '#web/features/browser/database-select.tsx';
 import type { AccountMenu as AccountMenuComponent } from '#web/features/site/account-menu.tsx';
 import type { SiteHeaderDrawer as SiteHeaderDrawerComponent } from '#web/features/site/site-header-drawer.tsx';
@@ -37,9 +29,12 @@ const GroupMenu = lazy(() =>
 const SiteHeaderDrawer = withQueriesOf<ComponentProps<typeof SiteHeaderDrawerComponent>>(() =>
   import('#web/features/site/site-header-drawer.tsx').then((m) => ({ default: m.SiteHeaderDrawer })),
 );
-const loadAccountMenu = () =>
-  import('#web/features/site/account-menu.tsx').then((m) => ({ default: m.AccountMenu }));
-const AccountMenu = withQueriesOf<ComponentProps<typeof AccountMenuComponent>>(loadAccountMenu);
+const AccountMenu = withQueriesOf<ComponentProps<typeof AccountMenuComponent>>(() =>
+  import('#web/features/site/account-menu.tsx').then((m) => ({ default: m.AccountMenu })),
+);
+const AccountMenuData = withQueriesOf<object>(() =>
+  import('#web/features/site/account-menu.tsx').then((m) => ({ default: m.AccountMenuData })),
+);
 const DatabaseSelect = withQueriesOf<ComponentProps<typeof DatabaseSelectComponent>>(() =>
   import('#web/features/browser/database-select.tsx').then((m) => ({ default: m.DatabaseSelect })),
 );
@@ -189,16 +184,13 @@ function DesktopGroup({ entry, look }: { entry: Extract<MenuEntry, { kind: 'grou
 }
 
 /**
- * The account menu (signed in only): its code loads at once, and the same button stands in for it until the first
- * click, which opens the menu (at once when the code is in, else when it arrives). The button is not swapped while
- * nobody asks for the menu: swapped as the code arrived, a click pressed at that moment went to a button that had
- * left the page, and nothing opened (a CI run of shell-session.spec.ts saw it).
+ * The account menu (signed in only): its code and what it shows (the Databases entry) load at once, and the same
+ * button stands in for it until the first click, which opens the menu (at once when the code is in, else when it
+ * arrives). The button is not swapped while nobody asks for the menu: swapped as the code arrived, a click pressed at
+ * that moment went to a button that had left the page, and nothing opened (a CI run of shell-session.spec.ts).
  */
 function LazyAccountMenu({ user }: { user: { username: string; isAdmin: boolean } }) {
   const [clicked, setClicked] = useState(false);
-  useEffect(() => {
-    void Promise.all([loadAccountMenu(), loadQueries()]);
-  }, []);
   const standIn = (
     <Button
       variant="subtle"
@@ -220,7 +212,15 @@ function LazyAccountMenu({ user }: { user: { username: string; isAdmin: boolean 
       </Box>
     </Button>
   );
-  if (!clicked) return standIn;
+  if (!clicked)
+    return (
+      <>
+        {standIn}
+        <Suspense fallback={null}>
+          <AccountMenuData />
+        </Suspense>
+      </>
+    );
   return (
     <Suspense fallback={standIn}>
       <AccountMenu user={user} defaultOpened />
