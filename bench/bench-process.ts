@@ -1,8 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 /* Processes a benchmark starts and measures (bench:http, bench:http-ab). */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 export const sleep = (time: number) => new Promise((resolve) => setTimeout(resolve, time));
 
@@ -29,4 +32,46 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
 export function cpuMs(pid: number): { user: number; system: number } {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+}
+
+export interface Started {
+  child: ChildProcess;
+  origin: string;
+  /** From spawn to the first 200 on each of the ready paths, in their order. */
+  startMs: number[];
+}
+
+/** Spawns a server (in the repository's folder) and waits for a 200 on each of `readyPaths` in turn (polled every
+ * 5 ms), timing each from the spawn. */
+export async function startProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+  readyPaths: string[],
+  stdout: 'ignore' | number,
+): Promise<Started> {
+  const origin = `http://127.0.0.1:${port}`;
+  const started = process.hrtime.bigint();
+  const since = () => Number(process.hrtime.bigint() - started) / 1e6;
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'] });
+  const startMs: number[] = [];
+  for (const readyPath of readyPaths) {
+    for (;;) {
+      const answer = await fetch(`${origin}${readyPath}`).catch(() => null);
+      if (answer?.status === 200) {
+        await answer.arrayBuffer();
+        startMs.push(since());
+        break;
+      }
+      await answer?.arrayBuffer();
+      if (child.exitCode !== null)
+        throw new Error(`${args.at(-1)} exited (${child.exitCode}) before it answered`);
+      if (since() > 60_000) {
+        await stopProcess(child);
+        throw new Error(`${args.at(-1)} did not answer ${readyPath} within 60 s`);
+      }
+      await sleep(5);
+    }
+  }
+  return { child, origin, startMs };
 }

@@ -1,8 +1,11 @@
+import { encodeBody } from '#common/contract/body-encoding.ts';
 import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
+import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { migrateAppStore, openAppStore, type AppStoreTarget } from '#server/store/app-store.ts';
 import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';
 import { insertSession } from '#server/store/sessions.ts';
 import { addUserRole, insertUser } from '#server/store/users.ts';
+import type { Call } from './bench-load.ts';
 
 /** Writes into the app store (an SQLite file's path, or any store target: bench:scale's PostgreSQL one) an
  * administrator with a live session (made as sign-in makes one, as the test factories do), migrating it first: a
@@ -68,4 +71,52 @@ export async function createBenchRows(
   await query(`create index ${table}_created on ${table} (created_at)`);
   await query(`create index ${table}_category on ${table} (category)`);
   await query(`vacuum analyze ${table}`);
+}
+
+/** Rows a page the benchmarks ask for. */
+export const BENCH_PAGE_SIZE = 20;
+
+/** What a signed-in browser sends with each data call: the bearer and the anti-forgery cookie and header. */
+export interface Session {
+  authorization: string;
+  cookie: string;
+  xsrf: string;
+}
+
+/** The session of `token` (benchAdministrator's) on a running server: its anti-forgery token from a GET, and a check
+ * that the server accepts the bearer. */
+export async function signedInSession(origin: string, token: string): Promise<Session> {
+  const authorization = `Bearer ${token}`;
+  const answer = await fetch(`${origin}/api/setup`, { headers: { authorization } });
+  await answer.arrayBuffer();
+  const xsrf = new RegExp(`${XSRF_COOKIE}=([^;]+)`).exec(answer.headers.get('set-cookie') ?? '')?.[1];
+  if (!xsrf) throw new Error(`the server set no ${XSRF_COOKIE} cookie`);
+  const verify = await fetch(`${origin}/api/sql`, { headers: { authorization } });
+  if (!verify.ok)
+    throw new Error(`the bench session is not accepted: GET /api/sql answered ${verify.status}`);
+  await verify.arrayBuffer();
+  return { authorization, cookie: `${XSRF_COOKIE}=${xsrf}`, xsrf };
+}
+
+/** The browser's page call (POST …/page/{page}/search with the encoded filter), BENCH_PAGE_SIZE rows. */
+export function pageCall(
+  session: Session,
+  table: { db: string; schema: string; table: string },
+  page: number,
+  filter: Record<string, string>,
+  extra: Record<string, string> = {},
+): Call {
+  const query = new URLSearchParams({ pageSize: String(BENCH_PAGE_SIZE), ...extra });
+  const segments = [table.db, table.schema, table.table].map(encodeURIComponent).join('/');
+  return {
+    method: 'POST',
+    path: `/api/sql/${segments}/page/${page}/search?${query}`,
+    headers: {
+      authorization: session.authorization,
+      cookie: session.cookie,
+      [XSRF_HEADER]: session.xsrf,
+      'content-type': 'text/plain',
+    },
+    body: encodeBody(filter),
+  };
 }

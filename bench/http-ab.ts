@@ -13,15 +13,13 @@
  * or mysql; the 10-million-row `bench_rows` of bench:http, made if missing), BENCH_CONNECTIONS (50), BENCH_ROUNDS
  * (8), BENCH_DURATION (seconds a counted run, 4). Prints one line a round and the summary. Not a test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { encodeBody } from '#common/contract/body-encoding.ts';
-import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
-import { benchAdministrator } from './bench-session.ts';
+import { benchAdministrator, pageCall, signedInSession } from './bench-session.ts';
 import { loadRun, type Call } from './bench-load.ts';
-import { cpuMs, freePort, sleep, stopProcess } from './bench-process.ts';
+import { cpuMs, freePort, startProcess, stopProcess } from './bench-process.ts';
 import { BENCH_TABLE, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
 const TARGET = process.env.BENCH_TARGET ?? 'postgres';
@@ -61,7 +59,6 @@ async function start(build: Build, url: string, schema: string): Promise<Running
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `dbui-bench-ab-${build.name}-`));
   const token = await benchAdministrator(path.join(dataDir, 'app.db'));
   const port = await freePort();
-  const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
   const env = {
     PATH: process.env.PATH ?? '',
     DATA_DIR: dataDir,
@@ -70,34 +67,14 @@ async function start(build: Build, url: string, schema: string): Promise<Running
     PORT: String(port),
     LOG_LEVEL: 'info',
   };
-  const child = spawn(process.execPath, [...build.flags, build.main], {
-    env,
-    stdio: ['ignore', log, 'inherit'],
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  for (let waited = 0; ; waited += 20) {
-    const answer = await fetch(`${origin}/api/health`).catch(() => null);
-    await answer?.arrayBuffer();
-    if (answer?.status === 200) break;
-    if (child.exitCode !== null || waited > 60_000) throw new Error(`${build.name} did not start`);
-    await sleep(20);
-  }
-  const authorization = `Bearer ${token}`;
-  const setup = await fetch(`${origin}/api/setup`, { headers: { authorization } });
-  await setup.arrayBuffer();
-  const xsrf = new RegExp(`${XSRF_COOKIE}=([^;]+)`).exec(setup.headers.get('set-cookie') ?? '')?.[1];
-  if (!xsrf) throw new Error(`${build.name} set no ${XSRF_COOKIE} cookie`);
-  const call: Call = {
-    method: 'POST',
-    path: `/api/sql/bench/${encodeURIComponent(schema)}/${BENCH_TABLE}/page/1/search?pageSize=20`,
-    headers: {
-      authorization,
-      cookie: `${XSRF_COOKIE}=${xsrf}`,
-      [XSRF_HEADER]: xsrf,
-      'content-type': 'text/plain',
-    },
-    body: encodeBody({}),
-  };
+  const log = fs.openSync(path.join(dataDir, 'server.log'), 'a');
+  const { child, origin } = await startProcess([...build.flags, build.main], env, port, ['/api/health'], log);
+  const call = pageCall(
+    await signedInSession(origin, token),
+    { db: 'bench', schema, table: BENCH_TABLE },
+    1,
+    {},
+  );
   const check = await fetch(origin + call.path, {
     method: 'POST',
     headers: call.headers,

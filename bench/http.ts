@@ -35,7 +35,7 @@
  *   `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_MINIMAL_FLAGS (the same for the minimal server and the
  *   Fastify floor).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -44,13 +44,17 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import mysql from 'mysql2/promise';
 import Sqlite from 'better-sqlite3';
-import { encodeBody } from '#common/contract/body-encoding.ts';
 import { ensureDemoDatabase } from '#server/demo/demo-database.ts';
-import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
-import { benchAdministrator } from './bench-session.ts';
+import {
+  BENCH_PAGE_SIZE,
+  benchAdministrator,
+  pageCall,
+  signedInSession,
+  type Session,
+} from './bench-session.ts';
 import { ms } from './bench-stats.ts';
 import { loadRun, summarise, type Call, type Settling, type Summary } from './bench-load.ts';
-import { cpuMs, freePort, sleep, stopProcess } from './bench-process.ts';
+import { cpuMs, freePort, startProcess, stopProcess, type Started } from './bench-process.ts';
 import type { MinimalServerSettings } from './http-minimal.ts';
 import { BENCH_TABLE, checkedDatabaseName, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
@@ -85,7 +89,7 @@ const MINIMAL_FLAGS = (process.env.BENCH_MINIMAL_FLAGS ?? '').split(' ').filter(
 const RESULTS = process.env.BENCH_RESULTS
   ? path.resolve(process.env.BENCH_RESULTS)
   : fileURLToPath(new URL('./results/http.md', import.meta.url));
-const PAGE_SIZE = 20;
+const PAGE_SIZE = BENCH_PAGE_SIZE;
 /** The bare driver's runs per operation: up to this many, within DRIVER_SECONDS, at least 4. */
 const DRIVER_RUNS = 200;
 const DRIVER_SECONDS = Math.min(3, DURATION);
@@ -263,48 +267,6 @@ class RssSampler {
 // ---------------------------------------------------------------------------------------------------------------
 // Processes
 
-interface Started {
-  child: ChildProcess;
-  origin: string;
-  /** From spawn to the first 200 on each of the ready paths, in their order. */
-  startMs: number[];
-}
-
-/** Spawns a server and waits for a 200 on each of `readyPaths` in turn (polled every 5 ms), timing each from the
- * spawn. */
-async function startProcess(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  port: number,
-  readyPaths: string[],
-  stdout: 'ignore' | number,
-): Promise<Started> {
-  const origin = `http://127.0.0.1:${port}`;
-  const started = process.hrtime.bigint();
-  const since = () => Number(process.hrtime.bigint() - started) / 1e6;
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', stdout, 'inherit'] });
-  const startMs: number[] = [];
-  for (const readyPath of readyPaths) {
-    for (;;) {
-      const answer = await fetch(`${origin}${readyPath}`).catch(() => null);
-      if (answer?.status === 200) {
-        await answer.arrayBuffer();
-        startMs.push(since());
-        break;
-      }
-      await answer?.arrayBuffer();
-      if (child.exitCode !== null)
-        throw new Error(`${args.at(-1)} exited (${child.exitCode}) before it answered`);
-      if (since() > 60_000) {
-        await stopProcess(child);
-        throw new Error(`${args.at(-1)} did not answer ${readyPath} within 60 s`);
-      }
-      await sleep(5);
-    }
-  }
-  return { child, origin, startMs };
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // What is measured
 
@@ -398,34 +360,6 @@ function cursorOf(answer: unknown): string {
   if (typeof cursor !== 'string' || cursor.length === 0)
     throw new Error('the page answer carries no cursor (data.cursor): Next cannot seek from it');
   return cursor;
-}
-
-interface Session {
-  authorization: string;
-  cookie: string;
-  xsrf: string;
-}
-
-function pageCall(
-  session: Session,
-  target: Target,
-  page: number,
-  filter: Record<string, string>,
-  extra: Record<string, string> = {},
-): Call {
-  const query = new URLSearchParams({ pageSize: String(PAGE_SIZE), ...extra });
-  const segments = [target.db, target.schema, target.table].map(encodeURIComponent).join('/');
-  return {
-    method: 'POST',
-    path: `/api/sql/${segments}/page/${page}/search?${query}`,
-    headers: {
-      authorization: session.authorization,
-      cookie: session.cookie,
-      [XSRF_HEADER]: session.xsrf,
-      'content-type': 'text/plain',
-    },
-    body: encodeBody(filter),
-  };
 }
 
 /** The operations of one target, in the order they run; the answers they need come from the running server. */
@@ -664,19 +598,6 @@ async function startDbui(dataDir: string, targets: Target[], logFd: number): Pro
     LOG_LEVEL: 'info',
   };
   return startProcess([...SERVER_FLAGS, SERVER_MAIN], env, port, ['/api/health/alive', '/api/health'], logFd);
-}
-
-async function signedInSession(origin: string, token: string): Promise<Session> {
-  const authorization = `Bearer ${token}`;
-  const answer = await fetch(`${origin}/api/setup`, { headers: { authorization } });
-  await answer.arrayBuffer();
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(answer.headers.get('set-cookie') ?? '')?.[1];
-  if (!xsrf) throw new Error('the server set no XSRF-TOKEN cookie');
-  const verify = await fetch(`${origin}/api/sql`, { headers: { authorization } });
-  if (!verify.ok)
-    throw new Error(`the bench session is not accepted: GET /api/sql answered ${verify.status}`);
-  await verify.arrayBuffer();
-  return { authorization, cookie: `${XSRF_COOKIE}=${xsrf}`, xsrf };
 }
 
 function minimalSettings(target: Target, port: number, fastify: boolean): MinimalServerSettings {
