@@ -44,6 +44,32 @@ describe('DeadlineGuard', () => {
     });
   });
 
+  it('fires each deadline of many calls in flight once, whichever of them ended first', async () => {
+    const guard = new DeadlineGuard('crm', 1000);
+    const discarded: string[] = [];
+    const call = (name: string, budgetMs: number, answersAfterMs: number | null) =>
+      guard
+        .run(
+          () => (answersAfterMs === null ? never<string>() : sleep(answersAfterMs).then(() => name)),
+          () => discarded.push(name),
+          () => false,
+          guard.deadline(budgetMs),
+        )
+        .catch(() => `${name} late`);
+    // Calls end in another order than they began: each ending moves the last waiter into its place (e into a's
+    // place, then e ends there).
+    const outcomes = await Promise.all([
+      call('a', 200, 10),
+      call('b', 40, null),
+      call('c', 200, 30),
+      call('d', 90, null),
+      call('e', 70, 20),
+      call('f', 200, 50),
+    ]);
+    expect(outcomes).toEqual(['a', 'b late', 'c', 'd late', 'e', 'f']);
+    expect(discarded).toEqual(['b', 'd']);
+  });
+
   it('discards the connection of a statement that outlives the deadline, and fails the call with the 503', async () => {
     const guard = new DeadlineGuard('crm', 60);
     const discarded: string[] = [];

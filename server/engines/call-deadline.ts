@@ -36,6 +36,8 @@ export interface CallDeadline {
 interface Waiter {
   at: number;
   late: () => void;
+  /** Its index in `waiting`; -1 once it waits no more. */
+  slot: number;
 }
 
 /**
@@ -43,20 +45,37 @@ interface Waiter {
  * a timer a statement (and one a pool wait) was a timer object, a list of Node's timers by duration, a promise and a
  * settled-state object a call, a few microseconds of a page's server time (issue 17). A deadline fires a little
  * after its time at most, as a timer does.
+ *
+ * The waiters are an array (each knows its slot), not a Set. A Set that grows and shrinks with the calls in flight
+ * rehashes all the time, and each table it leaves links to the next: under load, once the garbage collector had
+ * moved one such table to the old generation, it kept every later table, their waiters and through them each
+ * call's promises and rows alive until the next mark-compact (decision 0034, "Promoted rows").
  */
-const waiting = new Set<Waiter>();
+const waiting: Waiter[] = [];
 let timer: NodeJS.Timeout | null = null;
 let timerAt = Infinity;
 
 function watch(waiter: Waiter): void {
-  waiting.add(waiter);
+  waiter.slot = waiting.length;
+  waiting.push(waiter);
   if (waiter.at < timerAt) schedule(waiter.at);
+}
+
+/** Takes a waiter out of `waiting`: the last one moves into its slot. */
+function remove(waiter: Waiter): void {
+  const last = waiting.pop();
+  if (last && last !== waiter) {
+    waiting[waiter.slot] = last;
+    last.slot = waiter.slot;
+  }
+  waiter.slot = -1;
 }
 
 /** Stops watching; false when the deadline already fired. */
 function unwatch(waiter: Waiter): boolean {
-  if (!waiting.delete(waiter)) return false;
-  if (waiting.size === 0 && timer) {
+  if (waiter.slot < 0) return false;
+  remove(waiter);
+  if (waiting.length === 0 && timer) {
     clearTimeout(timer);
     timer = null;
     timerAt = Infinity;
@@ -74,13 +93,12 @@ function fireDue(): void {
   timer = null;
   timerAt = Infinity;
   const now = Date.now();
-  let next = Infinity;
-  for (const waiter of waiting) {
-    if (waiter.at <= now) {
-      waiting.delete(waiter);
-      waiter.late();
-    } else if (waiter.at < next) next = waiter.at;
+  for (const waiter of waiting.filter((w) => w.at <= now)) {
+    remove(waiter);
+    waiter.late();
   }
+  let next = Infinity;
+  for (const waiter of waiting) if (waiter.at < next) next = waiter.at;
   if (next < Infinity && next < timerAt) schedule(next);
 }
 
@@ -94,6 +112,7 @@ function settleBy<T>(
   return new Promise<T>((resolve, reject) => {
     const waiter: Waiter = {
       at,
+      slot: -1,
       late: () => {
         try {
           reject(late());

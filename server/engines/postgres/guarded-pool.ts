@@ -45,6 +45,25 @@ export class ConnectingClient extends pg.Client {
 }
 
 /** Wraps a pool: `connect()` waits until its deadline, and the client's statements end by it. */
+/**
+ * A statement through pg's callback form, its outcome as a promise of our own. pg's promise form (client.query
+ * without a callback) keeps each result reachable for the garbage collector past its use: under load every page's
+ * rows survived a scavenge and went to the old generation (1.1 MB at each scavenge, a mark-compact a second),
+ * and a pooled client's checkout, query and release ran at two thirds of the rate of the callback form
+ * (decision 0034, "the promoted rows").
+ */
+function callbackQuery(
+  client: pg.PoolClient,
+  text: string,
+  values: readonly unknown[] | undefined,
+): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    client.query(text, values ? [...values] : [], (error: Error | null, result: pg.QueryResult) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
 export function guardedPool(pool: pg.Pool, guard: DeadlineGuard): GuardedPool {
   // A new connection is the server answering.
   pool.on('connect', () => guard.answered());
@@ -75,7 +94,7 @@ export function guardedPool(pool: pg.Pool, guard: DeadlineGuard): GuardedPool {
       if (typeof statement !== 'string') return client.query(statement);
       if (discarded) return Promise.reject(discarded);
       return guard.run(
-        () => client.query(statement, values ? [...values] : undefined),
+        () => callbackQuery(client, statement, values),
         discard,
         (error) => error instanceof pg.DatabaseError,
         checkout.deadline ?? guard.deadline(),
