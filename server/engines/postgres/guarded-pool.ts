@@ -44,13 +44,11 @@ export class ConnectingClient extends pg.Client {
   }
 }
 
-/** Wraps a pool: `connect()` waits until its deadline, and the client's statements end by it. */
 /**
- * A statement through pg's callback form, its outcome as a promise of our own. pg's promise form (client.query
- * without a callback) keeps each result reachable for the garbage collector past its use: under load every page's
- * rows survived a scavenge and went to the old generation (1.1 MB at each scavenge, a mark-compact a second),
- * and a pooled client's checkout, query and release ran at two thirds of the rate of the callback form
- * (decision 0034, "the promoted rows").
+ * A statement through pg's callback form, its outcome as a promise of our own. With pg's promise form (client.query
+ * without a callback) a pooled client's results stayed reachable past their use: under load every page's rows
+ * outlived a scavenge and went to the old generation, and a loop of checkout, query and release ran at two thirds
+ * of the callback form's rate (decision 0034, "Promoted rows").
  */
 function callbackQuery(
   client: pg.PoolClient,
@@ -64,6 +62,7 @@ function callbackQuery(
   });
 }
 
+/** Wraps a pool: `connect()` waits until its deadline, and the client's statements end by it. */
 export function guardedPool(pool: pg.Pool, guard: DeadlineGuard): GuardedPool {
   // A new connection is the server answering.
   pool.on('connect', () => guard.answered());
