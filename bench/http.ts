@@ -46,7 +46,7 @@ import mysql from 'mysql2/promise';
 import Sqlite from 'better-sqlite3';
 import { ensureDemoDatabase } from '#server/demo/demo-database.ts';
 import {
-  BENCH_PAGE_SIZE,
+  BENCH_PAGE_SIZE as PAGE_SIZE,
   benchAdministrator,
   pageCall,
   signedInSession,
@@ -89,7 +89,6 @@ const MINIMAL_FLAGS = (process.env.BENCH_MINIMAL_FLAGS ?? '').split(' ').filter(
 const RESULTS = process.env.BENCH_RESULTS
   ? path.resolve(process.env.BENCH_RESULTS)
   : fileURLToPath(new URL('./results/http.md', import.meta.url));
-const PAGE_SIZE = BENCH_PAGE_SIZE;
 /** The bare driver's runs per operation: up to this many, within DRIVER_SECONDS, at least 4. */
 const DRIVER_RUNS = 200;
 const DRIVER_SECONDS = Math.min(3, DURATION);
