@@ -16,8 +16,11 @@
  *     shows what DBUI adds to the driver;
  *   - throughput of the first page at 10, 50 and 200 connections (the demo at 50), DBUI and a minimal server
  *     (bench/http-minimal.ts: node:http, the same driver with a pool of 10, the same SQL, JSON.stringify) and the
- *     Fastify floor (the same answer through Fastify with its logging) run in turn, each after 3 s of uncounted
- *     load, requests a second, p99 and CPU a request, with DBUI's resident memory sampled every 100 ms;
+ *     Fastify floor (the same answer through Fastify with its logging) take turns in 3 rounds at each level (each
+ *     round in another order, each run counting 5 s after 3 s of uncounted load): requests a second (the median of
+ *     the rounds), each round's ratio to the minimal server (two shared cores drift by tens of per cent over
+ *     minutes, the minimal server too, so a ratio compares runs seconds apart), p99 and CPU a request, with DBUI's
+ *     resident memory sampled every 100 ms;
  *   - a later start (the app store already migrated): from spawn to the first 200 on /api/health.
  *
  * The session: an administrator with a live session written into the app store before the server starts
@@ -27,10 +30,11 @@
  *
  * Writes bench/results/http.md and prints it. Not a test. Settings:
  *   BENCH_ROWS (default 10,000,000; deep pages scale down on smaller tables), BENCH_DATABASE (default dbui_bench),
- *   BENCH_DURATION (seconds per autocannon run, default 10), BENCH_TARGETS (demo,postgres,mysql),
+ *   BENCH_DURATION (seconds per latency run, default 10), BENCH_TARGETS (demo,postgres,mysql),
  *   BENCH_OPS (first,sorted,filtered,neighbour,number,last,tables,throughput), BENCH_CONNECTIONS (10,50,200),
  *   BENCH_STARTS (later starts timed, default 3), BENCH_SETTLE (seconds each throughput run's load runs uncounted
- *   first, default 3), BENCH_RESULTS (the file written, default bench/results/http.md),
+ *   first, default 3), BENCH_ROUNDS (throughput rounds a level, default 3), BENCH_ROUND_SECONDS (counted seconds
+ *   of each throughput run, default 5), BENCH_RESULTS (the file written, default bench/results/http.md),
  *   POSTGRES_TEST_URL, MYSQL_TEST_URL, DBUI_DIST, BENCH_SERVER_FLAGS (Node flags for DBUI's server, such as
  *   `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_MINIMAL_FLAGS (the same for the minimal server and the
  *   Fastify floor).
@@ -180,6 +184,10 @@ async function warm(origin: string, calls: Call[]): Promise<void> {
 
 /** How long each throughput run's load settles before it is counted (bench-load.ts). */
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE ?? 3);
+/** Throughput rounds at each level: DBUI, the minimal server and the Fastify floor take turns this many times. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+/** Counted seconds of each throughput run. */
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 5);
 
 /** The bare driver: `work` in this process until `runs` runs or `seconds`, at least 2, after one untimed run. Called
  * before and after an operation's HTTP runs, half the budget each, so a machine that got busier meanwhile weighs on
@@ -212,24 +220,54 @@ function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
   }
 }
 
-/** A load run with the server's own CPU time per answered request, in microseconds. */
-async function loadWithCpu(
-  pid: number,
-  origin: string,
-  calls: Call[],
-  connections: number,
-): Promise<LoadResult & Cpu> {
+/** One counted throughput run: each answer's time, requests a second, failures, the server's CPU time (ms). */
+interface CpuRun {
+  samples: number[];
+  requestsPerSecond: number;
+  failed: number;
+  userMs: number;
+  systemMs: number;
+}
+
+/** A throughput run of ROUND_SECONDS after SETTLE_SECONDS uncounted, with the server's CPU time over the counted
+ * seconds (/proc). */
+async function loadWithCpu(pid: number, origin: string, call: Call, connections: number): Promise<CpuRun> {
+  await warm(origin, [call]);
   let before = cpuMs(pid);
-  const run = await load(origin, calls, connections, {
+  const run = await loadRun(origin, [call], connections, ROUND_SECONDS, {
     seconds: SETTLE_SECONDS,
     onCounting: () => (before = cpuMs(pid)),
   });
   const after = cpuMs(pid);
-  const perRequest = (ms: number) => (1000 * ms) / Math.max(1, run.latency.n + run.failed);
-  const user = perRequest(after.user - before.user);
-  const system = perRequest(after.system - before.system);
-  return { ...run, cpuUsPerRequest: user + system, userUsPerRequest: user, systemUsPerRequest: system };
+  return { ...run, userMs: after.user - before.user, systemMs: after.system - before.system };
 }
+
+/** A server's runs of one level together: the median requests a second, every answer's time, the CPU time a request
+ * over all of them. */
+function combined(runs: CpuRun[]): LoadResult & Cpu {
+  const requests = Math.max(
+    1,
+    runs.reduce((n, run) => n + run.samples.length + run.failed, 0),
+  );
+  const perRequest = (ms: number) => (1000 * ms) / requests;
+  const user = perRequest(runs.reduce((ms, run) => ms + run.userMs, 0));
+  const system = perRequest(runs.reduce((ms, run) => ms + run.systemMs, 0));
+  return {
+    latency: summarise(runs.flatMap((run) => run.samples)),
+    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
+    failed: runs.reduce((n, run) => n + run.failed, 0),
+    cpuUsPerRequest: user + system,
+    userUsPerRequest: user,
+    systemUsPerRequest: system,
+  };
+}
+
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
+
+/** Round by round, one server's requests a second over another's (in per cent). */
+const ratiosOf = (runs: CpuRun[], base: CpuRun[]) =>
+  runs.map((run, i) => (100 * run.requestsPerSecond) / (base[i]?.requestsPerSecond ?? NaN));
 
 interface Cpu {
   /** The server's CPU time per answered request, in microseconds: in all, in user space, in the kernel. */
@@ -315,6 +353,9 @@ interface ThroughputResult {
   minimal: LoadResult & Cpu;
   /** The same answer through Fastify with its logging (http-minimal.ts): the stack's own floor. */
   fastify: LoadResult & Cpu;
+  /** Each round's DBUI and Fastify floor requests a second over the minimal server's in the same round (%). */
+  dbuiRatios: number[];
+  fastifyRatios: number[];
   dbuiPeakMb: number;
 }
 
@@ -693,28 +734,49 @@ async function main() {
       try {
         const call = pageCall(session, target, 1, {});
         const minimalCall: Call = { method: 'GET', path: '/', headers: {} };
+        const servers = [
+          { pid, origin, call, runs: [] as CpuRun[] },
+          { pid: minimal.child.pid!, origin: minimal.origin, call: minimalCall, runs: [] as CpuRun[] },
+          {
+            pid: fastifyFloor.child.pid!,
+            origin: fastifyFloor.origin,
+            call: minimalCall,
+            runs: [] as CpuRun[],
+          },
+        ] as const;
+        // Each server's code compiled by the JIT before anything counts (with BENCH_OPS=throughput alone, DBUI
+        // would otherwise meet the first round cold).
+        for (const server of servers) await loadRun(server.origin, [server.call], 50, 3);
         for (const connections of target.kind === 'demo' ? DEMO_CONNECTIONS : CONNECTIONS) {
-          await warm(origin, [call]);
+          for (const server of servers) server.runs.length = 0;
           rss.mark();
-          const dbui = await loadWithCpu(pid, origin, [call], connections);
-          const dbuiPeakMb = rss.peakSinceMark;
-          await warm(minimal.origin, [minimalCall]);
-          const floor = await loadWithCpu(minimal.child.pid!, minimal.origin, [minimalCall], connections);
-          await warm(fastifyFloor.origin, [minimalCall]);
-          const fastify = await loadWithCpu(
-            fastifyFloor.child.pid!,
-            fastifyFloor.origin,
-            [minimalCall],
+          // Round r starts with the r-th server, so none is always measured first or last.
+          for (let round = 0; round < ROUNDS; round++)
+            for (let i = 0; i < servers.length; i++) {
+              const server = servers[(round + i) % servers.length]!;
+              server.runs.push(await loadWithCpu(server.pid, server.origin, server.call, connections));
+            }
+          const [dbuiRuns, minimalRuns, fastifyRuns] = servers.map((server) => server.runs);
+          const result: ThroughputResult = {
+            target,
             connections,
-          );
-          throughput.push({ target, connections, dbui, minimal: floor, fastify, dbuiPeakMb });
+            dbui: combined(dbuiRuns!),
+            minimal: combined(minimalRuns!),
+            fastify: combined(fastifyRuns!),
+            dbuiRatios: ratiosOf(dbuiRuns!, minimalRuns!),
+            fastifyRatios: ratiosOf(fastifyRuns!, minimalRuns!),
+            dbuiPeakMb: rss.peakSinceMark,
+          };
+          throughput.push(result);
           maxLoad = Math.max(maxLoad, os.loadavg()[0]!);
+          const { dbui, minimal: floor, fastify } = result;
           console.log(
             `${target.label} first page, ${connections} connections: DBUI ${dbui.requestsPerSecond.toFixed(0)} req/s ` +
-              `(p99 ${ms(dbui.latency.p99)} ms, peak ${dbuiPeakMb.toFixed(0)} MB, ${cpuText(dbui)}), ` +
+              `(p99 ${ms(dbui.latency.p99)} ms, peak ${result.dbuiPeakMb.toFixed(0)} MB, ${cpuText(dbui)}), ` +
               `minimal ${floor.requestsPerSecond.toFixed(0)} req/s (p99 ${ms(floor.latency.p99)} ms, ` +
               `${cpuText(floor)}), Fastify floor ${fastify.requestsPerSecond.toFixed(0)} req/s ` +
-              `(p99 ${ms(fastify.latency.p99)} ms, ${cpuText(fastify)})`,
+              `(p99 ${ms(fastify.latency.p99)} ms, ${cpuText(fastify)}); DBUI / minimal by round ` +
+              `${result.dbuiRatios.map((r) => r.toFixed(0)).join(', ')} %`,
           );
         }
       } finally {
@@ -784,7 +846,7 @@ function markdown(run: {
   const failed = (r: OperationResult) => (r.kept?.failed ?? 0) + (r.fresh?.failed ?? 0);
   const lines: string[] = [];
   lines.push(
-    `${new Date().toISOString().slice(0, 10)}; HEAD ${commit || 'unknown'} (DBUI as built from the working tree); ${machine}; ${rowsNote}${rowsNote ? '; ' : ''}${DURATION} s per autocannon run; ` +
+    `${new Date().toISOString().slice(0, 10)}; HEAD ${commit || 'unknown'} (DBUI as built from the working tree); ${machine}; ${rowsNote}${rowsNote ? '; ' : ''}${DURATION} s per latency run; ` +
       `load average (1, 5, 15 min) ${run.loadBefore.join(' / ')} before, ${run.loadAfter.join(' / ')} after ` +
       `(1-minute peak ${run.maxLoad.toFixed(2)}); the whole run ${run.minutes.toFixed(1)} min.`,
     '',
@@ -804,32 +866,31 @@ function markdown(run: {
   if (run.throughput.length) {
     lines.push(
       '',
-      'Throughput of the first page: DBUI and the minimal server (node:http, the same driver with a pool of 10, the ' +
-        'same SQL, JSON.stringify) in turn, kept-alive connections, pipelining 1; DBUI logging at info into a file. ' +
-        `Each run counts ${DURATION} s after ${SETTLE_SECONDS} s uncounted on the same connections (the storm of ` +
-        'their opening is not kept-alive load); peak RSS covers both. CPU a request: the server process’s user ' +
-        'and system time over the counted seconds (/proc) divided by the requests answered; the rest of the two ' +
-        'cores went to the database and autocannon. The Fastify floor: the minimal server’s answer through ' +
-        'Fastify with its pino logging at info into a file, nothing of DBUI’s (the stack’s own cost).',
+      'Throughput of the first page: DBUI, the minimal server (node:http, the same driver with a pool of 10, the ' +
+        'same SQL, JSON.stringify) and the Fastify floor in turn, kept-alive connections, pipelining 1; DBUI logging ' +
+        `at info into a file. At each level the three take ${ROUNDS} rounds, each round in another order, each run ` +
+        `counting ${ROUND_SECONDS} s after ${SETTLE_SECONDS} s uncounted on the same connections (the storm of their ` +
+        'opening is not kept-alive load). Requests a second: the median of the rounds; the ratios: the median of ' +
+        'each round’s ratio (its range in brackets), so what drifts over minutes on two shared cores weighs on ' +
+        'both sides of each; median and p99 over every answer of the rounds. CPU a request: the server process’s ' +
+        'user and system time over the counted seconds (/proc) divided by the requests answered; the rest of the ' +
+        'two cores went to the database and autocannon. The Fastify floor: the minimal server’s answer through ' +
+        'Fastify with its pino logging at info into a file, nothing of DBUI’s (the stack’s own cost). Peak RSS: ' +
+        'DBUI’s highest sample (every 100 ms) over the level.',
       '',
       '| database | connections | DBUI requests/s | DBUI median | DBUI p99 | minimal server requests/s | minimal median | minimal p99 | DBUI / minimal | DBUI CPU a request | minimal CPU a request | Fastify floor requests/s | Fastify floor / minimal | Fastify floor CPU a request | DBUI peak RSS |',
       '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
     );
+    const ratioText = (ratios: number[]) =>
+      `${median(ratios).toFixed(0)} %` +
+      (ratios.length > 1 ? ` (${Math.min(...ratios).toFixed(0)}–${Math.max(...ratios).toFixed(0)})` : '');
     for (const t of run.throughput) {
-      const ratio = t.minimal.requestsPerSecond
-        ? (100 * t.dbui.requestsPerSecond) / t.minimal.requestsPerSecond
-        : NaN;
-      const floorRatio = t.minimal.requestsPerSecond
-        ? (100 * t.fastify.requestsPerSecond) / t.minimal.requestsPerSecond
-        : NaN;
       const failures = t.dbui.failed + t.minimal.failed + t.fastify.failed;
       lines.push(
-        `| ${t.target.label} | ${t.connections}${failures ? ` (${failures} failed)` : ''} | ${t.dbui.requestsPerSecond.toFixed(0)} | ${fmt(t.dbui.latency)} | ${p99(t.dbui.latency)} | ${t.minimal.requestsPerSecond.toFixed(0)} | ${fmt(t.minimal.latency)} | ${p99(t.minimal.latency)} | ${ratio.toFixed(0)} % | ${t.dbui.cpuUsPerRequest.toFixed(0)} µs | ${t.minimal.cpuUsPerRequest.toFixed(0)} µs | ${t.fastify.requestsPerSecond.toFixed(0)} | ${floorRatio.toFixed(0)} % | ${t.fastify.cpuUsPerRequest.toFixed(0)} µs | ${t.dbuiPeakMb.toFixed(0)} MB |`,
+        `| ${t.target.label} | ${t.connections}${failures ? ` (${failures} failed)` : ''} | ${t.dbui.requestsPerSecond.toFixed(0)} | ${fmt(t.dbui.latency)} | ${p99(t.dbui.latency)} | ${t.minimal.requestsPerSecond.toFixed(0)} | ${fmt(t.minimal.latency)} | ${p99(t.minimal.latency)} | ${ratioText(t.dbuiRatios)} | ${t.dbui.cpuUsPerRequest.toFixed(0)} µs | ${t.minimal.cpuUsPerRequest.toFixed(0)} µs | ${t.fastify.requestsPerSecond.toFixed(0)} | ${ratioText(t.fastifyRatios)} | ${t.fastify.cpuUsPerRequest.toFixed(0)} µs | ${t.dbuiPeakMb.toFixed(0)} MB |`,
       );
     }
   }
-  const median = (values: number[]) =>
-    [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
   const health = run.startTimes.map((t) => t.health);
   const alive = run.startTimes.map((t) => t.alive);
   lines.push(
