@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import {
   Kysely,
   Migrator,
@@ -39,7 +39,9 @@ export function openAppStore(target: AppStoreTarget): AppStore {
     db = new Kysely<AppDatabase>({ dialect: new StoreSqliteDialect(database, statements) });
     keepDirectStatements(db, statements);
   } else {
-    db = new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool: postgresPool(target.url) }) });
+    // pg is loaded when the pool is first needed: a start on the default SQLite store does not read it (about 30 ms
+    // of a later start, issue 17 target 6).
+    db = new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool: () => postgresPool(target.url) }) });
   }
   return {
     db,
@@ -56,7 +58,8 @@ export function openAppStore(target: AppStoreTarget): AppStore {
 /** The PostgreSQL app store's pool. An idle connection that the server ends (a restart, an administrator's
  * pg_terminate_backend) emits 'error' on the pool, which would end the process without a listener; the next query
  * simply opens a new connection. */
-function postgresPool(url: string): pg.Pool {
+async function postgresPool(url: string): Promise<pg.Pool> {
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
