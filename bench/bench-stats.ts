@@ -48,3 +48,7 @@ function summarise(samples: number[]): Timing {
 }
 
 export const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));
+
+/** The middle value (the lower of the two middle ones for an even count); NaN for none. */
+export const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchAdministrator, pageCall, signedInSession } from './bench-session.ts';
 import { loadRun, type Call } from './bench-load.ts';
+import { median } from './bench-stats.ts';
 import { cpuMs, freePort, startProcess, stopProcess } from './bench-process.ts';
 import { BENCH_TABLE, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
@@ -104,8 +105,6 @@ async function measure(server: Running): Promise<string> {
   if (run.failed) throw new Error(`${server.name}: ${run.failed} requests failed`);
   return `${server.name} ${run.requestsPerSecond.toFixed(0)} req/s, ${microseconds.toFixed(0)} µs CPU a request`;
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 async function main() {
   const url =

@@ -56,7 +56,7 @@ import {
   signedInSession,
   type Session,
 } from './bench-session.ts';
-import { ms } from './bench-stats.ts';
+import { median, ms } from './bench-stats.ts';
 import { loadRun, summarise, type Call, type Settling, type Summary } from './bench-load.ts';
 import { cpuMs, freePort, startProcess, stopProcess, type Started } from './bench-process.ts';
 import type { MinimalServerSettings } from './http-minimal.ts';
@@ -261,9 +261,6 @@ function combined(runs: CpuRun[]): LoadResult & Cpu {
     systemUsPerRequest: system,
   };
 }
-
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] ?? NaN;
 
 /** Round by round, one server's requests a second over another's (in per cent). */
 const ratiosOf = (runs: CpuRun[], base: CpuRun[]) =>
