@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { cpuMs } from './bench-process.ts';
 
 /*
  * Load runs with autocannon, shared by bench:http and bench:scale: kept-alive connections, pipelining 1, each
@@ -116,4 +117,23 @@ export function loadRun(
       else failed++;
     });
   });
+}
+
+/** A load run counted after `settleSeconds` (see Settling), with the server process's CPU time (ms, /proc) over the
+ * counted seconds. */
+export async function loadRunWithCpu(
+  pid: number,
+  origin: string,
+  calls: Call[],
+  connections: number,
+  seconds: number,
+  settleSeconds: number,
+): Promise<LoadRun & { userMs: number; systemMs: number }> {
+  let before = cpuMs(pid);
+  const run = await loadRun(origin, calls, connections, seconds, {
+    seconds: settleSeconds,
+    onCounting: () => (before = cpuMs(pid)),
+  });
+  const after = cpuMs(pid);
+  return { ...run, userMs: after.user - before.user, systemMs: after.system - before.system };
 }

@@ -18,9 +18,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { benchAdministrator, pageCall, signedInSession } from './bench-session.ts';
-import { loadRun, type Call } from './bench-load.ts';
+import { loadRun, loadRunWithCpu, type Call } from './bench-load.ts';
 import { median } from './bench-stats.ts';
-import { cpuMs, freePort, startProcess, stopProcess } from './bench-process.ts';
+import { freePort, startProcess, stopProcess } from './bench-process.ts';
 import { BENCH_TABLE, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
 const TARGET = process.env.BENCH_TARGET ?? 'postgres';
@@ -88,18 +88,16 @@ async function start(build: Build, url: string, schema: string): Promise<Running
 
 /** One counted run on one server: requests a second and CPU time a request. */
 async function measure(server: Running): Promise<string> {
-  const pid = server.child.pid ?? 0;
-  let before = 0;
-  const run = await loadRun(server.origin, [server.call], CONNECTIONS, DURATION, {
-    seconds: 1,
-    onCounting: () => {
-      const cpu = cpuMs(pid);
-      before = cpu.user + cpu.system;
-    },
-  });
-  const cpu = cpuMs(pid);
-  const requests = run.requestsPerSecond * DURATION;
-  const microseconds = ((cpu.user + cpu.system - before) * 1000) / Math.max(1, requests);
+  const run = await loadRunWithCpu(
+    server.child.pid ?? 0,
+    server.origin,
+    [server.call],
+    CONNECTIONS,
+    DURATION,
+    1,
+  );
+  const requests = run.samples.length + run.failed;
+  const microseconds = ((run.userMs + run.systemMs) * 1000) / Math.max(1, requests);
   server.requestsPerSecond.push(run.requestsPerSecond);
   server.cpuMicroseconds.push(microseconds);
   if (run.failed) throw new Error(`${server.name}: ${run.failed} requests failed`);

@@ -57,8 +57,8 @@ import {
   type Session,
 } from './bench-session.ts';
 import { median, ms } from './bench-stats.ts';
-import { loadRun, summarise, type Call, type Settling, type Summary } from './bench-load.ts';
-import { cpuMs, freePort, startProcess, stopProcess, type Started } from './bench-process.ts';
+import { loadRun, loadRunWithCpu, summarise, type Call, type Summary } from './bench-load.ts';
+import { freePort, startProcess, stopProcess, type Started } from './bench-process.ts';
 import type { MinimalServerSettings } from './http-minimal.ts';
 import { BENCH_TABLE, checkedDatabaseName, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
@@ -114,13 +114,8 @@ interface LoadResult {
 }
 
 /** autocannon for DURATION seconds on `connections` kept-alive connections, cycling through `calls`. */
-async function load(
-  origin: string,
-  calls: Call[],
-  connections: number,
-  settling?: Settling,
-): Promise<LoadResult> {
-  const run = await loadRun(origin, calls, connections, DURATION, settling);
+async function load(origin: string, calls: Call[], connections: number): Promise<LoadResult> {
+  const run = await loadRun(origin, calls, connections, DURATION);
   return { latency: summarise(run.samples), requestsPerSecond: run.requestsPerSecond, failed: run.failed };
 }
 
@@ -221,25 +216,12 @@ function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
 }
 
 /** One counted throughput run: each answer's time, requests a second, failures, the server's CPU time (ms). */
-interface CpuRun {
-  samples: number[];
-  requestsPerSecond: number;
-  failed: number;
-  userMs: number;
-  systemMs: number;
-}
+type CpuRun = Awaited<ReturnType<typeof loadRunWithCpu>>;
 
-/** A throughput run of ROUND_SECONDS after SETTLE_SECONDS uncounted, with the server's CPU time over the counted
- * seconds (/proc). */
+/** A throughput run of ROUND_SECONDS after SETTLE_SECONDS uncounted, with the server's CPU time. */
 async function loadWithCpu(pid: number, origin: string, call: Call, connections: number): Promise<CpuRun> {
   await warm(origin, [call]);
-  let before = cpuMs(pid);
-  const run = await loadRun(origin, [call], connections, ROUND_SECONDS, {
-    seconds: SETTLE_SECONDS,
-    onCounting: () => (before = cpuMs(pid)),
-  });
-  const after = cpuMs(pid);
-  return { ...run, userMs: after.user - before.user, systemMs: after.system - before.system };
+  return loadRunWithCpu(pid, origin, [call], connections, ROUND_SECONDS, SETTLE_SECONDS);
 }
 
 /** A server's runs of one level together: the median requests a second, every answer's time, the CPU time a request

@@ -39,8 +39,8 @@ export function openAppStore(target: AppStoreTarget): AppStore {
     db = new Kysely<AppDatabase>({ dialect: new StoreSqliteDialect(database, statements) });
     keepDirectStatements(db, statements);
   } else {
-    // pg is loaded when the pool is first needed: a start on the default SQLite store does not read it (about 30 ms
-    // of a later start, issue 17 target 6).
+    // pg is loaded when the pool is first needed: a start on the default SQLite store does not read it (58-72 ms of
+    // a later start on a slow machine, issue 17 target 6; decision 0002).
     db = new Kysely<AppDatabase>({ dialect: new PostgresDialect({ pool: () => postgresPool(target.url) }) });
   }
   return {
