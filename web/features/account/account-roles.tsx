@@ -11,7 +11,7 @@ export function AccountRoles() {
         {pm.roles}
       </Text>
       {roles.isPending ? (
-        <Loader size="xs" aria-label={pm.roles} />
+        <Loader size="xs" role="status" aria-label={pm.roles} />
       ) : roles.isError ? (
         <Text size="sm" c="var(--mantine-color-error)" role="alert">
           {pm.rolesFailed} {roles.error.message}

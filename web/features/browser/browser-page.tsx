@@ -174,7 +174,7 @@ function Card({
     }
     return (
       <CardMessage
-        icon={<Loader size="md" aria-label="Loading the table" />}
+        icon={<Loader size="md" role="status" aria-label="Loading the table" />}
         title={tableLabel(view.table)}
       />
     );

@@ -72,7 +72,7 @@ export function TableList({ db, tables, failed, selected, onSelect, maxHeight }:
             The tables could not be read. Reload the page to try again.
           </Text>
         ) : (
-          <Loader size="sm" aria-label="Loading tables" />
+          <Loader size="sm" role="status" aria-label="Loading tables" />
         )
       ) : tables.length === 0 ? (
         <Text size="sm" c="dimmed">

@@ -119,7 +119,7 @@ export function PasskeysCard({ run }: { run: RecentAuthRunner }) {
           {sm.passkeysDescription}
         </Text>
 
-        {passkeys.isPending && <Loader size="sm" aria-label={sm.passkeysTitle} />}
+        {passkeys.isPending && <Loader size="sm" role="status" aria-label={sm.passkeysTitle} />}
         {passkeys.isError && (
           <Alert color="red" variant="light">
             {sm.passkeysLoadFailed}

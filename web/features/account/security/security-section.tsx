@@ -50,7 +50,7 @@ export function SecuritySection() {
           {sm.intro}
         </Text>
       </Stack>
-      {account.isPending && <Loader size="sm" aria-label={sm.title} />}
+      {account.isPending && <Loader size="sm" role="status" aria-label={sm.title} />}
       {account.isError && (
         <Alert color="red" variant="light">
           {account.error.message}

@@ -179,7 +179,7 @@ function ColumnsOf({ table }: { table: AdminTable }) {
         Columns (read-only)
       </Text>
       {list.isPending ? (
-        <Loader size="sm" aria-label="Loading columns" />
+        <Loader size="sm" role="status" aria-label="Loading columns" />
       ) : !found ? (
         <Text size="sm" c="dimmed">
           The columns of {table.TableId} could not be read.

@@ -54,7 +54,7 @@ export function RoleDetails({ editor, tables, headingRef }: RoleDetailsProps) {
         {header}
         {editor.loading ? (
           <Group gap="xs" mt="md">
-            <Loader size="sm" aria-label="Loading the role" />
+            <Loader size="sm" role="status" aria-label="Loading the role" />
             <Text size="sm" c="dimmed">
               Reading the role…
             </Text>

@@ -84,7 +84,7 @@ export function RoleList({ selectedId, adding, onSelect, onAdd, maxHeight }: Rol
             The roles could not be read. Reload the page to try again.
           </Text>
         ) : (
-          <Loader size="sm" aria-label="Loading roles" />
+          <Loader size="sm" role="status" aria-label="Loading roles" />
         )
       ) : roles.length === 0 ? (
         <Text size="sm" c="dimmed" role="status">

@@ -204,7 +204,7 @@ function UserPicker({
             ))}
             {choices.isFetching && (
               <Combobox.Empty>
-                <Loader size="xs" aria-label="Loading users" />
+                <Loader size="xs" role="status" aria-label="Loading users" />
               </Combobox.Empty>
             )}
             {!choices.isFetching && options.length === 0 && (

@@ -145,7 +145,7 @@ export function ForeignKeyField({
             ))}
             {choices.isFetching && (
               <Combobox.Empty>
-                <Loader size="xs" aria-label={em.loadingOptions} />
+                <Loader size="xs" role="status" aria-label={em.loadingOptions} />
               </Combobox.Empty>
             )}
             {!choices.isFetching && options.length === 0 && (
