@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config, type DatabaseSetting } from './config.ts';
+import { demoFileState } from './demo/demo-file.ts';
 import { connectDatabase } from './engines/connect.ts';
 import { DatabaseRegistry } from './engines/database-registry.ts';
 import { redactUrl } from './engines/engine-url.ts';
@@ -41,9 +42,11 @@ async function openStore(config: Config): Promise<AppStore> {
 async function registeredDatabases(config: Config): Promise<DatabaseSetting[]> {
   if (config.databases.length > 0) return config.databases;
   const file = path.join(config.dataDir, 'demo.db');
-  // Loaded only when needed: the seeding code and its PNG encoder are not part of every start.
-  const { ensureDemoDatabase } = await import('./demo/demo-database.ts');
-  ensureDemoDatabase(file);
+  // The seeding code and its PNG encoder are loaded only when the file is missing or unfinished, not at every start.
+  if (demoFileState(file) !== 'finished') {
+    const { ensureDemoDatabase } = await import('./demo/demo-database.ts');
+    ensureDemoDatabase(file);
+  }
   return [{ name: DEMO_DATABASE_NAME, kind: 'sqlite', url: `sqlite:${file}` }];
 }
 

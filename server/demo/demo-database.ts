@@ -2,9 +2,10 @@
 // real to browse. It is a small shop in SQLite whose columns cover every type group the browser and the row form
 // handle, with enough rows (over 100,000 order lines) that paging, search and exports are exercised for real. The
 // data is generated from fixed seeds, so every machine builds the same file.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { DEMO_APPLICATION_ID, demoFileState } from './demo-file.ts';
 import {
   DEMO_INDEX_DDL,
   DEMO_SCHEMA_VERSION,
@@ -15,9 +16,7 @@ import {
 import { seedDemoData, seedDerivedColumns } from './demo-seed.ts';
 
 export { DEMO_TABLES, type DemoTable } from './demo-schema.ts';
-
-/** `PRAGMA application_id` of a demo file ('DBUI' in ASCII): with the user_version, the marker of a finished seed. */
-export const DEMO_APPLICATION_ID = 0x44425549;
+export { DEMO_APPLICATION_ID } from './demo-file.ts';
 
 /** The outcome of {@link ensureDemoDatabase}: whether the file was built now, and if so each table's row count. */
 export interface DemoDatabaseResult {
@@ -49,27 +48,6 @@ export function ensureDemoDatabase(file: string): DemoDatabaseResult {
     return { created: true, rows };
   } finally {
     removeDatabaseFiles(temporary);
-  }
-}
-
-/** What is at `file`: nothing; a finished demo database (the marker pragmas that seeding sets last); something to
- * rebuild (an older demo, an empty database, or not a database at all); or somebody else's database. */
-function demoFileState(file: string): 'missing' | 'finished' | 'rebuild' | 'foreign' {
-  if (!existsSync(file)) return 'missing';
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(file, { fileMustExist: true });
-    const applicationId = db.pragma('application_id', { simple: true });
-    if (applicationId === DEMO_APPLICATION_ID) {
-      return db.pragma('user_version', { simple: true }) === DEMO_SCHEMA_VERSION ? 'finished' : 'rebuild';
-    }
-    const tables = db.prepare('SELECT COUNT(*) FROM sqlite_master').pluck().get();
-    return tables === 0 ? 'rebuild' : 'foreign';
-  } catch {
-    // Not a database at all (for example an empty or truncated file): rebuild it.
-    return 'rebuild';
-  } finally {
-    db?.close();
   }
 }
 

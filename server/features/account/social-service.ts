@@ -1,20 +1,6 @@
 import { randomInt } from 'node:crypto';
-import {
-  AuthorizationResponseError,
-  Configuration,
-  ResponseBodyError,
-  allowInsecureRequests,
-  authorizationCodeGrant,
-  buildAuthorizationUrl,
-  calculatePKCECodeChallenge,
-  customFetch,
-  discovery,
-  fetchUserInfo,
-  randomNonce,
-  randomPKCECodeVerifier,
-  randomState,
-  type CustomFetch,
-} from 'openid-client';
+import type * as OpenidClient from 'openid-client';
+import type { Configuration, CustomFetch } from 'openid-client';
 import type { FastifyRequest } from 'fastify';
 import type { SocialProviders } from '#common/contract/social.ts';
 import { accountApiMessages as am, accountMessages as m, socialMessages as sm } from '#common/messages.ts';
@@ -144,6 +130,13 @@ export function createSocialSignIn(deps: AccountDeps): SocialSignIn {
   };
 }
 
+/** openid-client (with oauth4webapi and jose), loaded with the first social sign-in rather than at every start;
+ * `describe` reads its error classes once it is loaded (an error of openid-client implies it is). */
+let openidClient: typeof OpenidClient | undefined;
+async function oidc(): Promise<typeof OpenidClient> {
+  return (openidClient ??= await import('openid-client'));
+}
+
 /**
  * The openid-client configuration of a provider: discovered from the issuer (OpenID Connect) or built from the
  * fixed endpoints (OAuth 2). `fetchImpl` replaces the network (unit tests).
@@ -155,12 +148,14 @@ export async function makeClient(
 ): Promise<Configuration> {
   // Plain http only for a provider on this machine (tests): providerProblem refuses it anywhere else.
   const insecure = allowsInsecureRequests(provider.issuer);
+  const lib = await oidc();
+  const { Configuration, allowInsecureRequests, discovery } = lib;
   let client: Configuration;
   if (provider.protocol === 'oidc') {
     client = await discovery(new URL(provider.issuer), setting.clientId, setting.clientSecret, undefined, {
       timeout: 10,
       ...(insecure ? { execute: [allowInsecureRequests] } : {}),
-      ...(fetchImpl ? { [customFetch]: fetchImpl } : {}),
+      ...(fetchImpl ? { [lib.customFetch]: fetchImpl } : {}),
     });
   } else {
     client = new Configuration(
@@ -173,7 +168,7 @@ export async function makeClient(
       setting.clientSecret,
     );
     if (insecure) allowInsecureRequests(client);
-    if (fetchImpl) client[customFetch] = fetchImpl;
+    if (fetchImpl) client[lib.customFetch] = fetchImpl;
   }
   client.timeout = 10;
   return client;
@@ -206,6 +201,13 @@ export async function startAuthorization(
   const client = await social.client(provider.name);
   const deps = social.deps;
   const now = deps.now();
+  const {
+    buildAuthorizationUrl,
+    calculatePKCECodeChallenge,
+    randomNonce,
+    randomPKCECodeVerifier,
+    randomState,
+  } = await oidc();
   const state = randomState();
   const codeVerifier = randomPKCECodeVerifier();
   const nonce = provider.protocol === 'oidc' ? randomNonce() : null;
@@ -313,6 +315,7 @@ async function confirmPerson(
   }
   const currentUrl = new URL(`${redirectUriOf(social.deps, provider.name)}?${query.toString()}`);
   try {
+    const { authorizationCodeGrant, fetchUserInfo } = await oidc();
     const tokens = await authorizationCodeGrant(client, currentUrl, {
       pkceCodeVerifier: transaction.code_verifier,
       expectedState: state,
@@ -349,7 +352,11 @@ function describe(error: unknown): string {
   for (let depth = 0; depth < 3 && current instanceof Error; depth += 1) {
     messages.push(current.message);
     // An OAuth error answer (ResponseBodyError, AuthorizationResponseError): its error code and description.
-    if (current instanceof ResponseBodyError || current instanceof AuthorizationResponseError) {
+    if (
+      openidClient &&
+      (current instanceof openidClient.ResponseBodyError ||
+        current instanceof openidClient.AuthorizationResponseError)
+    ) {
       messages.push(current.error, current.error_description ?? '');
     }
     current = current.cause;

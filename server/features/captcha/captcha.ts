@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { z } from 'zod';
 
 /**
@@ -89,6 +87,9 @@ const altchaPayload = z.strictObject({
  * browser finds it by hashing counters from 0 up (on average cost/2 SHA-256 hashes), while the server checks an
  * answer with one HMAC. Challenges are HMAC-signed, expire after `lifetimeMs`, and each is accepted once.
  */
+/** altcha-lib, loaded with the first challenge rather than at every start. */
+const altcha = () => Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/sha')]);
+
 export function createCaptcha(settings: CaptchaSettings, replay: ReplayGuard): Captcha {
   if (!settings.hmacKey) throw new Error('The human check needs an HMAC key.');
   if (!Number.isInteger(settings.cost) || settings.cost < 1) {
@@ -101,6 +102,7 @@ export function createCaptcha(settings: CaptchaSettings, replay: ReplayGuard): C
 
   return {
     async challenge() {
+      const [{ createChallenge, randomInt }, { deriveKey }] = await altcha();
       const challenge = await createChallenge({
         algorithm: ALGORITHM,
         cost: 1, // one hash per counter: the work is set by the counter's range
@@ -123,6 +125,7 @@ export function createCaptcha(settings: CaptchaSettings, replay: ReplayGuard): C
       if (expiresAt <= now || expiresAt > now + lifetimeMs + 1000) return false;
       let verified: boolean;
       try {
+        const [{ verifySolution }, { deriveKey }] = await altcha();
         const result = await verifySolution({
           challenge,
           solution,
