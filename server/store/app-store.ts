@@ -103,6 +103,9 @@ class StoreSqliteDialect extends SqliteDialect {
   }
 }
 
+/** Where Kysely's Migrator records the applied migrations. */
+const MIGRATION_TABLE = 'dbui_migrations';
+
 function openSqliteFile(file: string): SQLite.Database {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new SQLite(file);
@@ -112,12 +115,28 @@ function openSqliteFile(file: string): SQLite.Database {
   return database;
 }
 
+/** True when the store has recorded every migration: one read, where Kysely's Migrator first introspects every
+ * table of the store (10-15 ms of each later start). A store without the table, or one that cannot be read, is
+ * left to the Migrator. */
+async function migrationsComplete(store: AppStore): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.table(MIGRATION_TABLE)}`.execute(
+      store.db,
+    );
+    const applied = new Set(rows.map((row) => row.name));
+    return Object.keys(migrations).every((name) => applied.has(name));
+  } catch {
+    return false;
+  }
+}
+
 /** Runs every migration not yet applied; throws with the failing migration's name. */
 export async function migrateAppStore(store: AppStore): Promise<MigrationResult[]> {
+  if (await migrationsComplete(store)) return [];
   const migrator = new Migrator({
     db: store.db,
     provider: { getMigrations: async () => migrations },
-    migrationTableName: 'dbui_migrations',
+    migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: 'dbui_migrations_lock',
   });
   const { error, results = [] } = await migrator.migrateToLatest();
