@@ -82,14 +82,14 @@ const altchaPayload = z.strictObject({
   }),
 });
 
+/** altcha-lib, loaded with the first challenge rather than at every start. */
+const altcha = () => Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/sha')]);
+
 /**
  * The human check: self-hosted ALTCHA proof of work. A challenge hides a random counter from 1 to `cost`; the
  * browser finds it by hashing counters from 0 up (on average cost/2 SHA-256 hashes), while the server checks an
  * answer with one HMAC. Challenges are HMAC-signed, expire after `lifetimeMs`, and each is accepted once.
  */
-/** altcha-lib, loaded with the first challenge rather than at every start. */
-const altcha = () => Promise.all([import('altcha-lib'), import('altcha-lib/algorithms/sha')]);
-
 export function createCaptcha(settings: CaptchaSettings, replay: ReplayGuard): Captcha {
   if (!settings.hmacKey) throw new Error('The human check needs an HMAC key.');
   if (!Number.isInteger(settings.cost) || settings.cost < 1) {
