@@ -115,16 +115,17 @@ function openSqliteFile(file: string): SQLite.Database {
   return database;
 }
 
-/** True when the store has recorded every migration: one read, where Kysely's Migrator first introspects every
- * table of the store (10-15 ms of each later start). A store without the table, or one that cannot be read, is
- * left to the Migrator. */
+/** True when the store has recorded exactly this build's migrations: one read, where Kysely's Migrator first
+ * introspects every table of the store (10-15 ms of each later start). Anything else (a store without the table,
+ * one that cannot be read, one with a migration this build does not know, which the Migrator refuses) is left to
+ * the Migrator. */
 async function migrationsComplete(store: AppStore): Promise<boolean> {
   try {
     const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.table(MIGRATION_TABLE)}`.execute(
       store.db,
     );
-    const applied = new Set(rows.map((row) => row.name));
-    return Object.keys(migrations).every((name) => applied.has(name));
+    const known = new Set(Object.keys(migrations));
+    return rows.length === known.size && rows.every((row) => known.has(row.name));
   } catch {
     return false;
   }

@@ -203,4 +203,17 @@ describe('app store migrations', () => {
     postgres = await createPostgresDatabase('dbui_store');
     await checkMigrations({ kind: 'postgres', url: postgres.url });
   });
+
+  it('refuse a store that a newer DBUI has migrated further', async () => {
+    const store = openAppStore({ kind: 'sqlite', file: path.join(dir.path, 'newer.db') });
+    try {
+      await migrateAppStore(store);
+      await sql`insert into dbui_migrations (name, timestamp) values ('9999-from-a-newer-build', '2099-01-01')`.execute(
+        store.db,
+      );
+      await expect(migrateAppStore(store)).rejects.toThrow(/9999-from-a-newer-build/);
+    } finally {
+      await store.close();
+    }
+  });
 });
