@@ -95,6 +95,31 @@ describe('the server process', () => {
     expect(jsonLines(run.output()).map((l) => l.msg)).toContain('shut down');
   }, 90_000);
 
+  it('creates the ADMIN_* administrator before it listens, so a server that answers can sign them in', async () => {
+    const fresh = tempDir();
+    const run = start({
+      DATA_DIR: fresh.path,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      ADMIN_USERNAME: 'admin',
+      ADMIN_PASSWORD: 'Admin#12345',
+      ADMIN_EMAIL: 'admin@example.com',
+    });
+    try {
+      await waitFor(() => jsonLines(run.output()).find((l) => l.msg === 'DBUI is ready'), 'ready');
+      const messages = jsonLines(run.output()).map((l) => String(l.msg));
+      const created = messages.indexOf('created the first administrator from ADMIN_USERNAME');
+      const listening = messages.findIndex((msg) => msg.startsWith('Server listening at'));
+      expect(created).toBeGreaterThanOrEqual(0);
+      expect(listening).toBeGreaterThan(created);
+      run.child.kill('SIGTERM');
+      expect(await run.exited).toBe(0);
+    } finally {
+      run.child.kill('SIGKILL');
+      fresh.remove();
+    }
+  }, 90_000);
+
   it('finishes a request in flight before it stops on SIGTERM', async () => {
     // A "database" that accepts connections and never answers keeps the health check busy for its 3 s ping limit.
     const silent = net.createServer(() => undefined);

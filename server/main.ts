@@ -8,7 +8,7 @@ import { connectDatabase } from './engines/connect.ts';
 import { DatabaseRegistry } from './engines/database-registry.ts';
 import { redactUrl } from './engines/engine-url.ts';
 import { migrateAppStore, openAppStore, type AppStore } from './store/app-store.ts';
-import { prepareFirstAdministrator } from './features/setup/service.ts';
+import { prepareFirstAdministrator, setupLink } from './features/setup/service.ts';
 import { loadSecretKey, secretBox } from './features/auth/secret-box.ts';
 import { SHUTDOWN_GRACE_MS, startForcedExit } from './forced-exit.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
@@ -123,6 +123,13 @@ async function main(): Promise<void> {
     },
   );
   closeOnSignals(app, store, databases);
+  // Before listening: a server that answers /api/health can sign its ADMIN_* administrator in.
+  const { setupToken } = await prepareFirstAdministrator(
+    store,
+    config.admin,
+    app.log,
+    secretBox(loadSecretKey(config)),
+  );
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -133,13 +140,6 @@ async function main(): Promise<void> {
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const baseUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  const { setupLink } = await prepareFirstAdministrator(
-    store,
-    config.admin,
-    baseUrl,
-    app.log,
-    secretBox(loadSecretKey(config)),
-  );
   app.log.info(
     {
       url: baseUrl,
@@ -148,10 +148,12 @@ async function main(): Promise<void> {
     },
     'DBUI is ready',
   );
-  if (setupLink) {
+  if (setupToken) {
     // Printed plainly as well as logged, so an operator reading the terminal sees it at once; through the log's
     // writer, so it stays between the lines it belongs with.
-    logs.write(`\nNo administrator yet. Create one within 24 hours at:\n  ${setupLink}\n\n`);
+    logs.write(
+      `\nNo administrator yet. Create one within 24 hours at:\n  ${setupLink(baseUrl, setupToken)}\n\n`,
+    );
   }
 }
 

@@ -203,13 +203,7 @@ describe('two DBUI instances behind one address, sharing PostgreSQL, Redis and E
     const address = t.app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     const base = `http://127.0.0.1:${port}`;
-    await prepareFirstAdministrator(
-      t.store,
-      t.config.admin,
-      base,
-      t.app.log,
-      secretBox(loadSecretKey(t.config)),
-    );
+    await prepareFirstAdministrator(t.store, t.config.admin, t.app.log, secretBox(loadSecretKey(t.config)));
     return { name, t, base };
   }
 

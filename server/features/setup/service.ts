@@ -23,33 +23,37 @@ const FIRST_ADMINISTRATOR_LOCK = 0x64627569_0001n;
 
 /**
  * On an empty app store: create the first administrator from ADMIN_* when given, or else answer the one-time setup
- * link (valid 24 hours) so main.ts can print it. Instances starting together do this one at a time (a transaction
+ * token (valid 24 hours) so main.ts can print its link (setupLink). main.ts runs this before it listens, so a
+ * server that answers /api/health already has its administrator. Instances starting together do this one at a time (a transaction
  * lock on PostgreSQL; SQLite's writes are serial): ADMIN_* makes one administrator, and every instance prints the
  * same link while it is valid and unused, whoever issued it; a start after it expired issues a new one.
  */
 export async function prepareFirstAdministrator(
   store: AppStore,
   admin: AdminSetting | null,
-  baseUrl: string,
   log: FastifyBaseLogger,
   box: SecretBox,
-): Promise<{ setupLink: string | null }> {
-  if ((await countUsers(store.db)) > 0) return { setupLink: null };
+): Promise<{ setupToken: string | null }> {
+  if ((await countUsers(store.db)) > 0) return { setupToken: null };
   // Hashed before the lock: argon2 is slow, and the lock is held by one instance at a time.
   const passwordHash = admin ? await hashPassword(admin.password) : null;
   return store.db.transaction().execute(async (trx) => {
     if (store.kind === 'postgres')
       await sql`select pg_advisory_xact_lock(${sql.lit(FIRST_ADMINISTRATOR_LOCK)})`.execute(trx);
-    if ((await countUsers(trx)) > 0) return { setupLink: null };
+    if ((await countUsers(trx)) > 0) return { setupToken: null };
     if (admin && passwordHash) {
       await insertAdministrator(trx, { ...admin, passwordHash }, 'setup.admin-from-environment');
       log.info({ username: admin.username }, 'created the first administrator from ADMIN_USERNAME');
-      return { setupLink: null };
+      return { setupToken: null };
     }
     const now = new Date();
-    const token = (await validSetupToken(trx, box, now)) ?? (await issueSetupToken(trx, box, now));
-    return { setupLink: `${baseUrl}/setup?token=${token}` };
+    return { setupToken: (await validSetupToken(trx, box, now)) ?? (await issueSetupToken(trx, box, now)) };
   });
+}
+
+/** The web app's setup page for `token` on the server at `baseUrl`: the link an operator opens. */
+export function setupLink(baseUrl: string, token: string): string {
+  return `${baseUrl}/setup?token=${token}`;
 }
 
 /** The setup token already issued, when it is still valid and unused (another instance's, or this one's before a

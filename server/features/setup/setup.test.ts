@@ -3,7 +3,7 @@ import { verifyPassword } from '#server/features/auth/password-hash.ts';
 import { secretBox } from '#server/features/auth/secret-box.ts';
 import { withXsrf } from '#server/test/factories.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
-import { prepareFirstAdministrator } from './service.ts';
+import { prepareFirstAdministrator, setupLink } from './service.ts';
 
 const box = secretBox(Buffer.alloc(32, 7));
 
@@ -22,11 +22,11 @@ describe('the first administrator', () => {
     t = await buildTestApp({
       env: { ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'Admin#12345', ADMIN_EMAIL: 'admin@example.com' },
     });
-    expect(await prepareFirstAdministrator(t.store, t.config.admin, 'http://x', t.app.log, box)).toEqual({
-      setupLink: null,
+    expect(await prepareFirstAdministrator(t.store, t.config.admin, t.app.log, box)).toEqual({
+      setupToken: null,
     });
-    expect(await prepareFirstAdministrator(t.store, t.config.admin, 'http://x', t.app.log, box)).toEqual({
-      setupLink: null,
+    expect(await prepareFirstAdministrator(t.store, t.config.admin, t.app.log, box)).toEqual({
+      setupToken: null,
     });
 
     const users = await t.store.db.selectFrom('users').selectAll().execute();
@@ -49,21 +49,24 @@ describe('the first administrator', () => {
       required: true,
     });
 
-    const first = await prepareFirstAdministrator(t.store, null, 'http://127.0.0.1:8080', t.app.log, box);
-    expect(first.setupLink).toMatch(/^http:\/\/127\.0\.0\.1:8080\/setup\?token=[\w-]{43}$/);
+    const first = await prepareFirstAdministrator(t.store, null, t.app.log, box);
+    expect(first.setupToken).toMatch(/^[\w-]{43}$/);
+    expect(setupLink('http://127.0.0.1:8080', first.setupToken!)).toBe(
+      `http://127.0.0.1:8080/setup?token=${first.setupToken}`,
+    );
     // A restart, or another instance, prints the same link while it is valid (issue 18)…
-    const restarted = await prepareFirstAdministrator(t.store, null, 'http://127.0.0.1:8080', t.app.log, box);
-    expect(restarted.setupLink).toBe(first.setupLink);
+    const restarted = await prepareFirstAdministrator(t.store, null, t.app.log, box);
+    expect(restarted.setupToken).toBe(first.setupToken);
     // …and a new one once it has expired; the old one then stays refused.
     await t.store.db
       .updateTable('one_time_codes')
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where('purpose', '=', 'setup')
       .execute();
-    const second = await prepareFirstAdministrator(t.store, null, 'http://127.0.0.1:8080', t.app.log, box);
-    expect(second.setupLink).not.toBe(first.setupLink);
-    const oldToken = new URL(first.setupLink!).searchParams.get('token')!;
-    const token = new URL(second.setupLink!).searchParams.get('token')!;
+    const second = await prepareFirstAdministrator(t.store, null, t.app.log, box);
+    expect(second.setupToken).not.toBe(first.setupToken);
+    const oldToken = first.setupToken!;
+    const token = second.setupToken!;
     // Like the web app: a GET first gives the XSRF cookie, every POST sends it back in X-XSRF-TOKEN.
     const headers = await withXsrf(t);
 
@@ -116,8 +119,8 @@ describe('the first administrator', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe('The first administrator already exists: sign in instead.');
-    expect(await prepareFirstAdministrator(t.store, null, 'http://x', t.app.log, box)).toEqual({
-      setupLink: null,
+    expect(await prepareFirstAdministrator(t.store, null, t.app.log, box)).toEqual({
+      setupToken: null,
     });
   });
 });
