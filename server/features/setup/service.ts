@@ -24,9 +24,10 @@ const FIRST_ADMINISTRATOR_LOCK = 0x64627569_0001n;
 /**
  * On an empty app store: create the first administrator from ADMIN_* when given, or else answer the one-time setup
  * token (valid 24 hours) so main.ts can print its link (setupLink). main.ts runs this before it listens, so a
- * server that answers /api/health already has its administrator. Instances starting together do this one at a time (a transaction
- * lock on PostgreSQL; SQLite's writes are serial): ADMIN_* makes one administrator, and every instance prints the
- * same link while it is valid and unused, whoever issued it; a start after it expired issues a new one.
+ * server that answers /api/health already has its administrator. Instances starting together do this one at a
+ * time (a transaction lock on PostgreSQL; SQLite's writes are serial): ADMIN_* makes one administrator, and every
+ * instance prints the same link while it is valid and unused, whoever issued it; a start after it expired issues a
+ * new one.
  */
 export async function prepareFirstAdministrator(
   store: AppStore,

@@ -3,7 +3,7 @@ import { verifyPassword } from '#server/features/auth/password-hash.ts';
 import { secretBox } from '#server/features/auth/secret-box.ts';
 import { withXsrf } from '#server/test/factories.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
-import { prepareFirstAdministrator, setupLink } from './service.ts';
+import { prepareFirstAdministrator } from './service.ts';
 
 const box = secretBox(Buffer.alloc(32, 7));
 
@@ -51,9 +51,6 @@ describe('the first administrator', () => {
 
     const first = await prepareFirstAdministrator(t.store, null, t.app.log, box);
     expect(first.setupToken).toMatch(/^[\w-]{43}$/);
-    expect(setupLink('http://127.0.0.1:8080', first.setupToken!)).toBe(
-      `http://127.0.0.1:8080/setup?token=${first.setupToken}`,
-    );
     // A restart, or another instance, prints the same link while it is valid (issue 18)…
     const restarted = await prepareFirstAdministrator(t.store, null, t.app.log, box);
     expect(restarted.setupToken).toBe(first.setupToken);
