@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { encodeBody, type PageResult, type Table } from '#common/contract/sql.ts';
@@ -211,6 +212,16 @@ describe('a page cursor', () => {
     expect(() => readPageCursor(key, { ...scope, table: table('bigint') }, cursor)).toThrow(
       pageCursorMessages.invalid,
     );
+  });
+
+  it('is signed with HMAC-SHA256 of the key, for keys shorter, as long as and longer than a block', () => {
+    for (const length of [1, 32, 64, 65, 200]) {
+      const someKey = Buffer.alloc(length, length);
+      const [body, signature] = writePageCursor(someKey, scope, 2, { first: [1, 1], last: [2, 2] })!.split(
+        '.',
+      );
+      expect(signature).toBe(createHmac('sha256', someKey).update(body!).digest('base64url'));
+    }
   });
 
   it('is none for a page without a boundary or with sort values too long to send back', () => {

@@ -79,7 +79,26 @@ function computedScopeDigest(scope: CursorScope): string {
   return hash('sha256', described, 'base64url').slice(0, 22);
 }
 
-const sign = (key: Buffer, body: string) => createHmac('sha256', key).update(body).digest();
+const SHA256_BLOCK_BYTES = 64;
+/** The key's two padded blocks of HMAC-SHA256, made once per key. */
+const padsOf = new WeakMap<Buffer, { inner: Uint8Array; outer: Uint8Array }>();
+
+/**
+ * HMAC-SHA256 (RFC 2104) of the body, through the one-shot `hash` with the key's padded blocks made once: the same
+ * bytes as `createHmac('sha256', key)` (the tests compare them), without making a native Hmac object on every page
+ * answer: 5-8 µs less CPU a first page under load (decision 0034).
+ */
+function sign(key: Buffer, body: string): Buffer {
+  let pads = padsOf.get(key);
+  if (!pads) {
+    const block = Buffer.alloc(SHA256_BLOCK_BYTES);
+    (key.length > SHA256_BLOCK_BYTES ? hash('sha256', key, 'buffer') : key).copy(block);
+    pads = { inner: block.map((byte) => byte ^ 0x36), outer: block.map((byte) => byte ^ 0x5c) };
+    padsOf.set(key, pads);
+  }
+  const inner = hash('sha256', Buffer.concat([pads.inner, Buffer.from(body)]), 'buffer');
+  return hash('sha256', Buffer.concat([pads.outer, inner]), 'buffer');
+}
 
 /** The cursor of a page served, or null when it has no boundary or would be too long to send back. */
 export function writePageCursor(
