@@ -116,7 +116,8 @@ export interface RowCount {
   exact: boolean;
 }
 
-/** A run of CSV records written by the database itself, and how many records it holds. */
+/** A run of CSV records (or JSON Lines) written by the engine, and how many records it holds. The bytes may be the
+ * writer's own buffer, which it writes again once the next chunk is asked for: write or copy them before that. */
 export interface CsvChunk {
   bytes: Uint8Array;
   rows: number;

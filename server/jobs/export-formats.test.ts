@@ -29,7 +29,7 @@ async function bothWays(engine: DatabaseEngine, schema: string, name: string, fi
   const chunks: Uint8Array[] = [];
   let rows = 0;
   for await (const chunk of copied!) {
-    chunks.push(chunk.bytes);
+    chunks.push(Buffer.from(chunk.bytes)); // a copy: the writer reuses its buffer
     rows += chunk.rows;
   }
   let cursor = '';
@@ -147,7 +147,7 @@ async function bothJsonLines(engine: DatabaseEngine, table: Table, filter: Recor
   let rows = 0;
   for await (const chunk of written!) {
     expect(chunk.rows).toBeGreaterThan(0);
-    chunks.push(chunk.bytes);
+    chunks.push(Buffer.from(chunk.bytes)); // a copy: the writer reuses its buffer
     rows += chunk.rows;
   }
   let expected = '';

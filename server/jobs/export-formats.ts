@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import type { ExportFormat } from '#common/contract/exports.ts';
 import type { CellValue, Row, Table } from '#common/contract/sql.ts';
@@ -52,8 +51,27 @@ export interface ExportWrite {
 /** Writes the whole export; throws (leaving the partial file for the caller to remove) on failure or abort. */
 export async function writeExportFile(write: ExportWrite): Promise<void> {
   if (write.format === 'xlsx') return writeXlsx(write);
-  const source = write.format === 'csv' ? csvBytes(write) : jsonLines(write);
-  await pipeline(source, fs.createWriteStream(write.file, { flags: 'wx' }), { signal: write.signal });
+  await writeChunks(write.format === 'csv' ? csvBytes(write) : jsonLines(write), write.file, write.signal);
+}
+
+/** Writes each chunk to a new file before asking for the next: an engine's chunk may be its writer's own buffer,
+ * written again once the next is asked for (CsvChunk). */
+async function writeChunks(
+  source: AsyncIterable<string | Uint8Array>,
+  file: string,
+  signal: AbortSignal,
+): Promise<void> {
+  signal.throwIfAborted();
+  const handle = await fs.promises.open(file, 'wx');
+  try {
+    for await (const chunk of source) {
+      signal.throwIfAborted();
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      for (let at = 0; at < bytes.length;) at += (await handle.write(bytes, at)).bytesWritten;
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 const columnNames = (table: Table) => table.columns.map((c) => c.name);

@@ -237,6 +237,7 @@ async function* csvRecords(
         const chunk = ready.shift();
         if (chunk) {
           yield chunk;
+          encoder.reuse(chunk);
           if (paused && ready.length < CSV_CHUNKS_AHEAD) {
             paused = false;
             raw.resume();

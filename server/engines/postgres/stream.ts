@@ -281,7 +281,10 @@ async function* copiedLines(
   for await (const bytes of source) {
     encoder.copyData(bytes);
     const chunk = encoder.full ? encoder.take() : null;
-    if (chunk) yield chunk;
+    if (chunk) {
+      yield chunk;
+      encoder.reuse(chunk);
+    }
   }
   encoder.endOfData();
   const last = encoder.take();
@@ -295,7 +298,10 @@ async function* cursorLines(
   for await (const rows of source) {
     for (const row of rows) encoder.values(row);
     const chunk = encoder.full ? encoder.take() : null;
-    if (chunk) yield chunk;
+    if (chunk) {
+      yield chunk;
+      encoder.reuse(chunk);
+    }
   }
   const last = encoder.take();
   if (last) yield last;
