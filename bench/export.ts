@@ -13,9 +13,10 @@
  * (default 3), the cases alternating, and the median is reported.
  *
  * BENCH_ROWS is the table size the engine benchmark made (default 10,000,000); BENCH_ENGINES chooses engines
- * (default postgres,mysql); BENCH_CURSOR=0 skips the PostgreSQL JSON Lines runs (COPY text converted by DBUI, run
- * BENCH_RUNS times beside the others); BENCH_XLSX=1 adds one PostgreSQL XLSX run (minutes for 10 million rows); BENCH_ONLY=xlsx runs
- * only that XLSX export and `psql \copy` beside it (PostgreSQL only, no CSV or JSON Lines cases). DBUI_DIST names
+ * (default postgres,mysql); BENCH_CURSOR=0 skips the JSON Lines runs (PostgreSQL: COPY text converted by DBUI;
+ * MariaDB: the rows through the driver; run BENCH_RUNS times beside the others); BENCH_XLSX=1 adds one XLSX run per
+ * engine (about a minute each for 10 million rows); BENCH_ONLY=xlsx runs only the PostgreSQL XLSX export and
+ * `psql \copy` beside it (no CSV or JSON Lines cases). DBUI_DIST names
  * a private copy of dist/ to run instead; BENCH_DATABASE the database holding the table (default dbui_bench: a
  * smaller copy of the table elsewhere makes a quicker run); BENCH_RESULTS the file written (default
  * bench/results/exports.md); BENCH_SERVER_FLAGS Node flags for DBUI's server (such as `--heap-prof`).
@@ -292,7 +293,7 @@ async function main(): Promise<void> {
     const natives: Measured[] = [];
     const dbui: Measured[] = [];
     const jsonLines: Measured[] = [];
-    const withJsonLines = kind === 'postgres' && process.env.BENCH_CURSOR !== '0' && !ONLY_XLSX;
+    const withJsonLines = process.env.BENCH_CURSOR !== '0' && !ONLY_XLSX;
     for (let run = 0; run < RUNS; run++) {
       natives.push(kind === 'postgres' ? nativePostgres() : await nativeMysql());
       if (!ONLY_XLSX) dbui.push(await serverExport(kind, 'csv'));
@@ -317,13 +318,27 @@ async function main(): Promise<void> {
     } else {
       add('MariaDB', '`SELECT … INTO OUTFILE`', native, null);
       add('MariaDB', 'DBUI CSV (the driver’s raw cells written as CSV, streamed)', median(dbui), native);
+      if (withJsonLines)
+        add(
+          'MariaDB',
+          'DBUI JSON Lines (rows through the driver, JSON.stringify)',
+          median(jsonLines),
+          native,
+        );
+      if (process.env.BENCH_XLSX === '1')
+        add(
+          'MariaDB',
+          'DBUI XLSX (rows through the driver, sheet XML by DBUI, zipped by yazl, 1 run)',
+          await serverExport('mysql', 'xlsx'),
+          native,
+        );
     }
   }
   clearInterval(loadSampler);
   const load = `${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}`;
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const text = [
-    `${ROWS.toLocaleString('en-US')} rows of \`bench_rows\` (id, name, category, amount, created_at, note) to CSV, ordered by id; median of ${RUNS} runs, cases alternating; files written to ${OUT_DIR}; ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${cpu}), 1-minute load average ${load} during the run.`,
+    `${ROWS.toLocaleString('en-US')} rows of \`bench_rows\` (id, name, category, amount, created_at, note) exported, ordered by id; median of ${RUNS} runs, cases alternating; files written to ${OUT_DIR}; ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (${cpu}), 1-minute load average ${load} during the run.`,
     '',
     lines.join('\n'),
     '',
