@@ -1,5 +1,5 @@
 /*
- * The output of the engines' own byte writers (mysql/csv-records.ts, postgres/json-lines.ts): records written byte by
+ * The output of the engines' own byte writers (mysql/csv-records.ts, postgres/copy-text.ts): records written byte by
  * byte into one buffer, handed on as a chunk once it holds CHUNK_BYTES, with the number of records in it (an export
  * job counts its rows by them).
  *

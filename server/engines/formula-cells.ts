@@ -6,7 +6,7 @@ import type { EngineKind } from './engine.ts';
  * tab or a carriage return as a formula, so a text value such as =HYPERLINK("http://…","y") becomes a live link
  * (or worse) in the hands of whoever opens the export. Every CSV DBUI writes therefore carries such text with a
  * leading single quote, which spreadsheets take as "this is text": the rule below for csv-stringify, and the same
- * rule inside the database's own CSV formatting (postgres/stream.ts COPY, mysql/stream.ts select).
+ * rule in the engines' own CSV writers (postgres/copy-text.ts, mysql/csv-records.ts).
  *
  * Which cells: every value of a text column (text, char, varchar, enums; the Other group too: json, xml,
  * intervals, arrays… are text a person can write) that starts with one of those characters, '-5' in a text column
@@ -21,10 +21,16 @@ import type { EngineKind } from './engine.ts';
 /** The characters a spreadsheet starts a formula with, as OWASP lists them. */
 export const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r'];
 
-/** Their character codes, for the SQL that applies the rule inside the database. */
+/** Their character codes. */
 export const FORMULA_START_CODES = FORMULA_STARTS.map((c) => c.charCodeAt(0));
 
 const STARTS = new Set(FORMULA_START_CODES);
+
+/** Whether a byte of UTF-8 is one of them (the engines' own CSV writers look at bytes). */
+const START_BYTES = new Uint8Array(256);
+for (const code of FORMULA_START_CODES) START_BYTES[code] = 1;
+export const startsFormulaByte = (byte: number | undefined): boolean =>
+  byte !== undefined && START_BYTES[byte] === 1;
 
 /** What a spreadsheet would read as a formula. */
 export const startsLikeFormula = (text: string): boolean => STARTS.has(text.charCodeAt(0));

@@ -15,9 +15,10 @@ import { writeXlsxWorkbook } from './xlsx-workbook.ts';
  *   their digits, dates as ISO text). Text that starts like a formula (= + - @, tab, CR) gets a leading single
  *   quote, in the header too, so a spreadsheet shows it instead of running it (engines/formula-cells.ts); numbers
  *   stay numbers. `bom` starts the file with the UTF-8 byte-order mark Excel wants. On PostgreSQL and
- *   MySQL/MariaDB, when the columns and filter allow, the records come from the database itself (the same bytes).
+ *   MySQL/MariaDB, when the columns and filter allow, the records are written from the database's own output
+ *   (PostgreSQL COPY's plain text, engines/postgres/copy-text.ts; MySQL's raw cells; the same bytes).
  * - JSON Lines: one JSON object per row, keys in column order, values as on the wire. On PostgreSQL the lines are
- *   written from COPY's plain text (engines/postgres/json-lines.ts, the same bytes).
+ *   written from COPY's plain text (engines/postgres/copy-text.ts, the same bytes).
  * - XLSX: the sheet XML written here as rows arrive and zipped as it goes (xlsx-workbook.ts; the cells exceljs's
  *   streaming writer made, without shared strings or styles: nothing kept per row). A sheet holds at most
  *   1,048,576 rows (Excel's limit) including its header row, so longer exports continue on further sheets

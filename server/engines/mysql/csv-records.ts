@@ -1,5 +1,6 @@
 import type { Column } from '#common/contract/sql.ts';
 import { ChunkedBytes } from '#server/engines/chunked-bytes.ts';
+import { startsFormulaByte } from '#server/engines/formula-cells.ts';
 
 /*
  * MySQL and MariaDB CSV written by Node from the server's own text (docs/decisions/0035-export-speed.md). The
@@ -83,10 +84,6 @@ const DOT = 0x2e;
 const BACKSLASH = 0x5c;
 const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
-
-/** = + - @ tab CR: what a spreadsheet reads as a formula (formula-cells.ts FORMULA_STARTS). */
-const startsFormula = (byte: number | undefined) =>
-  byte === 0x3d || byte === PLUS || byte === MINUS || byte === 0x40 || byte === 0x09 || byte === CR;
 
 /** What the encoder reads a row from: a text protocol row packet as mysql2 holds it (its payload from `offset` to
  * `end` in `buffer`: each cell a length-coded string, 0xfb for NULL). */
@@ -226,7 +223,7 @@ export class MysqlCsvEncoder extends ChunkedBytes {
       }
     }
     if (this.onlyColumn && length === 2 && src[start] === BACKSLASH && src[start + 1] === DOT) quoted = true;
-    const formula = formulaSafe && startsFormula(src[start]);
+    const formula = formulaSafe && startsFormulaByte(src[start]);
     if (!quoted) {
       if (formula) this.byte(APOSTROPHE);
       return this.copy(src, start, end);

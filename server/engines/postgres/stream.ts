@@ -7,8 +7,7 @@ import type { CsvCopy, JsonLinesCopy, SqlFragment } from '#server/engines/adapte
 import { batchesOf } from '#server/engines/stream-batches.ts';
 import type { CsvChunk, DynamicSchema, RowStreamOptions } from '#server/engines/engine.ts';
 import type { GuardedClient, GuardedPool } from './guarded-pool.ts';
-import { FORMULA_START_CODES, holdsText } from '#server/engines/formula-cells.ts';
-import { keysKeepColumnOrder, PostgresJsonLinesEncoder } from './json-lines.ts';
+import { CopyTextEncoder, keysKeepColumnOrder } from './copy-text.ts';
 
 /*
  * Streaming from PostgreSQL (exports). Each stream takes a client of its own from the pool, in a read-only
@@ -146,99 +145,54 @@ export function postgresStreamQuery(
 }
 
 /**
- * PostgreSQL's own CSV writer. COPY takes no bound values, so only statements without any are copied; its text
- * must equal the wire value of every column, so some columns are selected through an expression (the same
- * normalisation types.ts applies to driver values) and floats are not copied at all (PostgreSQL writes 1e-07
- * where JavaScript writes 1e-7). Text that starts like a formula gets its leading quote in the select, as
- * export-formats.ts gives it to the rows (formula-cells.ts).
+ * CSV from PostgreSQL's plain text, written by Node (copy-text.ts, decision 0042): each column selected as it is
+ * (bytea as base64, copyTextExpression), copied `to stdout` in the text format and written as the CSV records
+ * csv-stringify makes of the rows' wire values (formula-like text quoted, formula-cells.ts). COPY takes no bound
+ * values, so a statement with any (a filter) goes through the rows.
  */
 export function postgresCsvCopy(db: Kysely<DynamicSchema>): CsvCopy {
   return {
-    expression: copyExpression,
+    expression: copyTextExpression,
     record: (fields) => sql.join(fields.map((f) => sql`${f.expression} as ${sql.id(f.column.name)}`)),
-    copy: (query, _fields, options) =>
+    copy: (query, fields, options) =>
       query.parameters.length > 0
         ? null
-        : countedCsv(
+        : copiedText(
             onStreamingClient(
               db,
               options.signal,
-              (client) => client.query(copyTo(`copy (${query.sql}) to stdout with (format csv)`)),
-              (source) => source as AsyncIterable<Uint8Array>,
+              (client) => client.query(copyTo(`copy (${query.sql}) to stdout`)),
+              (source) => source as AsyncIterable<Buffer>,
+            ),
+            new CopyTextEncoder(
+              fields.map((f) => f.column),
+              'csv',
             ),
           ),
   };
 }
 
-async function* countedCsv(source: AsyncIterable<Uint8Array>): AsyncGenerator<CsvChunk> {
-  const counter = new CsvRecordCounter();
-  for await (const bytes of source) yield { bytes, rows: counter.count(bytes) };
-}
-
-/** What COPY should select for a column so its CSV text is the wire value (types.ts decodeValue), formula-like
- * text quoted, or null. The session runs with TimeZone=UTC and DateStyle=ISO (types.ts sessionOptions), which
- * these rely on. */
-export function copyExpression(column: Column, ref: SqlFragment): SqlFragment | null {
-  switch (column.type) {
-    case 'float4':
-    case 'float8':
-      return null;
-    case 'bool':
-      return sql`${ref}::text`;
-    case 'bytea':
-      // encode() breaks base64 into 76-character lines; the wire value has none.
-      return sql`translate(encode(${ref}, 'base64'), chr(10), '')`;
-    case 'timestamp':
-      // isoPointInTime: '2024-01-02 03:04:05.5' → '2024-01-02T03:04:05.5'; BC and infinity stay as they are.
-      return sql`case when ${ref} >= '0001-01-01' and ${ref} < '10000-01-01' then replace(${ref}::text, ' ', 'T') else regexp_replace(${ref}::text, '^(\\d{4,}-\\d{2}-\\d{2}) (\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?)$', '\\1T\\2') end`;
-    case 'timestamptz':
-      // In UTC every value reads '… +00': '2024-01-02 03:04:05+00' → '2024-01-02T03:04:05+00:00'.
-      return sql`case when ${ref} >= '0001-01-01 00:00:00+00' and ${ref} < '10000-01-01 00:00:00+00' then replace(${ref}::text, ' ', 'T') || ':00' else regexp_replace(${ref}::text, '^(\\d{4,}-\\d{2}-\\d{2}) (\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?)\\+00$', '\\1T\\2+00:00') end`;
-    case 'timetz':
-      return sql`regexp_replace(${ref}::text, '^(\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?)([+-]\\d{2})$', '\\1\\3:00')`;
-    case 'money':
-      return sql`regexp_replace(${ref}::text, '[^0-9.-]', '', 'g')`;
-  }
-  if (column.typeGroup === 'bit') return column.type === 'bit' ? sql`(${ref} = B'1')::text` : null;
-  if (column.typeGroup === 'Binary' || column.typeGroup === 'image') return null;
-  // Everything else arrives as the text PostgreSQL writes (types.ts): integers, numeric, text, uuid, dates,
-  // times, json, arrays, intervals.
-  return holdsText(column) ? formulaSafe(column, ref) : ref;
-}
-
-const FORMULA_STARTS = sql.raw(FORMULA_START_CODES.join(', '));
-
-/** The column's text with a leading quote when it starts like a formula (ascii() looks at the first character
- * only, so a value that needs no quote costs one comparison). */
-function formulaSafe(column: Column, ref: SqlFragment): SqlFragment {
-  if (column.type === 'text' || column.type === 'varchar')
-    return sql`case when ascii(${ref}) in (${FORMULA_STARTS}) then '''' || ${ref} else ${ref} end`;
-  // Other types as COPY writes them, which concat() does too (its output function) where a cast to text may not:
-  // char(n) keeps its padding, inet its address without /32.
-  return sql`case when ${ref} is null then null when ascii(${ref}::text) in (${FORMULA_STARTS}) then concat('''', ${ref}) else concat(${ref}) end`;
-}
-
 /**
- * JSON Lines from PostgreSQL's plain text, written by Node (json-lines.ts): each column selected as it is (bytea as
- * base64, copyExpression), the line JSON.stringify's of the row's wire values. Without bound values COPY writes the
+ * JSON Lines from PostgreSQL's plain text, written by Node (copy-text.ts): each column selected as it is (bytea as
+ * base64, copyTextExpression), the line JSON.stringify's of the row's wire values. Without bound values COPY writes the
  * text (the fastest way out of PostgreSQL); with them (a filter) a cursor reads the same select's text values,
  * the driver's type parsers off. Null when JSON.stringify would not write the keys in column order (a column named
  * like an integer or __proto__): such a table goes through the rows.
  */
 export function postgresJsonLinesCopy(db: Kysely<DynamicSchema>): JsonLinesCopy {
   return {
-    expression: jsonLinesExpression,
+    expression: copyTextExpression,
     copy: (query, columns, options) => {
       if (!keysKeepColumnOrder(columns)) return null;
       if (query.parameters.length === 0)
-        return copiedLines(
+        return copiedText(
           onStreamingClient(
             db,
             options.signal,
             (client) => client.query(copyTo(`copy (${query.sql}) to stdout`)),
             (source) => source as AsyncIterable<Buffer>,
           ),
-          new PostgresJsonLinesEncoder(columns),
+          new CopyTextEncoder(columns),
         );
       return cursorLines(
         onStreamingClient(
@@ -255,7 +209,7 @@ export function postgresJsonLinesCopy(db: Kysely<DynamicSchema>): JsonLinesCopy 
             ),
           (source) => batchesOf<(string | null)[]>(source, JSON_LINES_BATCH),
         ),
-        new PostgresJsonLinesEncoder(columns),
+        new CopyTextEncoder(columns),
       );
     },
   };
@@ -267,16 +221,15 @@ const JSON_LINES_BATCH = 2000;
 /** Every value as the text PostgreSQL sends (the encoder parses what it needs itself). */
 const TEXT_VALUES = { getTypeParser: () => (text: string) => text };
 
-/** What to select for a column so its text is what the encoder reads: the column itself, bytea as base64. */
-export function jsonLinesExpression(column: Column, ref: SqlFragment): SqlFragment {
-  return column.typeGroup === 'Binary' || column.typeGroup === 'image'
-    ? (copyExpression(column, ref) ?? ref)
-    : ref;
+/** What to select for a column so its text is what the encoder reads: the column itself, bytea as base64 (encode()
+ * breaks base64 into 76-character lines; the wire value has none). */
+export function copyTextExpression(column: Column, ref: SqlFragment): SqlFragment {
+  return column.type === 'bytea' ? sql`translate(encode(${ref}, 'base64'), chr(10), '')` : ref;
 }
 
-async function* copiedLines(
+async function* copiedText(
   source: AsyncIterable<Buffer>,
-  encoder: PostgresJsonLinesEncoder,
+  encoder: CopyTextEncoder,
 ): AsyncGenerator<CsvChunk> {
   for await (const bytes of source) {
     encoder.copyData(bytes);
@@ -293,7 +246,7 @@ async function* copiedLines(
 
 async function* cursorLines(
   source: AsyncIterable<(string | null)[][]>,
-  encoder: PostgresJsonLinesEncoder,
+  encoder: CopyTextEncoder,
 ): AsyncGenerator<CsvChunk> {
   for await (const rows of source) {
     for (const row of rows) encoder.values(row);
@@ -305,28 +258,4 @@ async function* cursorLines(
   }
   const last = encoder.take();
   if (last) yield last;
-}
-
-const QUOTE = 0x22;
-const NEWLINE = 0x0a;
-
-/**
- * Counts the CSV records in a byte stream cut anywhere: a newline ends a record unless it is inside quotes. Every
- * quote toggles the state (an escaped quote "" toggles it twice), so only the parity needs carrying over.
- */
-export class CsvRecordCounter {
-  private quoted = false;
-
-  count(bytes: Uint8Array): number {
-    let records = 0;
-    if (!this.quoted && bytes.indexOf(QUOTE) < 0) {
-      for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) records++;
-      return records;
-    }
-    for (const byte of bytes) {
-      if (byte === QUOTE) this.quoted = !this.quoted;
-      else if (byte === NEWLINE && !this.quoted) records++;
-    }
-    return records;
-  }
 }

@@ -66,8 +66,9 @@ afterAll(async () => {
   await database?.drop();
 });
 beforeEach(async () => {
-  // Progress every 50 ms and small chunks, so a few seconds of export show many steps.
-  exportJobTuning.progressIntervalMs = 50;
+  // Progress every 10 ms and small chunks, so an export of a tenth of a second (COPY's text written by DBUI) shows
+  // several steps.
+  exportJobTuning.progressIntervalMs = 10;
   exportJobTuning.chunkSize = 500;
   t = await startApp();
   user = await buildUser(t, { links: ['/db/big/*'] });
@@ -98,7 +99,7 @@ describe('an export of 200,000 rows', () => {
     expect(second.statusCode).toBe(409);
     expect(second.json<Envelope<null>>().message).toBe(em.alreadyRunning);
 
-    const reads = await waitForExport(t, user, URL_OF_TABLE, id, 25, 120_000);
+    const reads = await waitForExport(t, user, URL_OF_TABLE, id, 5, 120_000);
     const running = reads.filter((r) => r.data.state === 'running' && r.data.rowsWritten > 0);
     const percentages = running.map((r) => r.data.percentageCompleted);
     expect(

@@ -1,10 +1,12 @@
 import type { CellValue, Column } from '#common/contract/sql.ts';
 import { ChunkedBytes } from '#server/engines/chunked-bytes.ts';
+import { formulaSafeCell, holdsText, startsFormulaByte } from '#server/engines/formula-cells.ts';
 import { decodeValue, getTypeParser } from './types.ts';
 
 /*
- * PostgreSQL JSON Lines written by Node from COPY's plain text
- * (docs/decisions/0037-postgres-json-lines-from-copy-text.md). The select is the plain one (the columns themselves,
+ * PostgreSQL JSON Lines and CSV written by Node from COPY's plain text
+ * (docs/decisions/0037-postgres-json-lines-from-copy-text.md, 0042-postgres-csv-from-copy-text.md). The select is
+ * the plain one (the columns themselves,
  * bytea as base64), copied `to stdout` in the text format: a record a line, fields separated by tabs, NULL as \N, and
  * in the data a backslash as \\ and the control characters backspace, form feed, newline, carriage return, tab and
  * vertical tab as \b \f \n \r \t \v (COPY TO never writes octal or hex escapes; other control characters come as they
@@ -14,6 +16,11 @@ import { decodeValue, getTypeParser } from './types.ts';
  * exact as numbers, booleans, timestamps as ISO text, text escaped as JSON.stringify escapes it (" \ and control
  * characters; everything else as it is). Values whose wire form is rare or costly to derive by hand (floats, money,
  * timetz, timestamps outside years 1-9999) go through decodeValue itself, a string per cell.
+ *
+ * The CSV record is what export-formats.ts's csv-stringify makes of the same wire values: fields separated by commas,
+ * NULL as an empty field and an empty string as "", a field holding a quote, comma, line feed or carriage return
+ * quoted (its quotes doubled), booleans as true/false, timestamps in the same ISO form, text of a text column that
+ * starts like a formula with a leading ' (formula-cells.ts), and a lone \. quoted in a one-column table.
  */
 
 /** How a field's text becomes its JSON value. */
@@ -101,6 +108,8 @@ const ZERO = 0x30;
 const UPPER_N = 0x4e;
 const LETTER_T = 0x54;
 const CLOSE = 0x7d;
+const COMMA = 0x2c;
+const APOSTROPHE = 0x27;
 const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const SAFE_DIGITS = Buffer.from(String(Number.MAX_SAFE_INTEGER));
@@ -122,9 +131,12 @@ UNESCAPED[0x76] = 0x0b;
 /** Output bytes a field may need beyond six per input byte (a JSON string's quotes; true for t, null for \N …). */
 const FIELD_EXTRA = 8;
 
-/** Encodes PostgreSQL rows into JSON Lines, a chunk at a time: from COPY's text cut anywhere, or from a cursor's
- * text values. */
-export class PostgresJsonLinesEncoder extends ChunkedBytes {
+/** What the encoder writes: JSON Lines or CSV records. */
+export type CopyTextFormat = 'jsonl' | 'csv';
+
+/** Encodes PostgreSQL rows into JSON Lines or CSV, a chunk at a time: from COPY's text cut anywhere, or (JSON Lines)
+ * from a cursor's text values. */
+export class CopyTextEncoder extends ChunkedBytes {
   /** The start of a record that the last chunk of COPY data cut. */
   private pending: Buffer[] = [];
   private readonly kinds: Uint8Array;
@@ -141,13 +153,23 @@ export class PostgresJsonLinesEncoder extends ChunkedBytes {
   private readonly keyTexts: string[];
   /** Output bytes a record may need beyond six per input byte. */
   private readonly recordExtra: number;
+  private readonly csv: boolean;
+  /** CSV: which columns' text gets a leading ' when it starts like a formula, and how a wire value's cell does. */
+  private readonly formulaChecked: Uint8Array;
+  private readonly safeCells: ((value: CellValue) => CellValue)[];
 
-  constructor(columns: Column[]) {
+  constructor(columns: Column[], format: CopyTextFormat = 'jsonl') {
     super();
-    if (columns.length === 0) throw new Error('JSON Lines need at least one column.');
+    if (columns.length === 0) throw new Error('COPY text needs at least one column.');
+    this.csv = format === 'csv';
     this.kinds = Uint8Array.from(columns.map(fieldKind));
     this.wires = columns.map(wireValue);
-    this.keyTexts = columns.map((column, at) => `${at === 0 ? '{' : ','}${JSON.stringify(column.name)}:`);
+    this.formulaChecked = Uint8Array.from(columns.map((column) => (holdsText(column) ? 1 : 0)));
+    this.safeCells = columns.map((column) => formulaSafeCell('postgres', column));
+    // CSV: a comma before every field but the first, in place of the keys.
+    this.keyTexts = this.csv
+      ? columns.map((_, at) => (at === 0 ? '' : ','))
+      : columns.map((column, at) => `${at === 0 ? '{' : ','}${JSON.stringify(column.name)}:`);
     const keys = this.keyTexts.map((key) => Buffer.from(key));
     const words: number[] = [];
     const tails: number[] = [];
@@ -195,8 +217,9 @@ export class PostgresJsonLinesEncoder extends ChunkedBytes {
     if (this.pending.length > 0) throw new Error('The COPY data ended inside a record.');
   }
 
-  /** One record from a cursor's text values (the driver's type parsers off; null for NULL). */
+  /** One record from a cursor's text values (the driver's type parsers off; null for NULL). JSON Lines only. */
   values(cells: (string | null)[]): void {
+    if (this.csv) throw new Error('CSV is written from COPY text only.');
     const kinds = this.kinds;
     let line = '';
     for (let c = 0; c < kinds.length; c++) {
@@ -262,12 +285,18 @@ export class PostgresJsonLinesEncoder extends ChunkedBytes {
         out[at++] = keyTails[k] as number;
       let b = src[i] as number;
       if (b === BACKSLASH && src[i + 1] === UPPER_N) {
-        // \N: NULL (a backslash in the data arrives as \\).
-        out[at++] = 0x6e;
-        out[at++] = 0x75;
-        out[at++] = 0x6c;
-        out[at++] = 0x6c;
+        // \N: NULL (a backslash in the data arrives as \\); an empty CSV field.
+        if (!this.csv) {
+          out[at++] = 0x6e;
+          out[at++] = 0x75;
+          out[at++] = 0x6c;
+          out[at++] = 0x6c;
+        }
         i += 2;
+      } else if (this.csv && kinds[c] === Kind.Text) {
+        this.at = at;
+        i = this.csvText(src, words, i, end, c);
+        at = this.at;
       } else {
         switch (kinds[c]) {
           case Kind.Text:
@@ -288,9 +317,8 @@ export class PostgresJsonLinesEncoder extends ChunkedBytes {
                   continue;
                 }
                 // \\, \b \f \n \r \t \v; a backslash before any other character stands for that character.
-                const next = src[i + 1] as number;
+                const code = unescapedByte(src[i + 1] as number);
                 i += 2;
-                const code = next === BACKSLASH ? BACKSLASH : UNESCAPED[next] || next;
                 if (code >= 0x20) {
                   if (code === QUOTE || code === BACKSLASH) out[at++] = BACKSLASH;
                   out[at++] = code;
@@ -326,7 +354,7 @@ export class PostgresJsonLinesEncoder extends ChunkedBytes {
               out[at++] = b;
               b = src[++i] as number;
             }
-            if (!isSafeInteger(out, first, at)) {
+            if (!this.csv && !isSafeInteger(out, first, at)) {
               // Beyond 2^53: its digits as a string.
               out.copyWithin(first + 1, first, at);
               out[first] = QUOTE;
@@ -350,7 +378,9 @@ export class PostgresJsonLinesEncoder extends ChunkedBytes {
               // checked once copied.
               const from = i;
               const quote = at;
-              out[at++] = QUOTE;
+              // JSON's quotes around it; CSV's field needs none (digits, -, :, . and +).
+              const quoted = this.csv ? 0 : 1;
+              if (quoted) out[at++] = QUOTE;
               while (i + 4 <= end) {
                 const word = words.getUint32(i, true);
                 if (hasLess(word, 0x0b0b0b0b)) break;
@@ -364,14 +394,14 @@ export class PostgresJsonLinesEncoder extends ChunkedBytes {
                 b = src[++i] as number;
               }
               const withOffset = kind === Kind.TimestampTz;
-              if (isIsoShape(out, quote + 1, at, withOffset)) {
-                out[quote + 11] = LETTER_T;
+              if (isIsoShape(out, quote + quoted, at, withOffset)) {
+                out[quote + quoted + 10] = LETTER_T;
                 if (withOffset) {
                   out[at++] = COLON;
                   out[at++] = ZERO;
                   out[at++] = ZERO;
                 }
-                out[at++] = QUOTE;
+                if (quoted) out[at++] = QUOTE;
                 break;
               }
               at = quote;
@@ -394,19 +424,68 @@ export class PostgresJsonLinesEncoder extends ChunkedBytes {
         throw new Error(`A COPY record has ${c === count - 1 ? 'more' : 'fewer'} fields than columns.`);
       i++;
     }
-    out[at++] = CLOSE;
+    if (!this.csv) out[at++] = CLOSE;
     out[at++] = LF;
     this.at = at;
     this.rowsInChunk++;
   }
 
-  /** A field through decodeValue: the text unescaped, its wire value's JSON. */
+  /** A CSV field of text from src[i] to its tab or newline: unescaped, a leading ' when its column holds text and
+   * it starts like a formula, quoted when it holds a quote, comma, line feed or carriage return (its quotes
+   * doubled), when it is empty (an empty string; NULL is \N), or when it is a lone \. in a one-column table. Writes
+   * at this.at (room made by record) and returns the index of the field's end. */
+  private csvText(src: Buffer, words: DataView, i: number, end: number, c: number): number {
+    const out = this.out;
+    const view = this.view;
+    const first = this.at;
+    let at = first;
+    let quoted = false;
+    let b = src[i] as number;
+    if (this.formulaChecked[c] && b !== TAB && b !== LF) {
+      const code = b === BACKSLASH ? unescapedByte(src[i + 1] as number) : b;
+      if (startsFormulaByte(code)) out[at++] = APOSTROPHE;
+    }
+    for (;;) {
+      while (i + 4 <= end) {
+        const word = words.getUint32(i, true);
+        if (needsCsvLook(word)) break;
+        view.setUint32(at, word, true);
+        at += 4;
+        i += 4;
+      }
+      b = src[i] as number;
+      if (b === TAB || b === LF) break;
+      if (b === BACKSLASH) {
+        b = unescapedByte(src[i + 1] as number);
+        i += 2;
+      } else i++;
+      if (b === QUOTE) {
+        out[at++] = QUOTE;
+        quoted = true;
+      } else if (b === COMMA || b === LF || b === 0x0d) quoted = true;
+      out[at++] = b;
+    }
+    const lone =
+      this.kinds.length === 1 && at - first === 2 && out[first] === BACKSLASH && out[first + 1] === DOT;
+    if (quoted || at === first || lone) {
+      out.copyWithin(first + 1, first, at);
+      out[first] = QUOTE;
+      at++;
+      out[at++] = QUOTE;
+    }
+    this.at = at;
+    return i;
+  }
+
+  /** A field through decodeValue: the text unescaped, its wire value's JSON or CSV field (as csv-stringify writes
+   * it, export-formats.ts). */
   private wire(c: number, src: Buffer, start: number, end: number): void {
-    const json = JSON.stringify(
-      (this.wires[c] as (text: string) => CellValue)(unescapedText(src, start, end)),
-    );
-    this.room(3 * json.length);
-    this.at += this.out.write(json, this.at, 'utf8');
+    const value = (this.wires[c] as (text: string) => CellValue)(unescapedText(src, start, end));
+    const text = this.csv
+      ? csvField((this.safeCells[c] as (v: CellValue) => CellValue)(value))
+      : JSON.stringify(value);
+    this.room(3 * text.length);
+    this.at += this.out.write(text, this.at, 'utf8');
   }
 }
 
@@ -422,6 +501,21 @@ const hasZero = (word: number) => ((word - 0x01010101) & ~word & 0x80808080) !==
 /** Whether one of four bytes of text needs more than a copy: a control character, " or \. */
 const needsLook = (word: number) =>
   hasLess(word, 0x20202020) || hasZero(word ^ 0x22222222) || hasZero(word ^ 0x5c5c5c5c);
+
+/** The same for a CSV field: a comma too. */
+const needsCsvLook = (word: number) => needsLook(word) || hasZero(word ^ 0x2c2c2c2c);
+
+/** The byte COPY's escape \x stands for: \b \f \n \r \t \v their control characters, any other (\\ too) the
+ * character itself. */
+const unescapedByte = (next: number) => UNESCAPED[next] || next;
+
+/** A wire value as csv-stringify writes it with DBUI's options: null empty, booleans true/false, numbers as
+ * JavaScript writes them, text quoted when it holds a quote, comma, line feed or carriage return, or is empty. */
+function csvField(value: CellValue): string {
+  if (value === null) return '';
+  if (typeof value !== 'string') return String(value);
+  return value === '' || /[",\n\r]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
 
 /** Whether the digits start…end are an integer JavaScript holds exactly (at most 9007199254740991 either side). */
 function isSafeInteger(src: Buffer, start: number, end: number): boolean {
@@ -502,8 +596,7 @@ function unescapedText(src: Buffer, start: number, end: number): string {
   for (let i = start; i < end; i++) {
     let byte = src[i] as number;
     if (byte === BACKSLASH && i + 1 < end) {
-      const next = src[++i] as number;
-      byte = next === BACKSLASH ? BACKSLASH : UNESCAPED[next] || next;
+      byte = unescapedByte(src[++i] as number);
     }
     bytes[at++] = byte;
   }

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { CellValue, Column, TypeGroup } from '#common/contract/sql.ts';
-import { keysKeepColumnOrder, PostgresJsonLinesEncoder } from './json-lines.ts';
+import { CopyTextEncoder, keysKeepColumnOrder } from './copy-text.ts';
 import { columnWith } from '#server/engines/mssql/test-support.ts';
 import { decodeValue, getTypeParser } from './types.ts';
+import { csvRecords } from '#server/jobs/export-formats.ts';
 
 /*
- * The encoder on its own: COPY text cut at every byte, and the cursor's text values, give what JSON.stringify makes of
- * the values the driver's parsers and decodeValue make of the same text. export-formats.test.ts compares both paths
+ * The encoder on its own: COPY text cut at every byte, and the cursor's text values, give what JSON.stringify (and
+ * csv-stringify, as export-formats.ts calls it) makes of the values the driver's parsers and decodeValue make of the
+ * same text. export-formats.test.ts compares both paths
  * with the rows on a real PostgreSQL.
  */
 
@@ -56,12 +58,12 @@ const copyText = (values: (string | null)[][]) =>
     )
     .join('\n') + '\n';
 
-function drained(encoder: PostgresJsonLinesEncoder): { text: string; rows: number } {
+function drained(encoder: CopyTextEncoder): { text: string; rows: number } {
   const chunk = encoder.take();
   return { text: chunk ? chunk.bytes.toString('utf8') : '', rows: chunk?.rows ?? 0 };
 }
 
-describe('PostgresJsonLinesEncoder', () => {
+describe('CopyTextEncoder', () => {
   /** The pool's parsers of these columns (types.ts): int4, text, int8, timestamptz, bool, float8. */
   const parsers = [23, 25, 20, 1184, 16, 701].map((oid) => getTypeParser(oid));
   const expected = rows
@@ -77,7 +79,7 @@ describe('PostgresJsonLinesEncoder', () => {
     .join('');
 
   it("writes the same from the cursor's text values", () => {
-    const encoder = new PostgresJsonLinesEncoder(columns);
+    const encoder = new CopyTextEncoder(columns);
     for (const row of rows) encoder.values(row);
     expect(drained(encoder)).toEqual({ text: expected, rows: rows.length });
   });
@@ -102,7 +104,7 @@ describe('PostgresJsonLinesEncoder', () => {
     const bytes = Buffer.from(copyText(rows));
     for (let cut = 0; cut <= bytes.length; cut++) {
       for (const second of [cut, Math.min(bytes.length, cut + 3)]) {
-        const encoder = new PostgresJsonLinesEncoder(columns);
+        const encoder = new CopyTextEncoder(columns);
         encoder.copyData(bytes.subarray(0, cut));
         encoder.copyData(bytes.subarray(cut, second));
         encoder.copyData(bytes.subarray(second));
@@ -115,8 +117,57 @@ describe('PostgresJsonLinesEncoder', () => {
     }
   });
 
+  /** What export-formats.ts's csv-stringify makes of the same wire values. */
+  const csvOf = (cols: Column[], values: (string | null)[][], oids: number[]) =>
+    csvRecords(
+      'postgres',
+      { name: 't', schema: 'public', columns: cols } as never,
+      values.map((row) =>
+        Object.fromEntries(
+          cols.map((c, at) => {
+            const text = row[at] ?? null;
+            return [c.name, text === null ? null : decodeValue(c, getTypeParser(oids[at] as number)(text))];
+          }),
+        ),
+      ),
+    );
+
+  it('writes the CSV csv-stringify makes of the wire values, from COPY text cut at any byte', () => {
+    const csvRows: (string | null)[][] = [
+      ...rows,
+      ['5', '=cmd', '1', '2024-01-02 03:04:05+00', 't', '1'],
+      ['6', '\tx,"y"', '2', '2024-01-02 03:04:05+00', 'f', '2'],
+      ['7', '\r', '3', '2024-01-02 03:04:05+00', 't', '-1e-7'],
+      ['8', '-5', '-4', '2024-01-02 03:04:05+00', 't', '3'],
+    ];
+    const expectedCsv = csvOf(columns, csvRows, [23, 25, 20, 1184, 16, 701]);
+    expect(expectedCsv.split('\n').slice(-5, -1)).toEqual([
+      "5,'=cmd,1,2024-01-02T03:04:05+00:00,true,1",
+      `6,"'\tx,""y""",2,2024-01-02T03:04:05+00:00,false,2`,
+      `7,"'\r",3,2024-01-02T03:04:05+00:00,true,-1e-7`,
+      "8,'-5,-4,2024-01-02T03:04:05+00:00,true,3",
+    ]);
+    const bytes = Buffer.from(copyText(csvRows));
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const encoder = new CopyTextEncoder(columns, 'csv');
+      encoder.copyData(bytes.subarray(0, cut));
+      encoder.copyData(bytes.subarray(cut));
+      encoder.endOfData();
+      expect(drained(encoder), `cut at ${cut}`).toEqual({ text: expectedCsv, rows: csvRows.length });
+    }
+  });
+
+  it('quotes a lone \\. in a one-column CSV, as COPY would read it as the end of the data', () => {
+    const only = [column('t', 'text', 'Text')];
+    const values = [['\\.'], ['\\.x'], [''], [null]];
+    const encoder = new CopyTextEncoder(only, 'csv');
+    encoder.copyData(Buffer.from(copyText(values)));
+    expect(drained(encoder).text).toBe('"\\."\n\\.x\n""\n\n');
+    expect(csvOf(only, values, [25])).toBe('"\\."\n\\.x\n""\n\n');
+  });
+
   it('hands on chunks of about 64 KB with their row counts; a record longer than a chunk grows the buffer', () => {
-    const encoder = new PostgresJsonLinesEncoder(columns);
+    const encoder = new CopyTextEncoder(columns);
     const long = ['5', 'x'.repeat(300_000), '1', '2024-01-02 03:04:05+00', 't', '1'];
     const many = Array.from({ length: 3000 }, () => rows[0] as (string | null)[]);
     encoder.copyData(Buffer.from(copyText([...many, long])));
@@ -128,11 +179,11 @@ describe('PostgresJsonLinesEncoder', () => {
   });
 
   it('refuses records with more or fewer fields than columns, and data that ends inside a record', () => {
-    expect(() => new PostgresJsonLinesEncoder(columns).copyData(Buffer.from('1\tx\n'))).toThrow('fewer');
+    expect(() => new CopyTextEncoder(columns).copyData(Buffer.from('1\tx\n'))).toThrow('fewer');
     expect(() =>
-      new PostgresJsonLinesEncoder(columns).copyData(Buffer.from('1\tx\t1\tinfinity\tt\t1\textra\n')),
+      new CopyTextEncoder(columns).copyData(Buffer.from('1\tx\t1\tinfinity\tt\t1\textra\n')),
     ).toThrow('more');
-    const encoder = new PostgresJsonLinesEncoder(columns);
+    const encoder = new CopyTextEncoder(columns);
     encoder.copyData(Buffer.from('1\tx'));
     expect(() => encoder.endOfData()).toThrow('inside a record');
   });
