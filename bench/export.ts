@@ -305,7 +305,7 @@ async function main(): Promise<void> {
     const native = median(natives);
     if (kind === 'postgres') {
       add('PostgreSQL', '`psql \\copy (select …) to … csv`', native, null);
-      if (!ONLY_XLSX) add('PostgreSQL', 'DBUI CSV (COPY through the export job)', median(dbui), native);
+      if (!ONLY_XLSX) add('PostgreSQL', 'DBUI CSV (COPY text converted by DBUI)', median(dbui), native);
       if (withJsonLines)
         add('PostgreSQL', 'DBUI JSON Lines (COPY text converted by DBUI)', median(jsonLines), native);
       if (process.env.BENCH_XLSX === '1' || ONLY_XLSX)
