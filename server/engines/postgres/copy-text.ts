@@ -6,16 +6,16 @@ import { decodeValue, getTypeParser } from './types.ts';
 /*
  * PostgreSQL JSON Lines and CSV written by Node from COPY's plain text
  * (docs/decisions/0037-postgres-json-lines-from-copy-text.md, 0042-postgres-csv-from-copy-text.md). The select is
- * the plain one (the columns themselves,
- * bytea as base64), copied `to stdout` in the text format: a record a line, fields separated by tabs, NULL as \N, and
- * in the data a backslash as \\ and the control characters backspace, form feed, newline, carriage return, tab and
- * vertical tab as \b \f \n \r \t \v (COPY TO never writes octal or hex escapes; other control characters come as they
- * are). Each record is written straight into a 64 KB output buffer, byte by byte, without a JavaScript string or
- * object per cell: the keys precomputed as bytes, each field by a kind chosen from its column's type. The line is
- * exactly what JSON.stringify makes of the row's wire values (types.ts decodeValue, export-formats.ts): integers while
- * exact as numbers, booleans, timestamps as ISO text, text escaped as JSON.stringify escapes it (" \ and control
- * characters; everything else as it is). Values whose wire form is rare or costly to derive by hand (floats, money,
- * timetz, timestamps outside years 1-9999) go through decodeValue itself, a string per cell.
+ * the plain one (the columns themselves, bytea as base64), copied `to stdout` in the text format: a record a line,
+ * fields separated by tabs, NULL as \N, and in the data a backslash as \\ and the control characters backspace, form
+ * feed, newline, carriage return, tab and vertical tab as \b \f \n \r \t \v (COPY TO never writes octal or hex
+ * escapes; other control characters come as they are). Each record is written straight into a 64 KB output buffer,
+ * byte by byte, without a JavaScript string or object per cell: the keys precomputed as bytes, each field by a kind
+ * chosen from its column's type. The line is exactly what JSON.stringify makes of the row's wire values (types.ts
+ * decodeValue, export-formats.ts): integers while exact as numbers, booleans, timestamps as ISO text, text escaped
+ * as JSON.stringify escapes it (" \ and control characters; everything else as it is). Values whose wire form is
+ * rare or costly to derive by hand (floats, money, timetz, timestamps outside years 1-9999) go through decodeValue
+ * itself, a string per cell.
  *
  * The CSV record is what export-formats.ts's csv-stringify makes of the same wire values: fields separated by commas,
  * NULL as an empty field and an empty string as "", a field holding a quote, comma, line feed or carriage return
@@ -23,7 +23,7 @@ import { decodeValue, getTypeParser } from './types.ts';
  * starts like a formula with a leading ' (formula-cells.ts), and a lone \. quoted in a one-column table.
  */
 
-/** How a field's text becomes its JSON value. */
+/** How a field's text becomes its JSON value (and its CSV field). */
 const Kind = {
   /** A JSON string of the text (text, numeric, dates, json, arrays, uuid, base64 …). */
   Text: 0,
@@ -149,7 +149,7 @@ export class CopyTextEncoder extends ChunkedBytes {
   private readonly keyWordStarts: Uint32Array;
   private readonly keyTails: Uint8Array;
   private readonly keyTailStarts: Uint32Array;
-  /** The same keys as text (the cursor's lines). */
+  /** The same keys as text (the cursor's lines); for CSV, the commas between fields. */
   private readonly keyTexts: string[];
   /** Output bytes a record may need beyond six per input byte. */
   private readonly recordExtra: number;

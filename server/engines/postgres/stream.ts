@@ -12,8 +12,8 @@ import { CopyTextEncoder, keysKeepColumnOrder } from './copy-text.ts';
 /*
  * Streaming from PostgreSQL (exports). Each stream takes a client of its own from the pool, in a read-only
  * transaction without the statement timeout (an export of ten million rows runs for minutes): rows through a
- * server-side cursor (pg-query-stream, read a batch at a time as the consumer asks), or CSV written by the server
- * itself with COPY (pg-copy-streams), the fastest way out of PostgreSQL. A stream stopped early discards its
+ * server-side cursor (pg-query-stream, read a batch at a time as the consumer asks), or COPY's plain text
+ * (pg-copy-streams), the fastest way out of PostgreSQL, written as CSV or JSON Lines by copy-text.ts. A stream stopped early discards its
  * connection, which ends the statement on the server.
  */
 
