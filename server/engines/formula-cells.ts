@@ -22,18 +22,17 @@ import type { EngineKind } from './engine.ts';
 export const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r'];
 
 /** Their character codes. */
-export const FORMULA_START_CODES = FORMULA_STARTS.map((c) => c.charCodeAt(0));
+const FORMULA_START_CODES = FORMULA_STARTS.map((c) => c.charCodeAt(0));
 
-const STARTS = new Set(FORMULA_START_CODES);
-
-/** Whether a byte of UTF-8 is one of them (the engines' own CSV writers look at bytes). */
 const START_BYTES = new Uint8Array(256);
 for (const code of FORMULA_START_CODES) START_BYTES[code] = 1;
+
+/** Whether a character code (or a byte of UTF-8: the engines' own CSV writers look at bytes) is one of them. */
 export const startsFormulaByte = (byte: number | undefined): boolean =>
   byte !== undefined && START_BYTES[byte] === 1;
 
 /** What a spreadsheet would read as a formula. */
-export const startsLikeFormula = (text: string): boolean => STARTS.has(text.charCodeAt(0));
+export const startsLikeFormula = (text: string): boolean => startsFormulaByte(text.charCodeAt(0));
 
 /** The text as it goes into a CSV cell: with a leading quote when it starts like a formula. */
 export const formulaSafeText = (text: string): string => (startsLikeFormula(text) ? `'${text}` : text);
