@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { healthMessages } from '#common/messages.ts';
 import { repoRoot } from './test/test-app.ts';
@@ -16,8 +18,12 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+function start(
+  env: Record<string, string>,
+  command = [process.execPath, '--import', 'tsx', 'server/main.ts'],
+): Started {
+  const [file = '', ...args] = command;
+  const child = spawn(file, args, {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -155,4 +161,47 @@ describe('the server process', () => {
       silent.close();
     }
   }, 90_000);
+
+  // npm runs a script through `sh -c`; a SIGTERM to npm reached sh, which died and left the server running (seen on
+  // Debian with npm 11). `exec` makes the server the script's own process, so npm's forwarded signal reaches it.
+  const built = fs.existsSync(path.join(repoRoot, 'dist/server/main.js'));
+  it.skipIf(!built)(
+    'stops cleanly when `npm start` is sent SIGTERM (the built server)',
+    async () => {
+      const fresh = tempDir();
+      const run = start({ DATA_DIR: fresh.path, PORT: '0', LOG_LEVEL: 'info' }, ['npm', 'start', '--silent']);
+      let serverPid = 0;
+      try {
+        const ready = await waitFor(
+          () => jsonLines(run.output()).find((l) => l.msg === 'DBUI is ready'),
+          'ready',
+        );
+        serverPid = Number(ready.pid);
+        run.child.kill('SIGTERM');
+        await run.exited;
+        await waitFor(
+          () => (jsonLines(run.output()).some((l) => l.msg === 'shut down') ? true : undefined),
+          'the server to shut down',
+        );
+        await waitFor(() => {
+          try {
+            process.kill(serverPid, 0);
+            return undefined;
+          } catch {
+            return true;
+          }
+        }, 'the server process to exit');
+      } finally {
+        run.child.kill('SIGKILL');
+        // On a failure the server may outlive npm: never leave it running.
+        try {
+          if (serverPid) process.kill(serverPid, 'SIGKILL');
+        } catch {
+          // gone already, as it should be
+        }
+        fresh.remove();
+      }
+    },
+    90_000,
+  );
 });
