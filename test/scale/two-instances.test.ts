@@ -238,7 +238,7 @@ describe('two DBUI instances behind one address, sharing PostgreSQL, Redis and E
     Object.assign(exportJobTuning, tuning);
     await Promise.allSettled([appStore?.drop(), browsed?.drop(), sink?.close()]);
     exportDir.remove();
-  }, 30_000);
+  });
 
   it('started together on an empty app store: migrated once, one administrator, both serving', async () => {
     // The lock itself (one instance runs the migrations, the others wait) is proven step by step in
@@ -503,6 +503,6 @@ describe('two DBUI instances behind one address, sharing PostgreSQL, Redis and E
     await sql`create table added_later (id integer primary key)`.execute(engines[0]!.db);
     expect(await tables(b)).toEqual(['big_rows', 'paged']);
     expect(await tables(a, admin$, true)).toEqual(['added_later', 'big_rows', 'paged']);
-    await expect.poll(() => tables(b), { timeout: 3_000 }).toEqual(['added_later', 'big_rows', 'paged']);
+    await expect.poll(() => tables(b)).toEqual(['added_later', 'big_rows', 'paged']);
   });
 });

@@ -3,8 +3,9 @@ import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { loadQueries } from '#web/api/queries.tsx';
 
-// Pages load lazily: the first import of a page can take more than the default second on a busy machine.
-configure({ asyncUtilTimeout: 5000 });
+// Pages load lazily and Mantine renders slowly in jsdom: beside a CPU hog a first render took over 20 s (issue 32).
+// findBy and waitFor wait for a state; this only ends a wait that would never end.
+configure({ asyncUtilTimeout: 60_000 });
 
 afterEach(() => {
   cleanup();

@@ -123,12 +123,12 @@ describe('MySQL errors as messages', () => {
     const quick = openMysql(chinook.url, { statementTimeoutMs: 1000, poolSize: 1 });
     try {
       const quickAdapter = mysqlAdapter(quick, { name: 'chinook', statementTimeoutMs: 1000 });
-      const started = Date.now();
-      expect(await explained(quickAdapter, sql`select sleep(5) as slept`.execute(quick))).toEqual({
+      // A minute's sleep outlasts the test: only the statement timeout ends it (the 504 says so), however busy the
+      // machine is.
+      expect(await explained(quickAdapter, sql`select sleep(60) as slept`.execute(quick))).toEqual({
         status: 504,
         message: 'The database did not answer within 1 second; narrow the search or try again.',
       });
-      expect(Date.now() - started).toBeLessThan(3000);
       // The connection survives and keeps its settings.
       const { rows } = await sql<{
         limit_seconds: number;
@@ -143,12 +143,10 @@ describe('MySQL errors as messages', () => {
     const quick = openMysql(chinook.url, { statementTimeoutMs: 500, poolSize: 1 });
     try {
       const quickAdapter = mysqlAdapter(quick, { name: 'chinook', statementTimeoutMs: 500 });
-      const started = Date.now();
-      expect(await explained(quickAdapter, sql`select sleep(5) as slept`.execute(quick))).toEqual({
+      expect(await explained(quickAdapter, sql`select sleep(60) as slept`.execute(quick))).toEqual({
         status: 504,
         message: 'The database did not answer within 0.5 seconds; narrow the search or try again.',
       });
-      expect(Date.now() - started).toBeLessThan(1500);
     } finally {
       await quick.destroy();
     }

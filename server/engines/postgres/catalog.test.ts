@@ -471,13 +471,17 @@ describe('the PostgreSQL catalog of every native type', () => {
           execute format('create index on many_%s (name)', i);
         end loop;
       end $$`.execute(db);
-    const started = performance.now();
-    const many = await postgresAdapter(db, defaultEngineOptions, 'types').readCatalog();
-    const elapsed = performance.now() - started;
+    // Counted, not timed: the catalog's statements are the same few whatever the number of tables.
+    let statements = 0;
+    const counting = db.withPlugin({
+      transformQuery: (args) => (statements++, args.node),
+      transformResult: async (args) => args.result,
+    });
+    const many = await postgresAdapter(counting, defaultEngineOptions, 'types').readCatalog();
     expect(many.length).toBe(307);
     expect(find(many, 'many_300').foreignKeys[0]?.referencedTable).toBe('many_299');
     expect(find(many, 'many_300').indexes.map((i) => i.columns)).toEqual([['name'], ['id']]);
-    console.info(`catalog of ${many.length} tables read in ${Math.round(elapsed)} ms`);
-    expect(elapsed).toBeLessThan(3000);
+    expect(statements).toBeGreaterThan(0);
+    expect(statements).toBeLessThanOrEqual(10);
   });
 });

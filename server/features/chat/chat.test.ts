@@ -97,7 +97,7 @@ describe.each(['sqlite', 'postgres'] as const)('Titan on a %s app store', (store
     admin = await buildAdmin(t, { username: 'boss' });
     member = await buildUser(t, { username: 'member' });
     anonymous = await withXsrf(t);
-  }, 30_000);
+  });
   afterAll(async () => {
     await t?.close();
     await database?.drop();
@@ -482,9 +482,7 @@ describe.each(['sqlite', 'postgres'] as const)('Titan on a %s app store', (store
       expect(new TextDecoder().decode(first?.value)).toBe('{"type":"delta","text":"Thinking"}\n');
       controller.abort();
       await fake.aborted;
-      await expect
-        .poll(async () => (await sessionRow(session.sessionId)).visitor_messages, { timeout: 5000 })
-        .toBe(0);
+      await expect.poll(async () => (await sessionRow(session.sessionId)).visitor_messages).toBe(0);
       expect(await storedMessages(session.sessionId)).toHaveLength(1);
     } finally {
       await t.app.server.close();

@@ -216,14 +216,12 @@ describe('streamCompletion', () => {
 
   it('times out a service that never answers, and one that stops in the middle', async () => {
     handler = () => undefined; // accepts the request, sends nothing
-    const started = Date.now();
     await expect(
       streamCompletion(setting, [{ role: 'user', content: 'Hi' }], { firstByteTimeoutMs: 200 }),
     ).rejects.toMatchObject({
       failure: 'timeout',
       message: expect.stringMatching(/sent nothing within 200 ms/),
     });
-    expect(Date.now() - started).toBeLessThan(2000);
 
     handler = (_request, response) => {
       streamHead(response);

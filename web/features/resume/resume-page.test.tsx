@@ -29,7 +29,7 @@ describe('splitInterests (spec 001 §9)', () => {
 });
 
 // Rendering the whole app and loading pages lazily is slow on a busy machine; getByRole over a long page too.
-describe('the resume page', { timeout: 20_000 }, () => {
+describe('the resume page', () => {
   it('has the counts of spec 001 §2', () => {
     expect(resume.works).toHaveLength(4);
     expect(resume.educations).toHaveLength(3);

@@ -296,5 +296,5 @@ describe('the sign-up page', () => {
     expect(screen.getByRole('heading', { name: loginMessages.codeTitle })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: loginMessages.title })).toBeNull();
     // Pages load lazily through the route table: slower than the other tests here.
-  }, 20_000);
+  });
 });

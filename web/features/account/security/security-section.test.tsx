@@ -95,7 +95,7 @@ describe('SecuritySection cards', () => {
 });
 
 // The longest journeys of the section; a busy machine needs more than the default 5 s.
-describe('Email setup', { timeout: 20_000 }, () => {
+describe('Email setup', () => {
   it('starts from the profile email and shows the contract’s messages for a missing or bad address', async () => {
     serve(userWith({}));
     render(<SecuritySection />, { wrapper: Providers });
@@ -200,7 +200,7 @@ describe('Phone setup', () => {
   });
 });
 
-describe('App setup', { timeout: 20_000 }, () => {
+describe('App setup', () => {
   it('shows the QR code and the key in groups, then verifies a code of the app', async () => {
     const key = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
     const verified = userWith({

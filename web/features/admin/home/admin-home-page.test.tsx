@@ -124,7 +124,7 @@ describe('the admin start page', () => {
     );
 
     // The style sheet comes after, from its own chunk (the fallback is a region of the same name).
-    const toast = await screen.findByRole('button', { name: 'Show a toast' }, { timeout: 15_000 });
+    const toast = await screen.findByRole('button', { name: 'Show a toast' });
     const pieces = screen.getByRole('region', { name: 'Interface pieces' });
     expect(pieces.contains(toast)).toBe(true);
     expect(within(pieces).getByRole('button', { name: 'Open a modal' })).toBeTruthy();
