@@ -200,17 +200,22 @@ function resumePassages(): CorpusPassage[] {
     {
       ...base,
       id: 'resume:summary',
-      section: `${resume.name}, ${resume.title}`,
+      // The section is what a passage is about, and boosted: a job title's words ('Database Engineer') are not.
+      section: resume.name,
       text: `${resume.name}, ${resume.title}, based in ${resume.location}. ${resume.summary}`,
     },
-    ...resume.works.map((work, index) => ({
-      ...base,
-      id: `resume:work:${index}`,
-      section: `${work.position} at ${work.company}`,
-      text:
-        `${resume.name} worked as ${work.position} at ${work.company} from ${work.startDate} to ` +
-        `${monthYear(work.endDate)}. ${work.tasks.join(' ')}`,
-    })),
+    // One passage per task and per skill group: a work entry lists unrelated facts (a migration, a tool, a team),
+    // and one passage holding them all matched every question about any of them.
+    ...resume.works.flatMap((work, index) =>
+      work.tasks.map((task, taskIndex) => ({
+        ...base,
+        id: `resume:work:${index}:${taskIndex}`,
+        section: '',
+        text:
+          `${resume.name}, ${work.position} at ${work.company} from ${work.startDate} to ` +
+          `${monthYear(work.endDate)}: ${task}`,
+      })),
+    ),
     {
       ...base,
       id: 'resume:education',
@@ -222,12 +227,12 @@ function resumePassages(): CorpusPassage[] {
         )
         .join(' '),
     },
-    {
+    ...resume.skills.map((group, index) => ({
       ...base,
-      id: 'resume:skills',
+      id: `resume:skills:${index}`,
       section: 'Skills',
-      text: resume.skills.map((group) => `${group.heading}: ${group.values.join(', ')}.`).join(' '),
-    },
+      text: `${resume.name}'s skills, ${group.heading}: ${group.values.join(', ')}.`,
+    })),
     { ...base, id: 'resume:achievements', section: 'Achievements', text: resume.achievements.join(' ') },
     {
       ...base,
