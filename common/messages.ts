@@ -201,6 +201,16 @@ export const storeMessages = {
   notWritable: 'The app store cannot be written: sign-in and changes fail until it can, reading still works.',
 } as const;
 
+/** A save or delete that carried the row's version against a row changed since it was read (decision 0045). */
+export const rowVersionMessages = {
+  changedSince:
+    'Someone else changed this row after you opened it, so your changes were not saved. Compare their values with yours and choose which to keep.',
+  changedSinceDelete:
+    'Someone else changed this row after you opened it, so it was not deleted. Look at the row as it is now and delete it again if you still want to.',
+  notAVersion: (key: string) =>
+    `${key} must be the row's version exactly as the page or row answer gave it (text), or left out.`,
+} as const;
+
 /** What /api/health says of a part that is down: plain words for a public answer; the driver's text is logged. */
 export const healthMessages = {
   storeDown: 'The app store does not answer.',

@@ -96,6 +96,12 @@ describe('the API server', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/setup']));
     const setupBody = doc.paths['/api/setup'].post.requestBody.content['application/json'].schema;
     expect(setupBody.required).toEqual(expect.arrayContaining(['token', 'username', 'email', 'password']));
+    // A save's row version and its 409 (decision 0045).
+    const save = doc.paths['/api/sql/{db}/{schema}/{table}'].post;
+    expect(save.description).toContain('$version');
+    expect(Object.keys(save.responses)).toEqual(expect.arrayContaining(['200', '409']));
+    expect(JSON.stringify(save.responses['409'])).toContain('current');
+    expect(Object.keys(doc.paths['/api/sql/{db}/{schema}/{table}/delete'].post.responses)).toContain('409');
     expect((await t.app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
   });
 

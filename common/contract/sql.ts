@@ -106,6 +106,28 @@ export type CellValue = z.infer<typeof cellValue>;
 export const row = z.record(z.string(), cellValue);
 export type Row = z.infer<typeof row>;
 
+/**
+ * The row's version (docs/decisions/0045-row-versions.md): every row the data API answers (a page, a search, all
+ * rows, the saved row, an undone row) carries, under this key beside its columns, a short digest of its values as
+ * read. A save or delete that sends it back (the row as it was answered, some fields changed, is enough) is made only
+ * while the row is still as it was read; otherwise nothing is written and the answer is 409 with the row as it is now
+ * (rowConflict). Without it a save behaves as before (last write wins). A table with a column of this very name has
+ * no versions: the key is that column.
+ */
+export const ROW_VERSION_KEY = '$version';
+
+/** A row as the data API answers it: its columns' values and its version. */
+export const answeredRow = row.describe(
+  `Column name → value, and the row's version under ${ROW_VERSION_KEY}: send the row back with it when saving or ` +
+    'deleting, and the write is made only while the row is still as it was read (409 otherwise)',
+);
+
+/** The 409 of a save or delete whose row changed since it was read: the row as it is now, with its own version. */
+export const rowConflict = z.object({
+  current: answeredRow.describe(`The row as the database holds it now, with its own ${ROW_VERSION_KEY}`),
+});
+export type RowConflict = z.infer<typeof rowConflict>;
+
 /** A filter: column name → search term (terms are trimmed; an empty term is no filter). */
 export const filter = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 export type Filter = z.infer<typeof filter>;
@@ -118,7 +140,7 @@ export const pageSize = z.coerce
   );
 
 export const pageResult = z.object({
-  results: z.array(row),
+  results: z.array(answeredRow),
   count: z.number().describe('Matching rows (see countIsExact)'),
   countIsExact: z.boolean().describe("False when count is the engine's estimate or a capped count"),
   cursor: z
@@ -225,8 +247,12 @@ const bodyValue = z.union([z.string(), z.number(), z.boolean(), z.null()], {
 });
 /** A decoded filter body: column name → search term. */
 export const filterBody = z.record(z.string(), bodyValue).describe(ENCODED_BODY);
-/** A decoded row body: column name → value (see cellValue). */
-export const rowBody = z.record(z.string(), bodyValue).describe(ENCODED_BODY);
+/** A decoded row body: column name → value (see cellValue), and the row's version when it was read (ROW_VERSION_KEY). */
+export const rowBody = z
+  .record(z.string(), bodyValue)
+  .describe(
+    `${ENCODED_BODY}. Column name → value; ${ROW_VERSION_KEY}: the row's version as it was answered (optional)`,
+  );
 
 /** One choice of a foreign-key dropdown. */
 export const foreignKeyOption = z.object({ key: cellValue, label: z.string() });
@@ -306,7 +332,7 @@ export const undoResult = z.object({
   undoEntryId: z.number().int().describe('The data.undo audit entry recording this undo'),
   change: dataChange,
   key: row,
-  row: row.nullable(),
+  row: answeredRow.nullable(),
   keptKey: z.boolean().describe('false when a restored row got a new identity'),
 });
 export type UndoResult = z.infer<typeof undoResult>;

@@ -1,11 +1,15 @@
 /** A failure of a database call that a person can act on: the status to answer and a message without SQL. */
 export class EngineError extends Error {
+  /** What the failure's envelope carries as its data (a 409 of a row changed since: the row as it is now), else
+   * nothing (data null). */
+  readonly data: unknown;
   constructor(
     readonly statusCode: 400 | 403 | 404 | 409 | 503 | 504,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; data?: unknown },
   ) {
     super(message, options);
+    this.data = options?.data ?? null;
   }
 }
 

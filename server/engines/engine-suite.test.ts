@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import type { Row, Table } from '#common/contract/sql.ts';
+import { ROW_VERSION_KEY, type Row, type Table } from '#common/contract/sql.ts';
 import { PAGE_SIZES } from '#common/limits.ts';
+import { rowVersionMessages } from '#common/messages.ts';
 import { loadChinook } from '#server/test/chinook.ts';
 import type { TestDatabase } from '#server/test/server-databases.ts';
 import { connectDatabase } from './connect.ts';
 import type { DatabaseEngine, EngineKind, PageQuery } from './engine.ts';
 import { EngineError } from './engine-error.ts';
+import { rowVersion, withRowVersion } from './row-version.ts';
 
 /*
  * One suite, every engine (ENGINES=sqlite,postgres,mysql to choose; default all three). Each engine gets a fresh
@@ -955,6 +957,125 @@ describe.each(chosen)('the %s engine', (kind) => {
       expect((await engine.page(genre, { filter: { [n('GenreId')]: 5 }, page: 1, pageSize: 20 })).count).toBe(
         1,
       );
+    });
+  });
+
+  describe('lost updates (decision 0045)', () => {
+    /** The call's error, which must be an EngineError. */
+    async function failureOf(work: Promise<unknown>): Promise<EngineError> {
+      const error = await work.then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error, 'expected the call to fail').toBeInstanceOf(EngineError);
+      return error as EngineError;
+    }
+    const versioned = (t: Table, row: Row) => ({ ...row, [ROW_VERSION_KEY]: rowVersion(t, row)! });
+
+    it('saves a row sent back with its version only while it is still as it was read', async () => {
+      const types = await table('dbui_types');
+      const { after: made } = await engine.upsert(types, {
+        label: 'two editors',
+        note: 'as made',
+        big: '9007199254740993',
+        amount: '12.5000',
+        ratio: 0.25,
+        flag: true,
+        day: '2024-02-29',
+        clock: '13:14:15',
+        bytes: Buffer.from([0, 1, 255]).toString('base64'),
+      });
+      const key = { id: made.id! };
+      // Two people read the same row from a page, as the data API answers it.
+      const [read] = (await engine.page(types, { filter: { label: 'two editors' }, page: 1, pageSize: 20 }))
+        .results;
+      expect(read).toEqual(made);
+      const asRead = versioned(types, read!);
+      // The version is the same whichever way the row is read: a page, the locking read of a write, the write's answer.
+      expect(rowVersion(types, (await engine.readRow(types, key))!)).toBe(asRead[ROW_VERSION_KEY]);
+
+      // The first saves the row as they received it, one field changed: written.
+      const first = await engine.upsert(types, { ...asRead, note: 'first' });
+      expect(first.after.note).toBe('first');
+      expect(first.before).toEqual(made);
+      // The second, from the same read: refused, nothing written, and told the row as it is now with its version.
+      const refused = await failureOf(engine.upsert(types, { ...asRead, note: 'second', ratio: 0.75 }));
+      expect(refused.statusCode).toBe(409);
+      expect(refused.message).toBe(rowVersionMessages.changedSince);
+      expect(refused.data).toEqual({ current: versioned(types, first.after) });
+      expect(await engine.readRow(types, key)).toEqual(first.after);
+      // With the version of the row as it is now, the second writes over the first.
+      const current = (refused.data as { current: Row }).current;
+      const second = await engine.upsert(types, { ...current, note: 'second' });
+      expect(second.after.note).toBe('second');
+
+      // A delete with a stale version is refused too; with the row's own version it deletes.
+      const stale = await failureOf(
+        engine.deleteRow(types, { ...key, [ROW_VERSION_KEY]: asRead[ROW_VERSION_KEY] }),
+      );
+      expect([stale.statusCode, stale.message]).toEqual([409, rowVersionMessages.changedSinceDelete]);
+      expect(stale.data).toEqual({ current: versioned(types, second.after) });
+      expect(await engine.readRow(types, key)).toEqual(second.after);
+      expect(await engine.deleteRow(types, versioned(types, second.after))).toEqual(second.after);
+    });
+
+    it('lets one of two saves from the same read win and refuses the other, even at the same moment', async () => {
+      const genre = await table('Genre');
+      const id = n('GenreId');
+      const name = n('Name');
+      const { after: made } = await engine.upsert(genre, { [name]: 'Both at once' });
+      const asRead = versioned(genre, made);
+      for (let round = 0; round < 3; round++) {
+        const current = versioned(genre, (await engine.readRow(genre, { [id]: made[id]! }))!);
+        const outcomes = await Promise.allSettled([
+          engine.upsert(genre, { ...current, [name]: `alice ${round}` }),
+          engine.upsert(genre, { ...current, [name]: `bob ${round}` }),
+        ]);
+        const written = outcomes.filter((o) => o.status === 'fulfilled');
+        const refused = outcomes.filter((o) => o.status === 'rejected');
+        expect(written, `round ${round}`).toHaveLength(1);
+        expect(refused.map((o) => (o.reason as EngineError).statusCode)).toEqual([409]);
+        const winner = (written[0] as PromiseFulfilledResult<{ after: Row }>).value.after;
+        expect((await engine.readRow(genre, { [id]: made[id]! }))![name]).toBe(winner[name]);
+      }
+      // Without a version a save is written whatever the row holds (last write wins), as before versions existed.
+      const { [ROW_VERSION_KEY]: _dropped, ...unversioned } = asRead;
+      expect((await engine.upsert(genre, { ...unversioned, [name]: 'last' })).after[name]).toBe('last');
+      await engine.deleteRow(genre, { [id]: made[id]! });
+    });
+
+    it('never takes the version for a column, ignores it on an insert and refuses one that is not text', async () => {
+      const artist = await table('Artist');
+      const name = n('Name');
+      // A row copied with its version and saved as a new row: no row was read before an insert.
+      const { after: copy } = await engine.upsert(artist, {
+        [name]: 'Copied',
+        [ROW_VERSION_KEY]: 'from elsewhere',
+      });
+      expect(copy[name]).toBe('Copied');
+      for (const bad of [12, true, null])
+        await expectError(
+          engine.upsert(artist, { ...copy, [ROW_VERSION_KEY]: bad }),
+          400,
+          rowVersionMessages.notAVersion(ROW_VERSION_KEY),
+        );
+      await engine.deleteRow(artist, versioned(artist, copy));
+      // A table with a column of that very name has no versions: the key is its column.
+      const quoted = kind === 'mysql' ? '`$version`' : '"$version"';
+      await sql
+        .raw(
+          `CREATE TABLE dbui_own_version (code varchar(10) PRIMARY KEY, ${quoted} varchar(20), note varchar(20))`,
+        )
+        .execute(engine.db);
+      await engine.catalog({ refresh: true });
+      const own = await engine.table(schema, 'dbui_own_version');
+      await engine.upsert(own, { code: 'a', [ROW_VERSION_KEY]: 'v1', note: 'x' });
+      const [stored] = (await engine.page(own, { filter: {}, page: 1, pageSize: 20 })).results;
+      expect(stored).toEqual({ code: 'a', [ROW_VERSION_KEY]: 'v1', note: 'x' });
+      expect(rowVersion(own, stored!)).toBeNull();
+      expect(withRowVersion(own, { ...stored! })).toEqual(stored);
+      await engine.deleteRow(own, { code: 'a', [ROW_VERSION_KEY]: 'anything' });
+      expect((await engine.page(own, { filter: {}, page: 1, pageSize: 20 })).results).toEqual([]);
     });
   });
 

@@ -139,9 +139,12 @@ export interface DatabaseEngine {
   /** A page of rows matching the filter, in the asked order, with the (possibly estimated) count. */
   page(table: Table, query: PageQuery): Promise<EnginePage>;
   /** Inserts or updates one row (by identity, guid or primary key); answers it before (null when new) and as the
-   * database now holds it. `beforeWrite` may refuse the insert or update before it happens. */
+   * database now holds it. `beforeWrite` may refuse the insert or update before it happens. A row carrying its
+   * version (ROW_VERSION_KEY, as the data API answers it) is updated only while it is still that version: else a
+   * 409 whose data is the row as it is now, and nothing is written (row-version.ts, decision 0045). */
   upsert(table: Table, row: Row, options?: UpsertOptions): Promise<RowChange>;
-  /** Deletes one row by its key and answers it as it was. */
+  /** Deletes one row by its key and answers it as it was; with the row's version, only while it is that version
+   * (as upsert). */
   deleteRow(table: Table, row: Row, options?: DeleteOptions): Promise<Row>;
   /** Inserts a deleted row again as it was (undo of a delete), identity and guid values included where the engine
    * takes them, else with a new identity; a 409 when a row with its key exists. */

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Column, Row, Table } from '#common/contract/sql.ts';
 import type { DeleteOptions, RestoredRow, RestoreOptions, RowChange, UpsertOptions } from './engine.ts';
-import { formMessages } from '#common/messages.ts';
+import { formMessages, rowVersionMessages } from '#common/messages.ts';
 import type { EngineAdapter, Executor } from './adapter.ts';
 import { badInput, EngineError } from './engine-error.ts';
 import { decodeRow, selectList } from './row-pages.ts';
+import { refuseChangedSince, takeRowVersion } from './row-version.ts';
 import { checkValue } from './wire-values.ts';
 
 /*
@@ -38,14 +39,18 @@ function refuseView(table: Table): void {
   if (table.isView) throw badInput(`${table.name} is a view; its rows cannot be changed here.`);
 }
 
-/** Inserts or updates one row; answers it as it was before (null for a new row) and as the database holds it now. */
+/** Inserts or updates one row; answers it as it was before (null for a new row) and as the database holds it now.
+ * A row sent with its version (ROW_VERSION_KEY) is updated only while it is still that version, else a 409 with the
+ * row as it is now (row-version.ts); an insert has no row read before, so a version sent with it is not checked. */
 export async function upsertRow(
   adapter: EngineAdapter,
   table: Table,
-  row: Row,
+  sent: Row,
   options: UpsertOptions = {},
 ): Promise<RowChange> {
   refuseView(table);
+  // The version the caller read the row at (decision 0045): never a column; checked against the row under its lock.
+  const { values: row, version } = takeRowVersion(table, sent);
   const values = columnsOf(table, row);
   const key = rowKey(table);
   const keyGiven = key.length > 0 && key.every((name) => row[name] !== undefined && row[name] !== null);
@@ -55,6 +60,7 @@ export async function upsertRow(
     if (existing) {
       const before = decodeRow(adapter, table, existing);
       await options.beforeWrite?.('update', before);
+      refuseChangedSince(table, before, version, rowVersionMessages.changedSince);
       change = { before, after: await updateRow(adapter, trx, table, values, key, row, existing) };
     } else {
       if (keyGiven && (table.identityColumn || table.guidColumn)) {
@@ -165,14 +171,16 @@ async function updateRow(
   return decodeRow(adapter, table, saved);
 }
 
-/** Deletes one row by its key and answers it as it was; a 404 when it is gone already. */
+/** Deletes one row by its key and answers it as it was; a 404 when it is gone already, a 409 when it was sent with
+ * its version and has changed since. */
 export async function deleteRow(
   adapter: EngineAdapter,
   table: Table,
-  row: Row,
+  sent: Row,
   options: DeleteOptions = {},
 ): Promise<Row> {
   refuseView(table);
+  const { values: row, version } = takeRowVersion(table, sent);
   const key = rowKey(table);
   if (key.length === 0) {
     throw badInput(
@@ -183,7 +191,11 @@ export async function deleteRow(
   if (missing.length) throw badInput(`To delete a row, send its key: ${missing.join(', ')}.`);
   return adapter.db.transaction().execute(async (trx) => {
     const existing = await selectByKey(adapter, trx, table, key, row, 'lock');
-    if (existing) await options.beforeDelete?.(decodeRow(adapter, table, existing));
+    if (existing) {
+      const current = decodeRow(adapter, table, existing);
+      await options.beforeDelete?.(current);
+      refuseChangedSince(table, current, version, rowVersionMessages.changedSinceDelete);
+    }
     const result =
       await sql`delete from ${sql.id(table.schema, table.name)} where ${keyPredicate(adapter, table, key, row)}`.execute(
         trx,

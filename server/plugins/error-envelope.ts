@@ -14,9 +14,10 @@ export class ApiError extends Error {
   }
 }
 
-/** The spec's `{isSuccess, data, message}` for a failure. */
-export function failure(message: string) {
-  return { isSuccess: false as const, data: null, message };
+/** The spec's `{isSuccess, data, message}` for a failure; data is null but where a failure says more (a 409 of a
+ * row changed since carries the row as it is now). */
+export function failure<T = null>(message: string, data: T | null = null) {
+  return { isSuccess: false as const, data, message };
 }
 
 /** The spec's `{isSuccess, data, message}` for a success. */
@@ -71,7 +72,7 @@ export function errorEnvelope(app: FastifyInstance): void {
     // A database call that failed in a way a person can act on: 400/404/409, down 503, too slow 504.
     if (error instanceof EngineError) {
       if (error.statusCode >= 500) request.log.warn({ err: error.cause ?? error }, error.message);
-      return reply.code(error.statusCode).send(failure(error.message));
+      return reply.code(error.statusCode).send(failure(error.message, error.data));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

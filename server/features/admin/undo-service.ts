@@ -10,6 +10,7 @@ import {
 } from '#common/contract/sql.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
+import { withRowVersion } from '#server/engines/row-version.ts';
 import { requireTableAccess, type TableAction, type TableRef } from '#server/features/access/policy.ts';
 import { auditedWrite } from '#server/features/sql/audit-intents.ts';
 import {
@@ -449,7 +450,8 @@ async function undoEntry(
       undoEntryId: claim,
       change: outcome.change,
       key: outcome.key,
-      row: outcome.after,
+      // With its version, as every row the data API answers: the editor saves from it (decision 0045).
+      row: outcome.after && withRowVersion(table, { ...outcome.after }),
       keptKey: outcome.keptKey,
     },
   };

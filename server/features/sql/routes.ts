@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { envelope } from '#common/contract/envelope.ts';
 import { browserMessages } from '#common/messages.ts';
 import {
+  answeredRow,
   databaseParams,
   databaseSummary,
   filterBody,
@@ -13,6 +14,8 @@ import {
   pageResult,
   row,
   rowBody,
+  rowConflict,
+  ROW_VERSION_KEY,
   rowHistory as rowHistoryAnswer,
   searchQuery,
   tableListItem,
@@ -40,6 +43,16 @@ import {
 import { pageCursorKey } from './page-cursor.ts';
 import { rowHistory, undoRowChange } from './row-history-service.ts';
 import { callerOf, refOf, type SqlContext } from './table-access.ts';
+
+/** How a save uses the row's version (decision 0045), for the OpenAPI description. */
+const VERSION_RULE =
+  `Every row the data API answers carries its version under ${ROW_VERSION_KEY} (absent for a table that has a ` +
+  'column of that name). Send it back with the row (the row as it was answered with some fields changed is enough, ' +
+  'or its key, the changed columns and the version): the row is updated only while it is still as it was read, ' +
+  'checked in the write’s transaction under the row’s lock. When it changed since, nothing is written and the ' +
+  'answer is 409 with data.current, the row as it is now with its own version: send the save again with that ' +
+  'version to write over it. Without a version the row is written whatever it holds now (last write wins), as ' +
+  'before versions existed. An insert ignores the version.';
 
 /** Rows carry images as base64 inside the encoding: room for a picture of about 15 MB. */
 const ROW_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -102,7 +115,7 @@ export function sqlRoutes(
           tags,
           summary: 'Every row of a table of at most 1,000 rows (bigger tables: read by page)',
           params: tableParams,
-          response: { 200: envelope(z.array(row)) },
+          response: { 200: envelope(z.array(answeredRow)) },
         },
       },
       async (request) => success(await allRows(context, callerOf(request), refOf(request.params))),
@@ -207,10 +220,12 @@ export function sqlRoutes(
         bodyLimit: ROW_BODY_LIMIT_BYTES,
         schema: {
           tags,
-          summary: 'Insert (CanInsert) or update (CanUpdate) one row; answers the row as saved',
+          summary:
+            'Insert (CanInsert) or update (CanUpdate) one row; answers the row as saved, with its new version',
+          description: VERSION_RULE,
           params: tableParams,
           body: rowBody,
-          response: { 200: envelope(row) },
+          response: { 200: envelope(answeredRow), 409: envelope(rowConflict) },
         },
       },
       async (request) =>
@@ -227,9 +242,13 @@ export function sqlRoutes(
         schema: {
           tags,
           summary: 'Delete one row by its key (CanDelete); answers the row as it was',
+          description:
+            `With the row's ${ROW_VERSION_KEY} (the whole row as it was answered, or its key and version), the row is ` +
+            'deleted only while it is still as it was read: otherwise 409, nothing deleted, and data.current is the ' +
+            'row as it is now. Without it the row is deleted whatever it holds.',
           params: tableParams,
           body: rowBody,
-          response: { 200: envelope(row) },
+          response: { 200: envelope(row), 409: envelope(rowConflict) },
         },
       },
       async (request) =>

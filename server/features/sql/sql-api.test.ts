@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { encodeBody, type Row } from '#common/contract/sql.ts';
+import { encodeBody, ROW_VERSION_KEY, type Row } from '#common/contract/sql.ts';
+import { rowVersionMessages } from '#common/messages.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
 import type { EngineKind } from '#server/engines/engine.ts';
 import { loadChinook } from '#server/test/chinook.ts';
 import { buildAdmin, buildUser, withXsrf, type TestUser } from '#server/test/factories.ts';
 import type { TestDatabase } from '#server/test/server-databases.ts';
+import { answered } from '#server/test/row-versions.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 
 /*
@@ -192,7 +194,7 @@ describe.each(chosen)('the data API on %s', (kind) => {
     it('answers every row of a small table and tells the client to page a big one', async () => {
       const genres = (await ok(await call('GET', at('Genre'), reader))).data as Row[];
       expect(genres).toHaveLength(25);
-      expect(genres[0]).toEqual({ [n('GenreId')]: 1, [n('Name')]: 'Rock' });
+      expect(genres[0]).toEqual(answered({ [n('GenreId')]: 1, [n('Name')]: 'Rock' }));
       refused(
         await call('GET', at('Track'), reader),
         400,
@@ -238,7 +240,7 @@ describe.each(chosen)('the data API on %s', (kind) => {
       for (const body of [encoded(filter), { json: encodeBody(filter) }, { json: filter }]) {
         const found = (await ok(await call('POST', at('Genre', '/search'), reader, body))).data;
         expect(found).toEqual({
-          results: [{ [n('GenreId')]: 2, [n('Name')]: 'Jazz' }],
+          results: [answered({ [n('GenreId')]: 2, [n('Name')]: 'Jazz' })],
           count: 1,
           countIsExact: true,
         });
@@ -422,14 +424,14 @@ describe.each(chosen)('the data API on %s', (kind) => {
       expect(inserted.message).toBe('Successfully updated row.');
       const row = inserted.data as Row;
       const id = row[n('GenreId')];
-      expect(row).toEqual({ [n('GenreId')]: id, [n('Name')]: 'Zydeco Ærø' });
+      expect(row).toEqual(answered({ [n('GenreId')]: id ?? null, [n('Name')]: 'Zydeco Ærø' }));
 
       const updated = await ok(
         await call('POST', at('Genre'), admin, {
           json: encodeBody({ [n('GenreId')]: id, [n('Name')]: 'Zydeco 2' }),
         }),
       );
-      expect(updated.data).toEqual({ [n('GenreId')]: id, [n('Name')]: 'Zydeco 2' });
+      expect(updated.data).toEqual(answered({ [n('GenreId')]: id ?? null, [n('Name')]: 'Zydeco 2' }));
 
       const deleted = await ok(
         await call('POST', at('Genre', '/delete'), admin, { json: { [n('GenreId')]: id } }),
@@ -463,6 +465,67 @@ describe.each(chosen)('the data API on %s', (kind) => {
         user_id: admin.userId,
         detail: { key, before: { ...key, [n('Name')]: 'Zydeco 2' }, after: null },
       });
+    });
+
+    it('refuses a save or delete of a row changed since it was read: 409, nothing written, the row as it is now', async () => {
+      const name = n('Name');
+      const made = (await ok(await call('POST', at('Genre'), admin, encoded({ [name]: 'Two desks' }))))
+        .data as Row;
+      const id = made[n('GenreId')]!;
+      // Two people read the row from a page; each sends back the row as it was answered, one field changed.
+      const page = (
+        await ok(
+          await call('POST', at('Genre', '/page/1/search'), genreOnly, encoded({ [n('GenreId')]: id })),
+        )
+      ).data as { results: Row[] };
+      const [read] = page.results;
+      expect(read).toEqual(made);
+      const first = await ok(
+        await call('POST', at('Genre'), genreOnly, encoded({ ...read, [name]: 'First desk' })),
+      );
+      const saved = first.data as Row;
+      expect(saved[ROW_VERSION_KEY]).not.toBe(read![ROW_VERSION_KEY]);
+      const updates = (await audits('data.update')).length;
+      for (const body of [
+        encoded({ ...read, [name]: 'Second desk' }),
+        { json: { ...read, [name]: 'Second desk' } },
+      ]) {
+        const response = await call('POST', at('Genre'), genreOnly, body);
+        expect(response.statusCode, response.body).toBe(409);
+        expect(response.json()).toEqual({
+          isSuccess: false,
+          data: { current: saved },
+          message: rowVersionMessages.changedSince,
+        });
+      }
+      const deleting = await call('POST', at('Genre', '/delete'), genreOnly, encoded(read!));
+      expect(deleting.statusCode, deleting.body).toBe(409);
+      expect(deleting.json()).toMatchObject({
+        data: { current: saved },
+        message: rowVersionMessages.changedSinceDelete,
+      });
+      // Nothing written, nothing audited; the row is the first person's.
+      expect((await audits('data.update')).length).toBe(updates);
+      expect(
+        (await audits('data.delete')).filter((a) => (a.detail?.key as Row)?.[n('GenreId')] === id),
+      ).toEqual([]);
+      const [now] = (
+        (await ok(await call('GET', at('Genre', `/page/1?pageSize=100`), genreOnly))).data as {
+          results: Row[];
+        }
+      ).results.filter((r) => r[n('GenreId')] === id);
+      expect(now).toEqual(saved);
+      // The history takes the row as it was answered too (its version is no column), and so does a delete with it.
+      expect(
+        (await ok(await call('POST', at('Genre', '/history'), genreOnly, encoded(saved)))).data,
+      ).toHaveLength(2);
+      await ok(await call('POST', at('Genre', '/delete'), genreOnly, encoded(saved)));
+      // A version that is not text is refused as such.
+      refused(
+        await call('POST', at('Genre'), genreOnly, { json: { ...saved, [ROW_VERSION_KEY]: 7 } }),
+        400,
+        rowVersionMessages.notAVersion(ROW_VERSION_KEY),
+      );
     });
 
     it('explains values and constraints that do not fit, naming the column', async () => {

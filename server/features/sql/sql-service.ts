@@ -11,6 +11,7 @@ import {
   type TableListItem,
 } from '#common/contract/sql.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
+import { withRowVersion } from '#server/engines/row-version.ts';
 import {
   mayAccessTable,
   requireTableAccess,
@@ -31,6 +32,13 @@ import { databaseNamed, openDatabase, openTable, type Caller, type SqlContext } 
  * The data API's work (spec 000 §7 "Database data"): what the caller may see and change, then the engine call.
  * Every handler goes signed in → access policy → catalog lookup → work (table-access.ts).
  */
+
+/** Rows as the data API answers them: each with its version (decision 0045), so the caller can send it back with a
+ * save or delete. */
+function versioned(table: Table, rows: Row[]): Row[] {
+  for (const row of rows) withRowVersion(table, row);
+  return rows;
+}
 
 /** GET api/sql: the databases the caller's links show. */
 export function listDatabases(context: SqlContext, caller: Caller): DatabaseSummary[] {
@@ -76,7 +84,7 @@ export async function allRows(context: SqlContext, caller: Caller, ref: TableRef
         `send at once. Read it a page at a time: GET /api/sql/${ref.database}/${ref.schema}/${ref.table}/page/1?pageSize=100.`,
     );
   }
-  return page.results;
+  return versioned(table, page.results);
 }
 
 /** POST …/search: the first SEARCH_RESULTS_LIMIT rows matching the filter. */
@@ -93,7 +101,7 @@ export async function searchRows(
     page: 1,
     pageSize: SEARCH_RESULTS_LIMIT,
   });
-  return { results: page.results, count: page.count, countIsExact: page.countIsExact };
+  return { results: versioned(table, page.results), count: page.count, countIsExact: page.countIsExact };
 }
 
 /** GET …/page/{page} and POST …/page/{page}/search: one page, in the asked order, with the count and the page's
@@ -130,7 +138,7 @@ export async function pageOfRows(
     from,
   });
   return {
-    results: page.results,
+    results: versioned(table, page.results),
     count: page.count,
     countIsExact: page.countIsExact,
     cursor: writePageCursor(cursorKey, scope, query.page, page.boundary),
@@ -216,9 +224,10 @@ async function choicesOf(
 }
 
 /**
- * POST …/{table}: inserts or updates one row and answers it as the database holds it. Inserting needs CanInsert and
- * updating CanUpdate; which one applies is known once the engine has looked the row up by its key, and it is
- * checked there, before anything is written.
+ * POST …/{table}: inserts or updates one row and answers it as the database holds it, with its new version. Inserting
+ * needs CanInsert and updating CanUpdate; which one applies is known once the engine has looked the row up by its
+ * key, and it is checked there, before anything is written. A row sent with its version is updated only while it is
+ * still that version (the engine's 409 otherwise, after the rights check: decision 0045).
  */
 export async function upsertRow(context: SqlContext, caller: Caller, ref: TableRef, row: Row): Promise<Row> {
   const { store } = context;
@@ -237,7 +246,7 @@ export async function upsertRow(context: SqlContext, caller: Caller, ref: TableR
         record(dataChangeEntry(author, { change: before ? 'update' : 'insert', before, after })),
     }),
   );
-  return change.after;
+  return withRowVersion(table, { ...change.after });
 }
 
 /** POST …/{table}/delete: deletes one row by its key (CanDelete) and answers it as it was. */
