@@ -14,6 +14,7 @@ import {
   setSessionEndedHandler,
   setTokenSource,
 } from '#web/api/client.ts';
+import { ApiFailure, unwrap } from '#web/api/query.ts';
 
 type FetchArgs = [input: string, init: RequestInit];
 const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
@@ -65,7 +66,37 @@ describe('apiGet and apiPost', () => {
       jsonResponse({ isSuccess: false, data: null, message: 'The link has expired.' }, 400),
     );
     const result = await apiPost('/api/setup', { token: 'x' });
-    expect(result).toEqual({ isSuccess: false, data: null, message: 'The link has expired.' });
+    expect(result).toEqual({
+      isSuccess: false,
+      data: null,
+      message: 'The link has expired.',
+      status: 400,
+      details: null,
+    });
+  });
+
+  it('keeps the status and the data a failure envelope carries (a 409 with the row as it is now)', async () => {
+    const current = { id: 7, note: 'theirs', $version: 'AbCdEfGhIjKlMnOp' };
+    fetchMock.mockResolvedValue(
+      jsonResponse({ isSuccess: false, data: { current }, message: 'Someone else changed this row.' }, 409),
+    );
+    const result = await apiPostEncoded('/api/sql/demo/main/notes', { id: 7, note: 'mine' });
+    expect(result).toEqual({
+      isSuccess: false,
+      data: null,
+      message: 'Someone else changed this row.',
+      status: 409,
+      details: { current },
+    });
+    const failure = await Promise.resolve()
+      .then(() => unwrap(result))
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiFailure);
+    expect(failure).toMatchObject({
+      message: 'Someone else changed this row.',
+      status: 409,
+      details: { current },
+    });
   });
 
   it("uses the server's message on a successful status that reports a failure", async () => {
@@ -75,7 +106,13 @@ describe('apiGet and apiPost', () => {
 
   it('falls back to the generic text of the method when the server says nothing', async () => {
     fetchMock.mockResolvedValue(new Response('', { status: 502 }));
-    expect(await apiGet('/api/x')).toEqual({ isSuccess: false, data: null, message: 'GET request failed.' });
+    expect(await apiGet('/api/x')).toEqual({
+      isSuccess: false,
+      data: null,
+      message: 'GET request failed.',
+      status: 502,
+      details: null,
+    });
     fetchMock.mockResolvedValue(new Response('<html>oops</html>', { status: 500 }));
     expect((await apiPost('/api/x', {})).message).toBe('POST request failed.');
   });

@@ -2,9 +2,12 @@ import type { ZodType } from 'zod';
 import { encodeBody } from '#common/contract/body-encoding.ts';
 import { transportMessages } from '#common/shell-messages.ts';
 
-/** The spec's generic API result. A failure always carries a message the UI can show as it is. */
+/** The spec's generic API result. A failure always carries a message the UI can show as it is; one the server
+ * answered also its status, and `details`: the failure envelope's data, which says more on some failures (a 409 of a
+ * row changed since carries the row as it is now), else null. */
 export type ApiResult<T> =
-  { isSuccess: true; data: T; message: string | null } | { isSuccess: false; data: null; message: string };
+  | { isSuccess: true; data: T; message: string | null }
+  | { isSuccess: false; data: null; message: string; status?: number; details?: unknown };
 
 export type HttpMethod = keyof typeof transportMessages;
 
@@ -109,7 +112,13 @@ async function send<T>(
 
   const parsed = await readJson(response);
   if (!response.ok) {
-    return failure(serverMessage(parsed) ?? fallback);
+    return {
+      isSuccess: false,
+      data: null,
+      message: serverMessage(parsed) ?? fallback,
+      status: response.status,
+      details: isEnvelope(parsed) ? (parsed.data ?? null) : null,
+    };
   }
   if (!isEnvelope(parsed)) return failure(fallback);
   if (!parsed.isSuccess) return failure(serverMessage(parsed) ?? fallback);

@@ -9,9 +9,13 @@ import { browserMessages as bm } from '#common/messages.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
 import type { TableRef } from '#web/api/sql/paths.ts';
 import { useDeleteRow } from '#web/api/sql/delete-row.ts';
+import { changedRowOf } from '#web/api/sql/row-conflict.ts';
 import { useUpsertRow } from '#web/api/sql/upsert-row.ts';
 import { usePendingChanges } from '#web/forms/pending-changes.ts';
 import { usePopup } from '#web/ui/popups.ts';
+import { conflictMessages } from './conflict/conflict-messages.ts';
+import { RowConflict } from './conflict/row-conflict.tsx';
+import { versionedBody, withVersionOf, type RowConflictRows } from './conflict/row-conflict.ts';
 import { editorMessages as em } from './editor-messages.ts';
 import {
   closeRefusal,
@@ -23,7 +27,7 @@ import {
   type EditorState,
 } from './editor-state.ts';
 import { RowFieldInput } from './fields/row-field.tsx';
-import { deleteBody, rowErrors, rowFields, rowsCanChange, upsertBody } from './row-fields.ts';
+import { deleteBody, rowErrors, rowFields, rowsCanChange } from './row-fields.ts';
 import { RowHistory } from './row-history.tsx';
 
 /** Which row the editor shows: an existing one (edit) or a new one (add). */
@@ -96,6 +100,15 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
   );
   const [tab, setTab] = useState<string>('row');
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  // A save refused because someone else changed the row since it was read: the three rows and the server's words.
+  const [conflict, setConflict] = useState<{ rows: RowConflictRows; message: string; at: number } | null>(
+    null,
+  );
+  /** Back from the conflict view to the form: the focus goes to its first field. */
+  const closeConflict = () => {
+    setConflict(null);
+    requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-column]')?.focus());
+  };
   // Something was saved, deleted or undone since the editor opened: the grid reads its page again on close.
   const changed = useRef(false);
   const upsert = useUpsertRow(ref);
@@ -127,9 +140,16 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
       [...inputs].find((node) => node.dataset.column === invalid.column.name)?.focus();
       return;
     }
+    await submit(state.values, state.backup.row);
+  };
+
+  /** Saves `values` over `read`, the row as it was read (its version goes along: decision 0045). A refusal because the
+   * row changed since opens the conflict view, with the edits kept. */
+  const submit = async (values: Row, read: Row) => {
     try {
-      const answer = await upsert.mutateAsync(upsertBody(table, state.mode, state.values, state.backup.row));
+      const answer = await upsert.mutateAsync(versionedBody(table, state.mode, values, read));
       changed.current = true;
+      setConflict(null);
       dispatch({ type: 'saved', row: answer.data });
       notifications.show({
         color: 'green',
@@ -137,6 +157,17 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
         message: answer.message ?? bm.rowUpdated,
       });
     } catch (error) {
+      const theirs = state.mode === 'edit' ? changedRowOf(error) : null;
+      if (theirs) {
+        setTab('row');
+        // Refused again while resolving: the view opens afresh on the newer row (`at` remounts it).
+        setConflict((previous) => ({
+          rows: { original: read, mine: values, theirs },
+          message: failureMessage(error, bm.rowUpdateFailed),
+          at: (previous?.at ?? 0) + 1,
+        }));
+        return;
+      }
       notifications.show({
         color: 'red',
         title: bm.saveFailed,
@@ -156,12 +187,18 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
 
   const confirmDelete = async () => {
     try {
-      await remove.mutateAsync(deleteBody(table, state.backup.row));
+      await remove.mutateAsync(withVersionOf(table, deleteBody(table, state.backup.row), state.backup.row));
       setConfirmingDelete(false);
       notifications.show({ color: 'green', message: bm.rowDeleted });
       onClose(true);
     } catch (error) {
       setConfirmingDelete(false);
+      // Changed by someone else since it was read: the row as it is now is shown, to be deleted again if still meant.
+      const current = changedRowOf(error);
+      if (current) {
+        changed.current = true;
+        dispatch({ type: 'saved', row: current });
+      }
       notifications.show({
         color: 'red',
         title: bm.rowDeleteFailed,
@@ -243,7 +280,25 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
                 {editing && <Tabs.Tab value="history">{em.historyTab}</Tabs.Tab>}
               </Tabs.List>
               <Tabs.Panel value="row">
+                {conflict && (
+                  <RowConflict
+                    key={conflict.at}
+                    table={table}
+                    rows={conflict.rows}
+                    message={conflict.message}
+                    saving={upsert.isPending}
+                    onSave={(values) => void submit(values, conflict.rows.theirs)}
+                    onTakeTheirs={() => {
+                      closeConflict();
+                      changed.current = true;
+                      dispatch({ type: 'saved', row: conflict.rows.theirs });
+                      notifications.show({ color: 'blue', message: conflictMessages.tookTheirs });
+                    }}
+                    onBack={closeConflict}
+                  />
+                )}
                 <form
+                  hidden={conflict !== null}
                   aria-label={editing ? em.editTitle : em.addTitle}
                   noValidate
                   onSubmit={(event) => {
