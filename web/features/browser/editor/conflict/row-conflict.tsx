@@ -34,6 +34,12 @@ export interface RowConflictProps {
   onBack: () => void;
 }
 
+/** Each side as the "as opened" column: its name small and dimmed, the value in the text's own colour. */
+const SIDE_STYLES = {
+  label: { fontSize: 'var(--mantine-font-size-xs)', color: 'var(--mantine-color-dimmed)' },
+  description: { color: 'var(--mantine-color-text)', marginTop: 2 },
+} as const;
+
 /** How much of a long text the comparison shows (the field keeps all of it). */
 const TEXT_SHOWN = 1000;
 
@@ -143,11 +149,13 @@ function FieldChoice({
             disabled={!field.canKeepMine}
             label={cm.mine}
             description={<ConflictValue column={column} value={field.mine} />}
+            styles={SIDE_STYLES}
           />
           <Radio
             value="theirs"
             label={cm.theirs}
             description={<ConflictValue column={column} value={field.theirs} />}
+            styles={SIDE_STYLES}
           />
         </SimpleGrid>
       </Radio.Group>
