@@ -29,7 +29,12 @@ let chinook: ChinookDatabase;
 let alice: Verification;
 let bob: Verification;
 
-test.describe.configure({ timeout: 270_000 });
+// One story in three steps, in order, each with the two browsers the first one opened.
+test.describe.configure({ mode: 'serial', timeout: 270_000 });
+
+/** Alice's and Bob's browsers, each with the customer open in the editor. */
+let a: { page: Page; dialog: Locator };
+let b: { page: Page; dialog: Locator };
 
 test.beforeAll(async () => {
   test.setTimeout(360_000);
@@ -48,6 +53,8 @@ test.beforeAll(async () => {
   );
 });
 test.afterAll(async () => {
+  await a?.page.context().close();
+  await b?.page.context().close();
   await server?.stop();
   await chinook?.drop();
 });
@@ -71,11 +78,11 @@ async function save(page: Page, dialog: Locator): Promise<void> {
   await dialog.getByRole('button', { name: 'Save Changes' }).click();
 }
 
-test('two people save the same row: the second chooses per field, keeps theirs or keeps their own', async ({
+test('the second of two saves from one read opens the conflict view, and nothing is written over the first', async ({
   browser,
 }) => {
-  const a = await openCustomer(browser, alice);
-  const b = await openCustomer(browser, bob);
+  a = await openCustomer(browser, alice);
+  b = await openCustomer(browser, bob);
   const cityBefore = String(await customer16('city'));
 
   // Alice saves first: city and fax.
@@ -101,8 +108,13 @@ test('two people save the same row: the second chooses per field, keeps theirs o
   await expect(choice(b.page, 'city').getByRole('radio', { name: cm.mine })).toBeChecked();
   await expect(choice(b.page, 'fax').getByRole('radio', { name: cm.theirs })).toBeChecked();
   await expect(choice(b.page, 'phone').getByRole('radio', { name: cm.mine })).toBeChecked();
-  await lookAt(b.page, 'browser-row-conflict');
+});
 
+test('the conflict view, looked at on a phone and a laptop, light and dark', async () => {
+  await lookAt(b.page, 'browser-row-conflict');
+});
+
+test('a choice per field by keyboard, then Save my choices', async () => {
   // By keyboard: into city's choice, the arrow moves it to theirs; then Save my choices.
   await choice(b.page, 'city').getByRole('radio', { name: cm.mine }).focus();
   await b.page.keyboard.press('ArrowDown');
@@ -118,7 +130,9 @@ test('two people save the same row: the second chooses per field, keeps theirs o
     '+1 555 0101',
     '+1 555 0202',
   ]);
+});
 
+test('the first one’s next save meets the second’s: she takes theirs, then saves on the row as it is', async () => {
   // Alice's editor still holds the row as she saved it: her next save meets Bob's, and she takes theirs.
   await field(a.dialog, 'email').fill('alice@example.com');
   await save(a.page, a.dialog);
@@ -132,8 +146,10 @@ test('two people save the same row: the second chooses per field, keeps theirs o
   await save(a.page, a.dialog);
   await expect(toast(a.page, SAVED)).toBeVisible();
   expect(await customer16('email')).toBe('alice@example.com');
+});
 
-  // Bob changes the same field on his older copy: refused; he keeps his, knowingly written over hers.
+test('the second keeps his own value over her newer save, knowingly', async () => {
+  // Bob changes the same field on his older copy: refused; he keeps his, written over hers.
   await field(b.dialog, 'email').fill('bob@example.com');
   await save(b.page, b.dialog);
   await expect(choice(b.page, 'email')).toContainText('alice@example.com');
@@ -141,7 +157,4 @@ test('two people save the same row: the second chooses per field, keeps theirs o
   await expect(toast(b.page, SAVED)).toBeVisible();
   expect(await customer16('email')).toBe('bob@example.com');
   await expect(field(b.dialog, 'email')).toHaveValue('bob@example.com');
-
-  await a.page.context().close();
-  await b.page.context().close();
 });
