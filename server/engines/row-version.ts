@@ -13,19 +13,20 @@ import { badInput, EngineError } from './engine-error.ts';
 /** Characters of the version: 96 bits of SHA-256, base64url. Collisions of two states of one row are not a risk. */
 const VERSION_LENGTH = 16;
 
-/** Tables that have a column named ROW_VERSION_KEY: they get no versions (the key is that column). */
-const ownsKey = new WeakMap<Table, boolean>();
+/** Whether a table's rows get versions: not a view (its rows are never written here), nor a table with a column
+ * named ROW_VERSION_KEY (the key is that column). Decided once per catalog table. */
+const versioned = new WeakMap<Table, boolean>();
 function hasVersions(table: Table): boolean {
-  let owns = ownsKey.get(table);
-  if (owns === undefined) {
-    owns = table.columns.some((column) => column.name === ROW_VERSION_KEY);
-    ownsKey.set(table, owns);
+  let has = versioned.get(table);
+  if (has === undefined) {
+    has = !table.isView && !table.columns.some((column) => column.name === ROW_VERSION_KEY);
+    versioned.set(table, has);
   }
-  return !owns;
+  return has;
 }
 
 /**
- * The version of a row as read (its wire values), or null when the table has a column named ROW_VERSION_KEY.
+ * The version of a row as read (its wire values), or null for a view or a table with a column named ROW_VERSION_KEY.
  * Every column counts but computed ones: they follow from the others, and one computed from the clock or another
  * table (SQL Server's GETDATE()) would change at every read and make every save a conflict. Each value is written
  * with its type and, for text, its length, so no two rows share a digest input.
