@@ -9,9 +9,6 @@ import { ada, customersTable } from '#web/features/browser/editor/editor-test-ta
 import { RowEditor } from '#web/features/browser/editor/row-editor.tsx';
 import { conflictMessages as cm } from './conflict-messages.ts';
 
-// A modal with many Mantine inputs is slow to render in jsdom on a shared machine.
-vi.setConfig({ testTimeout: 20_000 });
-
 vi.mock('#web/features/browser/editor/row-history.tsx', () => ({ RowHistory: () => null }));
 
 /*
