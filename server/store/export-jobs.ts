@@ -19,6 +19,8 @@ export type ExportJobRow = Selectable<ExportJobsTable>;
 export interface NewExportJob {
   id: string;
   userId: number;
+  /** The session that starts it: the job is reachable only while that session lives (decision 0044). */
+  sessionId: number;
   database: string;
   schema: string;
   table: string;
@@ -35,6 +37,7 @@ export async function insertExportJob(db: Db, job: NewExportJob, now: string): P
     .values({
       id: job.id,
       user_id: job.userId,
+      session_id: job.sessionId,
       database_name: job.database,
       schema_name: job.schema,
       table_name: job.table,

@@ -174,6 +174,8 @@ export interface ExportJobsTable {
   /** SHA-256 of the current single-use download token, and when it expires. */
   download_token_hash: string | null;
   download_token_expires_at: Instant | null;
+  /** The session that started the job: status, cancel and download work only while it lives (null before 0013). */
+  session_id: number | null;
 }
 
 export interface AuditLogTable {

@@ -163,6 +163,30 @@ export type LiveSession = NonNullable<
   Awaited<ReturnType<ReturnType<typeof liveSessionQuery>['executeTakeFirst']>>
 >;
 
+/** Whether session `id` of user `userId` lives at `now` (not ended, within its sliding expiry and its absolute
+ * lifetime) and the user is not locked: read from the app store, so every instance sharing it answers alike. An
+ * export is reachable only while the session that started it passes this (decision 0044). */
+export async function sessionLivesUnlocked(
+  db: Db,
+  id: number | null,
+  userId: number,
+  now: string,
+): Promise<boolean> {
+  if (id === null) return false;
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select('sessions.id')
+    .where('sessions.id', '=', id)
+    .where('sessions.user_id', '=', userId)
+    .where('sessions.revoked_at', 'is', null)
+    .where('sessions.expires_at', '>', now)
+    .where('sessions.absolute_expires_at', '>', now)
+    .where((eb) => eb.or([eb('users.locked_until', 'is', null), eb('users.locked_until', '<=', now)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Records activity unless some was recorded after `lastBefore` (so instances sharing the store write it once): the
  * sliding expiry moves to `expiresAt` (already capped by the absolute lifetime). True when this call recorded it. */
 export async function touchSession(

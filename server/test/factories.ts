@@ -40,6 +40,8 @@ export interface TestUser {
   userId: number;
   username: string;
   token: string;
+  /** The id of the session `token` opens. */
+  sessionId: number;
   headers: Record<string, string>;
 }
 
@@ -84,11 +86,25 @@ export async function buildUser(t: TestApp, options: TestUserOptions = {}): Prom
   }
   if (options.isAdmin) await addUserRole(store.db, userId, ADMINISTRATOR_ROLE_ID);
 
-  // Stored as sign-in stores it (account/session-service.ts startSession), which needs a request to answer.
+  return { userId, username, ...(await newSession(t, userId)) };
+}
+
+/** Another live session of a factory user, as a second sign-in (another device) makes one. */
+export async function anotherSession(t: TestApp, user: TestUser): Promise<TestUser> {
+  return { userId: user.userId, username: user.username, ...(await newSession(t, user.userId)) };
+}
+
+/** A live session of the user, stored as sign-in stores it (account/session-service.ts startSession, which needs a
+ * request to answer), with its XSRF pair. */
+async function newSession(
+  t: TestApp,
+  userId: number,
+): Promise<Pick<TestUser, 'token' | 'sessionId' | 'headers'>> {
+  const now = t.clock.now();
   const token = randomToken();
   const absoluteExpiresAt = new Date(now.getTime() + t.config.sessionMaxHours * 3_600_000).toISOString();
-  await insertSession(
-    store.db,
+  const sessionId = await insertSession(
+    t.store.db,
     {
       userId,
       tokenHash: sha256Hex(token),
@@ -101,7 +117,7 @@ export async function buildUser(t: TestApp, options: TestUserOptions = {}): Prom
     now.toISOString(),
   );
   const authorization = `Bearer ${token}`;
-  return { userId, username, token, headers: await withXsrf(t, { authorization }) };
+  return { token, sessionId, headers: await withXsrf(t, { authorization }) };
 }
 
 /** An administrator (the built-in Administrator role, link '*') with a live session. */

@@ -92,6 +92,7 @@ describe.each(securityEngines)('export paths on %s', (kind) => {
       {
         id: queued,
         userId: owner.userId,
+        sessionId: owner.sessionId,
         database: target.database,
         schema: target.schema,
         table: TABLE,

@@ -79,7 +79,7 @@ describe.each(['sqlite', 'postgres'] as const)('the user actions on a %s app sto
     ] as const) {
       const payload = method === 'POST' ? {} : undefined;
       // Anonymous, with the XSRF pair (without it a POST is refused 403 before the session is looked at).
-      const anonymous = { userId: 0, username: '', token: '', headers: await withXsrf(t) };
+      const anonymous = { userId: 0, username: '', token: '', sessionId: 0, headers: await withXsrf(t) };
       expect((await call(method, url, anonymous, payload)).statusCode, url).toBe(401);
       const refused = await call(method, url, clerk, payload);
       expect(refused.statusCode, url).toBe(403);

@@ -210,6 +210,7 @@ describe('an export of 200,000 rows', () => {
       {
         id,
         userId: user.userId,
+        sessionId: user.sessionId,
         database: 'big',
         schema: 'public',
         table: 'big_rows',

@@ -282,6 +282,7 @@ describe.each(chosen)('exports on %s', (kind) => {
         {
           id,
           userId: admin.userId,
+          sessionId: admin.sessionId,
           database: 'chinook',
           schema,
           table: n('Genre'),

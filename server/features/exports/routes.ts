@@ -47,6 +47,8 @@ export function exportRoutes(
     store: AppStore;
     databases: DatabaseRegistry;
     config: { exportDir: string; redisUrl: string | null };
+    /** The app's clock (sessions live by it). */
+    clock?: () => Date;
   },
   options: Pick<ExportContext, 'job'> = {},
 ): FastifyPluginAsyncZod {
@@ -57,6 +59,7 @@ export function exportRoutes(
       exportDir: context.config.exportDir,
       redisUrl: context.config.redisUrl,
       log: app.log,
+      ...(context.clock ? { now: context.clock } : {}),
       ...options,
     });
     app.addHook('onClose', () => service.close());

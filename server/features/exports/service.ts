@@ -30,6 +30,7 @@ import { writeAudit } from '#server/store/audit.ts';
 import {
   activeExportsOf,
   activeStates,
+  type ExportJobRow,
   allExportIds,
   deleteExportJob,
   endExport,
@@ -39,17 +40,19 @@ import {
   insertExportJob,
   setDownloadToken,
   takeDownloadToken,
-  type ExportJobRow,
   type ExportState,
 } from '#server/store/export-jobs.ts';
 import { linksOfUser, userIsAdmin } from '#server/store/roles.ts';
+import { sessionLivesUnlocked } from '#server/store/sessions.ts';
 import { sharedSecret } from '#server/store/settings.ts';
 
 /*
  * Exports as background jobs (docs/decisions/0008-exports.md). Start checks access, the filter and the sort, counts
  * the rows, records a queued job and answers its id at once; the job runner does the writing. Status reads the
- * job's row; when it is done it mints the download link's single-use token (stored hashed, 5 minutes). Files and
- * rows go after the retention time; a job a restart interrupted is failed with a reason, never left running.
+ * job's row; when it is done it mints the download link's single-use token (stored hashed, 5 minutes). A job
+ * belongs to the session that started it: its status, cancel and link work only while that session lives and its
+ * owner is not locked, read from the app store at every call (decision 0044). Files and rows go after the retention
+ * time; a job a restart interrupted, or whose session ended, is failed with a reason, never left running.
  */
 
 /** How long a download link works. */
@@ -75,6 +78,8 @@ export interface ExportContext {
   exportDir: string;
   redisUrl: string | null;
   log: FastifyBaseLogger;
+  /** The app's clock, which sessions live by (tests move it); by default the real time. */
+  now?: () => Date;
   /** Tests: smaller chunks, sheets and progress intervals. */
   job?: Pick<ExportJobDeps, 'progressIntervalMs' | 'chunkSize' | 'rowsPerSheet'>;
 }
@@ -160,6 +165,26 @@ export async function createExportService(context: ExportContext): Promise<Expor
     runner = inProcessRunner(definition, { concurrency: CONCURRENCY, log });
   }
 
+  const sessionTime = () => (context.now ?? (() => new Date()))().toISOString();
+  /** Whether the job's session still lives and its owner is not locked: the rule of every call on the job. */
+  const sessionLives = (job: Pick<ExportJobRow, 'user_id' | 'session_id'>) =>
+    sessionLivesUnlocked(store.db, job.session_id, job.user_id, sessionTime());
+  /** Fails the jobs that have not ended but whose session no longer lives (no one can reach them, and one would hold
+   * its owner's next export back) and deletes their files; `userId`: only that user's. */
+  const failOrphaned = async (userId?: number) => {
+    let query = store.db
+      .selectFrom('export_jobs')
+      .select(['id', 'format', 'user_id', 'session_id'])
+      .where('status', 'in', activeStates);
+    if (userId !== undefined) query = query.where('user_id', '=', userId);
+    for (const job of await query.execute()) {
+      if (await sessionLives(job)) continue;
+      if (await endExport(store.db, job.id, 'failed', em.sessionEnded, iso())) {
+        runner.stop(job.id, 'cancelled');
+        await removeExportFile(exportDir, job.id, job.format);
+      }
+    }
+  };
   const failStale = async () =>
     failAndRemove(
       await failUnfinishedExports(store.db, em.restarted, iso(), {
@@ -169,6 +194,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
     );
   const sweep = async () => {
     await failStale();
+    await failOrphaned();
     for (const job of await endedExportsBefore(store.db, iso(Date.now() - EXPORT_RETENTION_MS))) {
       await removeExportFile(exportDir, job.id, job.format);
       await deleteExportJob(store.db, job.id);
@@ -202,6 +228,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
       job.table_name !== ref.table
     )
       throw new ApiError(404, em.notFound);
+    if (!(await sessionLives(job))) throw new ApiError(403, em.sessionEnded);
     return job;
   }
 
@@ -213,6 +240,12 @@ export async function createExportService(context: ExportContext): Promise<Expor
       // Checks the filter and the sort (a 400 naming what is wrong) before anything is recorded.
       const total = await engine.countRows(table, { filter: request.filter, orderBy: request.orderBy });
       const userId = caller.account.userId;
+      const sessionId = caller.account.sessionId;
+      // The caller's session lives (it made this call), but the automatic lockout leaves sessions alone (decision
+      // 0013): a job started while it holds would give no link.
+      if (!(await sessionLives({ user_id: userId, session_id: sessionId })))
+        throw new ApiError(403, em.sessionEnded);
+      await failOrphaned(userId);
       if ((await activeExportsOf(store.db, userId)).length > 0) throw new ApiError(409, em.alreadyRunning);
       const id = randomUUID();
       const stored: ExportRequest = { filter: request.filter, orderBy: request.orderBy, bom: request.bom };
@@ -221,6 +254,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
         {
           id,
           userId,
+          sessionId,
           database: ref.database,
           schema: ref.schema,
           table: ref.table,
@@ -303,6 +337,8 @@ export async function createExportService(context: ExportContext): Promise<Expor
       };
       // A signed-in caller must be the owner (a link passed to someone else does not work for them).
       if (account && account.userId !== job.user_id) throw await refuse(account.userId, em.notOwner);
+      // The link ends with the session that started the export, and waits while its owner is locked.
+      if (!(await sessionLives(job))) throw await refuse(job.user_id, em.sessionEnded);
       // The owner must still be allowed to read the table.
       const owner: SignedInAccount = account ?? {
         userId: job.user_id,

@@ -582,7 +582,7 @@ describe.each(chosen)('the data API on %s', (kind) => {
       refused(await call('GET', at('Genre', '/page/1'), null), 401, 'Sign in to continue.');
       refused(await call('GET', '/api/sql/chinook', null), 401, 'Sign in to continue.');
       // A POST with a valid (anonymous) XSRF pair passes the XSRF check and is then refused for want of a session.
-      const anonymous = { userId: 0, username: '', token: '', headers: await withXsrf(t) };
+      const anonymous = { userId: 0, username: '', token: '', sessionId: 0, headers: await withXsrf(t) };
       refused(
         await call('POST', at('Genre', '/search'), anonymous, encoded({})),
         401,
