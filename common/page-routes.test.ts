@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPageRoute } from './page-routes.ts';
+import { fixedPagePath, isPageRoute } from './page-routes.ts';
 
 describe('isPageRoute', () => {
   it('knows the spec’s pages, with their parameters', () => {
@@ -37,5 +37,19 @@ describe('isPageRoute', () => {
       '/news/%zz',
     ])
       expect(isPageRoute(path), path).toBe(false);
+  });
+});
+
+describe('fixedPagePath', () => {
+  it('names a page without parameters in its own spelling', () => {
+    expect(fixedPagePath('/')).toBe('/');
+    expect(fixedPagePath('/HOME/')).toBe('/home');
+    expect(fixedPagePath('/account/forgotpassword')).toBe('/account/forgotPassword');
+    expect(fixedPagePath('/admin/%61nalytics')).toBe('/admin/analytics');
+  });
+
+  it('is null for a page with parameters and for no page', () => {
+    for (const path of ['/news/some-title', '/db/demo', '/db/demo/main/Track', '/nowhere', '/home/x', '/%E0'])
+      expect(fixedPagePath(path), path).toBeNull();
   });
 });

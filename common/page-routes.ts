@@ -88,3 +88,17 @@ export function isPageRoute(pathname: string): boolean {
       }),
   );
 }
+
+/** The page without parameters that a URL path (without its query) names, spelled as in pageRoutes ('/HOME/' is
+ * '/home'), or null for a page with parameters or no page at all. Analytics counts these under their own name. */
+export function fixedPagePath(pathname: string): PageRoute | null {
+  const segments = segmentsOf(pathname);
+  const at = compiled.findIndex(
+    (pattern) =>
+      pattern.length === segments.length &&
+      pattern.every(
+        (part, i) => part.kind === 'static' && decoded(segments[i] ?? '')?.toLowerCase() === part.text,
+      ),
+  );
+  return at === -1 ? null : (pageRoutes[at] ?? null);
+}

@@ -216,7 +216,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     }),
   );
   await app.register(adminRoutes({ store, databases: context.databases, now }));
-  await app.register(analyticsRoutes({ store, now, log: app.log }));
+  await app.register(analyticsRoutes({ store, now, log: app.log, secrets }));
   await app.register(contactRoutes({ store, mailer, config, now, log: app.log }));
   await app.register(
     chatRoutes(

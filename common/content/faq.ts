@@ -152,10 +152,12 @@ export const faq: readonly FaqEntry[] = [
   {
     question: 'Do your page statistics record my IP address?',
     answer:
-      'No. If you accept analytics, we store only the page address, the time and the day of each page view: no ' +
-      'network (IP) address, no account and no identifier that links one view to another, and the statistics ' +
-      'stay on our own server. If you reject, no page views are sent at all. Our server keeps an ordinary ' +
-      'technical log of requests to run the service and stop abuse; it is not used for profiles.',
+      'No. If you accept analytics, we keep only a count of visitors per page and day: no network (IP) ' +
+      'address, no account and no identifier that links one view to another, and the statistics stay on our ' +
+      'own server. To count a visitor once a day, the server keeps a one-way code of the address, made with a ' +
+      'key of that day only, and deletes both when the day ends. If you reject, no page views are sent at all. ' +
+      'Our server keeps an ordinary technical log of requests to run the service and stop abuse; it is not ' +
+      'used for profiles.',
     path: '/privacy-policy',
   },
   {

@@ -63,10 +63,13 @@ export const privacyPolicy: LegalDocument = {
       heading: 'Analytics, only with your consent',
       paragraphs: [
         'If, and only if, you accept in the cookie banner, your browser tells our own server which page you ' +
-          'opened each time you move to another page. We store the page address, the time and the day, and ' +
-          'nothing else: no network (IP) address, no account, no browser fingerprint and no identifier that ' +
-          'links one page view to another. We also record, once, whether a visitor accepted or rejected, so we ' +
-          'know the share of each.',
+          'opened each time you move to another page. We keep a count of visitors per page and day, and nothing ' +
+          'else: no network (IP) address, no account, no browser fingerprint and no identifier that links one ' +
+          'page view to another. We also count, once, whether a visitor accepted or rejected, so we know the ' +
+          'share of each.',
+        'To count each visitor once per page and day, our server keeps, until the end of that day (UTC), a ' +
+          'one-way code made from your network address with a key that exists for that day only. At the end of ' +
+          'the day the key and the codes are deleted, and nothing then ties the counts to anyone.',
         'These statistics stay on our server; no analytics company or other third party receives them. If you ' +
           'reject, no page views are sent at all.',
         'You can change your mind at any time: the Cookie settings link at the bottom of every page shows the ' +

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /*
  * The site's own analytics (issue 15, spec 001 §6): page views and the consent choice, sent by the web app only with
- * consent (a rejection is sent once, as the consent event itself). The server keeps the event, the page's path
- * without its query string, the instant and its UTC day; never the address, the user or a cookie.
+ * consent (a rejection is sent once, as the consent event itself). The server keeps counts per UTC day and page (the
+ * path without its query string) and per day and choice, each visitor counted once per page and once for a choice
+ * a day; never the address, the user or a cookie (decision 0043).
  */
 
 export const ANALYTICS_EVENTS_MAX = 20;
@@ -12,6 +13,9 @@ export const ANALYTICS_DAYS_MAX = 365;
 export const ANALYTICS_DAYS_DEFAULT = 30;
 /** How many pages the report lists, most viewed first. */
 export const ANALYTICS_TOP_PAGES = 20;
+/** The report's name for the views of the pages counted together once a day's limit of pages was reached. Not a
+ * path (it does not start with /), so no page is ever called so. */
+export const ANALYTICS_OTHER_PAGES = '(other pages)';
 
 export const analyticsPath = z
   .string({ error: 'path must be the page path, such as /services.' })
@@ -65,10 +69,17 @@ const count = z.number().int().min(0);
 export const analyticsReport = z.object({
   pageViewsByDay: z
     .array(z.object({ day: z.string().describe('YYYY-MM-DD (UTC)'), views: count }))
-    .describe('Every day of the range, oldest first, days without views as 0'),
+    .describe(
+      'Every day of the range, oldest first, days without views as 0; a visitor counts once per page a day',
+    ),
   pageViewsByPage: z
     .array(z.object({ path: z.string(), views: count }))
-    .describe(`The ${ANALYTICS_TOP_PAGES} most viewed pages of the range, most viewed first`),
-  consent: z.object({ accepted: count, rejected: count }).describe('Consent choices made within the range'),
+    .describe(
+      `The ${ANALYTICS_TOP_PAGES} most viewed pages of the range, most viewed first (ties by path); ` +
+        `'${ANALYTICS_OTHER_PAGES}' counts the pages of days that had more new pages than the day's limit`,
+    ),
+  consent: z
+    .object({ accepted: count, rejected: count })
+    .describe('Consent choices made within the range, a visitor’s first choice of a day'),
 });
 export type AnalyticsReport = z.infer<typeof analyticsReport>;

@@ -269,16 +269,41 @@ export interface ContactMessagesTable {
   archived_at: Instant | null;
 }
 
-export interface AnalyticsEventsTable {
-  id: Id;
-  /** 'PageView' or 'consent'. */
-  name: string;
-  path: string;
-  at: Instant;
-  /** The UTC day of `at`, YYYY-MM-DD. */
+/** Page views counted per UTC day and page (decision 0043): each visitor once per page a day. */
+export interface AnalyticsPageViewsTable {
+  /** YYYY-MM-DD (UTC). */
   day: string;
-  /** A consent event's choice ('accepted' or 'rejected'); null for page views. */
-  value: string | null;
+  /** The page's path without query or fragment, a fixed page in its own spelling, or ANALYTICS_OTHER_PAGES. */
+  path: string;
+  views: number;
+}
+
+/** Consent choices counted per UTC day: each visitor's first choice of a day. */
+export interface AnalyticsConsentsTable {
+  day: string;
+  /** 'accepted' or 'rejected'. */
+  choice: string;
+  choices: number;
+}
+
+/** The UTC day being counted: its key and how much of the day's limits is used. Deleted when the day ends. */
+export interface AnalyticsDaysTable {
+  day: string;
+  /** The day's random key for the visitors' keyed hashes, sealed (secret box); never kept past the day. */
+  day_key: string;
+  /** Pages other than the site's fixed ones given a row of their own today. */
+  new_paths: ColumnType<number, number | undefined, number>;
+  /** Rows of analytics_seen today (the global ceiling). */
+  seen: ColumnType<number, number | undefined, number>;
+}
+
+/** What was counted today, as keyed hashes of the visitor's address and what they were counted for (a page, the
+ * consent choice, or themselves with the number of pages counted for them). Deleted when the day ends. */
+export interface AnalyticsSeenTable {
+  day: string;
+  mark: string;
+  /** For a visitor's own mark: the pages counted for them today; 0 otherwise. */
+  pages: ColumnType<number, number | undefined, number>;
 }
 
 export interface ChatSessionsTable {
@@ -325,7 +350,10 @@ export interface AppDatabase {
   user_identities: UserIdentitiesTable;
   oauth_transactions: OAuthTransactionsTable;
   contact_messages: ContactMessagesTable;
-  analytics_events: AnalyticsEventsTable;
+  analytics_page_views: AnalyticsPageViewsTable;
+  analytics_consents: AnalyticsConsentsTable;
+  analytics_days: AnalyticsDaysTable;
+  analytics_seen: AnalyticsSeenTable;
   chat_sessions: ChatSessionsTable;
   chat_messages: ChatMessagesTable;
 }

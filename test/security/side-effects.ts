@@ -31,7 +31,10 @@ const STORE_TABLES: Record<StoreTable, true> = {
   user_identities: true,
   oauth_transactions: true,
   contact_messages: true,
-  analytics_events: true,
+  analytics_page_views: true,
+  analytics_consents: true,
+  analytics_days: true,
+  analytics_seen: true,
   chat_sessions: true,
   chat_messages: true,
 };

@@ -12,6 +12,7 @@ import * as contactMessages from './0010-contact-messages.ts';
 import * as analyticsEvents from './0011-analytics-events.ts';
 import * as chat from './0012-chat.ts';
 import * as exportSessions from './0013-export-sessions.ts';
+import * as analyticsCounts from './0014-analytics-counts.ts';
 
 /** Every migration in order. Forward-only: add a new numbered file, never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-analytics-events': analyticsEvents,
   '0012-chat': chat,
   '0013-export-sessions': exportSessions,
+  '0014-analytics-counts': analyticsCounts,
 };

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
-import type { AnalyticsReport } from '#common/contract/analytics.ts';
+import { ANALYTICS_OTHER_PAGES, type AnalyticsReport } from '#common/contract/analytics.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AnalyticsPage } from '#web/features/admin/analytics/analytics-page.tsx';
 import { analyticsDaysOf } from '#web/features/admin/analytics/analytics-address.ts';
@@ -93,6 +93,22 @@ describe('the analytics page', () => {
       .getAllByRole('listitem')
       .map((item) => item.textContent);
     expect(items).toEqual(['Accepted: 3 (75%)', 'Rejected: 1 (25%)']);
+  });
+
+  it('names the pages a day counted together beyond its limit of new pages, and says how visitors count', async () => {
+    fetchMock.mockImplementation(() =>
+      Promise.resolve(
+        ok({
+          ...report,
+          pageViewsByPage: [...report.pageViewsByPage, { path: ANALYTICS_OTHER_PAGES, views: 2 }],
+        }),
+      ),
+    );
+    renderPage();
+    const pages = await screen.findByRole('region', { name: 'Most viewed pages' });
+    const last = within(pages).getAllByRole('row').at(-1);
+    expect(last?.textContent).toBe('Other pages (over the day’s limit of new pages)220%');
+    expect(screen.getByText(/each visitor once per page and choice a day/)).toBeTruthy();
   });
 
   it('switches the period, keeping it in the address', async () => {

@@ -31,5 +31,7 @@ export const analyticsTexts = {
     'Page views are counted only for visitors who accept analytics in the cookie banner, and a choice is counted ' +
     'once, when it is made. Nothing has come in for this period yet; try a longer one.',
   privacy:
-    'Counted on this server only: the page, the day and the consent choice. No IP address, account or cookie is kept.',
+    'Counted on this server only: the page, the day and the consent choice, each visitor once per page and choice ' +
+    'a day. No IP address, account or cookie is kept.',
+  otherPages: 'Other pages (over the day’s limit of new pages)',
 } as const;

@@ -1,5 +1,5 @@
 import { Progress, Stack, Table, Text } from '@mantine/core';
-import type { AnalyticsReport } from '#common/contract/analytics.ts';
+import { ANALYTICS_OTHER_PAGES, type AnalyticsReport } from '#common/contract/analytics.ts';
 import { AdminSection } from '#web/features/admin/admin-section.tsx';
 import { percentOf, type AnalyticsSummary } from './analytics-summary.ts';
 import { analyticsTexts as at } from './analytics-texts.ts';
@@ -42,9 +42,15 @@ export function PagesTable({
               {pages.map((page) => (
                 <Table.Tr key={page.path}>
                   <Table.Td>
-                    <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                      {page.path}
-                    </Text>
+                    {page.path === ANALYTICS_OTHER_PAGES ? (
+                      <Text size="sm" fs="italic">
+                        {at.otherPages}
+                      </Text>
+                    ) : (
+                      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                        {page.path}
+                      </Text>
+                    )}
                     <Progress
                       value={percentOf(page.views, summary.topViews)}
                       size="xs"
