@@ -133,7 +133,7 @@ export const exportMessages = {
     'This download link has expired or was already used. Read the export status again for a new link.',
   notOwner: 'Only the person who started this export can download it.',
   sessionEnded:
-    'This export is no longer available: the sign-in that started it has ended, or the account is locked. Sign in and export again.',
+    'This export is no longer available: the sign-in that started it has ended. Sign in and export again.',
   fileGone: 'The export file is no longer kept (exports are removed after 24 hours). Please export again.',
 } as const;
 

@@ -164,25 +164,19 @@ export type LiveSession = NonNullable<
 >;
 
 /** Whether session `id` of user `userId` lives at `now` (not ended, within its sliding expiry and its absolute
- * lifetime) and the user is not locked: read from the app store, so every instance sharing it answers alike. An
- * export is reachable only while the session that started it passes this (decision 0044). */
-export async function sessionLivesUnlocked(
-  db: Db,
-  id: number | null,
-  userId: number,
-  now: string,
-): Promise<boolean> {
+ * lifetime): read from the app store, so every instance sharing it answers alike. An administrator's lock ends every
+ * session of the account, so a locked owner's session never passes. An export is reachable only while the session
+ * that started it passes this (decision 0044). */
+export async function sessionLives(db: Db, id: number | null, userId: number, now: string): Promise<boolean> {
   if (id === null) return false;
   const row = await db
     .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
     .select('sessions.id')
     .where('sessions.id', '=', id)
     .where('sessions.user_id', '=', userId)
     .where('sessions.revoked_at', 'is', null)
     .where('sessions.expires_at', '>', now)
     .where('sessions.absolute_expires_at', '>', now)
-    .where((eb) => eb.or([eb('users.locked_until', 'is', null), eb('users.locked_until', '<=', now)]))
     .executeTakeFirst();
   return row !== undefined;
 }

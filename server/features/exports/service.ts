@@ -43,15 +43,15 @@ import {
   type ExportState,
 } from '#server/store/export-jobs.ts';
 import { linksOfUser, userIsAdmin } from '#server/store/roles.ts';
-import { sessionLivesUnlocked } from '#server/store/sessions.ts';
+import { sessionLives as storedSessionLives } from '#server/store/sessions.ts';
 import { sharedSecret } from '#server/store/settings.ts';
 
 /*
  * Exports as background jobs (docs/decisions/0008-exports.md). Start checks access, the filter and the sort, counts
  * the rows, records a queued job and answers its id at once; the job runner does the writing. Status reads the
  * job's row; when it is done it mints the download link's single-use token (stored hashed, 5 minutes). A job
- * belongs to the session that started it: its status, cancel and link work only while that session lives and its
- * owner is not locked, read from the app store at every call (decision 0044). Files and rows go after the retention
+ * belongs to the session that started it: its status, cancel and link work only while that session lives (an
+ * administrator's lock ends it), read from the app store at every call (decision 0044). Files and rows go after the retention
  * time; a job a restart interrupted, or whose session ended, is failed with a reason, never left running.
  */
 
@@ -166,9 +166,9 @@ export async function createExportService(context: ExportContext): Promise<Expor
   }
 
   const sessionTime = () => (context.now ?? (() => new Date()))().toISOString();
-  /** Whether the job's session still lives and its owner is not locked: the rule of every call on the job. */
+  /** Whether the job's session still lives (an administrator's lock ends it): the rule of every call on the job. */
   const sessionLives = (job: Pick<ExportJobRow, 'user_id' | 'session_id'>) =>
-    sessionLivesUnlocked(store.db, job.session_id, job.user_id, sessionTime());
+    storedSessionLives(store.db, job.session_id, job.user_id, sessionTime());
   /** Fails the jobs that have not ended but whose session no longer lives (no one can reach them, and one would hold
    * its owner's next export back) and deletes their files; `userId`: only that user's. */
   const failOrphaned = async (userId?: number) => {
@@ -241,10 +241,6 @@ export async function createExportService(context: ExportContext): Promise<Expor
       const total = await engine.countRows(table, { filter: request.filter, orderBy: request.orderBy });
       const userId = caller.account.userId;
       const sessionId = caller.account.sessionId;
-      // The caller's session lives (it made this call), but the automatic lockout leaves sessions alone (decision
-      // 0013): a job started while it holds would give no link.
-      if (!(await sessionLives({ user_id: userId, session_id: sessionId })))
-        throw new ApiError(403, em.sessionEnded);
       await failOrphaned(userId);
       if ((await activeExportsOf(store.db, userId)).length > 0) throw new ApiError(409, em.alreadyRunning);
       const id = randomUUID();
@@ -337,7 +333,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
       };
       // A signed-in caller must be the owner (a link passed to someone else does not work for them).
       if (account && account.userId !== job.user_id) throw await refuse(account.userId, em.notOwner);
-      // The link ends with the session that started the export, and waits while its owner is locked.
+      // The link ends with the session that started the export (an administrator's lock ends that session).
       if (!(await sessionLives(job))) throw await refuse(job.user_id, em.sessionEnded);
       // The owner must still be allowed to read the table.
       const owner: SignedInAccount = account ?? {
