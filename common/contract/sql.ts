@@ -255,9 +255,18 @@ export const rowBody = z
   );
 
 /** One choice of a foreign-key dropdown. */
-export const foreignKeyOption = z.object({ key: cellValue, label: z.string() });
+export const foreignKeyOption = z.object({
+  key: cellValue,
+  label: z.string(),
+  isMatch: z
+    .boolean()
+    .describe(
+      'True when the option matches the term (its key is the term, or its label starts with it); matches come ' +
+        'first, then every other option. False for all without a term',
+    ),
+});
 
-/** The choices of one single-column foreign key, 25 a page. */
+/** The choices of one single-column foreign key, 25 a page: the term's matches first, then the other options. */
 export const foreignKeyChoices = z.object({
   column: z.string(),
   referencedSchema: z.string(),

@@ -108,10 +108,10 @@ describe.each(chosen)('the %s engine', (kind) => {
   const table = (pascal: string) => engine.table(schema, n(pascal));
 
   /** Every row of a table, read through the engine a page at a time: the oracle for search and sort checks. */
-  async function allRows(t: Table): Promise<Row[]> {
+  async function allRows(t: Table, orderBy?: string): Promise<Row[]> {
     const rows: Row[] = [];
     for (let page = 1; ; page++) {
-      const result = await engine.page(t, { filter: {}, page, pageSize: 100 });
+      const result = await engine.page(t, { filter: {}, orderBy: orderBy ?? null, page, pageSize: 100 });
       rows.push(...result.results);
       if (rows.length >= result.count) return rows;
     }
@@ -1083,21 +1083,87 @@ describe.each(chosen)('the %s engine', (kind) => {
   });
 
   describe('foreign-key options and safety', () => {
-    it('offers the referenced keys with a readable label, 25 a page, searchable', async () => {
+    /** Every option of a foreign key for a term, page after page until hasMore is false (25 on each but the last). */
+    async function everyOption(t: Table, column: string, term?: string) {
+      const listed: { key: unknown; label: string; isMatch: boolean }[] = [];
+      for (let page = 1; ; page++) {
+        const options = await engine.foreignKeyOptions(t, column, { ...(term ? { term } : {}), page });
+        if (options.hasMore) expect(options.results).toHaveLength(25);
+        listed.push(...options.results);
+        if (!options.hasMore) return { listed, pages: page };
+      }
+    }
+
+    it('offers every referenced key with a readable label, 25 a page', async () => {
       const track = await table('Track');
       const first = await engine.foreignKeyOptions(track, n('AlbumId'), { page: 1 });
       expect(first.results).toHaveLength(25);
       expect(first.hasMore).toBe(true);
-      expect(first.results[0]).toEqual({ key: 1, label: 'For Those About To Rock We Salute You' });
-      const search = await engine.foreignKeyOptions(track, n('AlbumId'), { term: 'For Those', page: 1 });
-      expect(search.results.map((r) => r.key)).toEqual([1]);
-      const byKey = await engine.foreignKeyOptions(track, n('AlbumId'), { term: '2', page: 1 });
-      expect(byKey.results.map((r) => r.key)).toContain(2);
+      expect(first.results[0]).toEqual({
+        key: 1,
+        label: 'For Those About To Rock We Salute You',
+        isMatch: false,
+      });
+      const { listed, pages } = await everyOption(track, n('AlbumId'));
+      expect(pages).toBe(14);
+      expect(listed.map((o) => o.key)).toEqual(Array.from({ length: 347 }, (_, i) => i + 1));
+      expect(listed.some((o) => o.isMatch)).toBe(false);
+      const past = await engine.foreignKeyOptions(track, n('AlbumId'), { page: 15 });
+      expect(past).toEqual({ results: [], hasMore: false });
       await expectError(
         engine.foreignKeyOptions(track, n('Name'), { page: 1 }),
         400,
         `${n('Name')} does not reference another table by itself, so it has no options.`,
       );
+    });
+
+    it('lists the matches of a term first, then every other option, each once (spec 000 §9)', async () => {
+      // Album.ArtistId: the artists, labelled by their indexed Name, in the order of that index (ties by key).
+      const album = await table('Album');
+      const artist = await table('Artist');
+      const byName = (await allRows(artist, n('Name'))).map((r) => r[n('ArtistId')]);
+      for (const term of ['A', 'The', 'AC/DC', 'Zz no artist']) {
+        // The engine's own "starts with" (the search form's rule on the same index) says which labels match.
+        const matching = new Set(
+          (await engine.page(artist, { filter: { [n('Name')]: term }, page: 1, pageSize: 100 })).results.map(
+            (r) => r[n('ArtistId')],
+          ),
+        );
+        const { listed } = await everyOption(album, n('ArtistId'), term);
+        const expected = [
+          ...byName.filter((key) => matching.has(key)),
+          ...byName.filter((key) => !matching.has(key)),
+        ];
+        expect(
+          listed.map((o) => o.key),
+          term,
+        ).toEqual(expected);
+        expect(
+          listed.map((o) => o.isMatch),
+          term,
+        ).toEqual(expected.map((key) => matching.has(key)));
+      }
+      expect(
+        (await everyOption(album, n('ArtistId'), 'A')).listed.filter((o) => o.isMatch).length,
+      ).toBeGreaterThan(25);
+
+      // A term that is a key: that row first, then the labels that start with it, then the rest.
+      const byKey = await engine.foreignKeyOptions(album, n('ArtistId'), { term: '1', page: 1 });
+      expect(byKey.results[0]).toEqual({ key: 1, label: 'AC/DC', isMatch: true });
+      const keyed = await everyOption(album, n('ArtistId'), '1');
+      expect(keyed.listed.map((o) => o.key).sort((a, b) => Number(a) - Number(b))).toEqual(
+        Array.from({ length: 275 }, (_, i) => i + 1),
+      );
+      expect(keyed.listed.filter((o) => o.isMatch).map((o) => o.key)).toEqual([1]);
+
+      // An unindexed label (Album.Title) on a small table is matched too; the rest follows in key order.
+      const track = await table('Track');
+      const search = await engine.foreignKeyOptions(track, n('AlbumId'), { term: 'For Those', page: 1 });
+      expect(search.results.slice(0, 2)).toEqual([
+        { key: 1, label: 'For Those About To Rock We Salute You', isMatch: true },
+        { key: 2, label: 'Balls to the Wall', isMatch: false },
+      ]);
+      expect(search.hasMore).toBe(true);
     });
 
     it('treats identifiers and values from input as data, never as SQL', async () => {

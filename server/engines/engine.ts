@@ -48,10 +48,12 @@ export interface EnginePage extends PageResult {
   readBy: { seek: boolean; fromEnd: boolean; deferredJoin: boolean };
 }
 
-/** One choice for a foreign-key column: the referenced key and a readable label. */
+/** One choice for a foreign-key column: the referenced key, a readable label, and whether it matches the term
+ * (matches come first; without a term none is a match). */
 export interface ForeignKeyOption {
   key: CellValue;
   label: string;
+  isMatch: boolean;
 }
 
 /** A page of foreign-key choices; `hasMore` tells the combobox to load the next 25. */
@@ -152,7 +154,8 @@ export interface DatabaseEngine {
   /** The row with this key (identity, guid or primary key) as the database holds it now, or null when there is
    * none. Read under the row lock writes take, so a write of that row still in flight ends first. */
   readRow(table: Table, key: Row): Promise<Row | null>;
-  /** The referenced keys a foreign-key column may take, 25 a page, searchable by label or key. */
+  /** The referenced keys a foreign-key column may take, 25 a page: with a term, its matches (the key itself, then
+   * labels that start with it) first, then every other key. */
   foreignKeyOptions(
     table: Table,
     column: string,

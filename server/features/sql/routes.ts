@@ -126,7 +126,8 @@ export function sqlRoutes(
         schema: {
           tags,
           summary:
-            'The first 25 choices of each single-column foreign key; with ?column=&term=&page= that column’s page',
+            'The first 25 choices of each single-column foreign key; with ?column=&term=&page= that column’s page: ' +
+            'the term’s matches first, then every other choice',
           params: tableParams,
           querystring: foreignKeysQuery,
           response: { 200: envelope(z.union([z.array(foreignKeyChoices), foreignKeyChoices])) },

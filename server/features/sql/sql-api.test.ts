@@ -330,6 +330,7 @@ describe.each(chosen)('the data API on %s', (kind) => {
       expect((albums.options as { key: unknown; label: string }[])[0]).toEqual({
         key: 1,
         label: 'For Those About To Rock We Salute You',
+        isMatch: false,
       });
 
       const page2 = (
@@ -338,8 +339,14 @@ describe.each(chosen)('the data API on %s', (kind) => {
       expect([page2.options.length, page2.page, page2.hasMore]).toEqual([25, 2, true]);
       const term = (
         await ok(await call('GET', at('Track', `/foreignkeys?column=${n('GenreId')}&term=Ro`), reader))
-      ).data as { options: { label: string }[] };
-      expect(term.options.map((o) => o.label).sort()).toEqual(['Rock', 'Rock And Roll']);
+      ).data as { options: { label: string; isMatch: boolean }[]; hasMore: boolean };
+      // The matches first (spec 000 §9), then every other genre.
+      expect(term.options.slice(0, 2).map((o) => [o.label, o.isMatch])).toEqual([
+        ['Rock', true],
+        ['Rock And Roll', true],
+      ]);
+      expect(term.options.slice(2).every((o) => !o.isMatch)).toBe(true);
+      expect([term.options.length, term.hasMore]).toEqual([25, false]);
       refused(
         await call('GET', at('Track', `/foreignkeys?column=${n('Name')}`), reader),
         400,
