@@ -21,6 +21,11 @@ export const typeGroups = [
 export const typeGroup = z.enum(typeGroups);
 export type TypeGroup = z.infer<typeof typeGroup>;
 
+/** A value on the wire: big integers, decimals and money as strings when a JavaScript number would round them,
+ * dates as ISO text with their offset, binary and images as base64. */
+export const cellValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+export type CellValue = z.infer<typeof cellValue>;
+
 export const column = z.object({
   id: z.number().int().describe('Ordinal position, from 1'),
   name: z.string(),
@@ -44,6 +49,16 @@ export const column = z.object({
   isComputed: z.boolean(),
   isPrimaryKey: z.boolean(),
   defaultValue: z.string().nullable().describe('The default expression as the engine reports it'),
+  defaultConstant: cellValue.describe(
+    'The default as a value of the column (as a read of it answers) when it is a constant: what a new row ' +
+      'starts with. Null when there is no default, it is NULL, or the database works it out (defaultIsExpression)',
+  ),
+  defaultIsExpression: z
+    .boolean()
+    .describe(
+      'True when the database works the default out as it inserts (now(), a sequence, uuid()), or DBUI cannot ' +
+        'show it as a value: a new row leaves the column empty and the database fills it in',
+    ),
 });
 export type Column = z.infer<typeof column>;
 
@@ -99,10 +114,6 @@ export type Table = z.infer<typeof table>;
 export const database = z.object({ name: z.string(), engine: z.string(), tables: z.array(table).optional() });
 export type Database = z.infer<typeof database>;
 
-/** A value on the wire: big integers, decimals and money as strings when a JavaScript number would round them,
- * dates as ISO text with their offset, binary and images as base64. */
-export const cellValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-export type CellValue = z.infer<typeof cellValue>;
 export const row = z.record(z.string(), cellValue);
 export type Row = z.infer<typeof row>;
 

@@ -1,5 +1,6 @@
 import type { CompiledQuery, Kysely, RawBuilder, Transaction } from 'kysely';
 import type { CellValue, Column, ForeignKey, Index, TypeGroup } from '#common/contract/sql.ts';
+import type { ColumnDefault, DefaultLiteral } from './column-defaults.ts';
 import type { CsvChunk, DynamicSchema, EngineKind, RowStreamOptions } from './engine.ts';
 import type { EngineError } from './engine-error.ts';
 
@@ -9,11 +10,12 @@ import type { EngineError } from './engine-error.ts';
  * terms, paging and seeking, row writes, foreign-key options.
  */
 
-/** A column as the adapter reads it; the generic engine derives the key and index flags. */
+/** A column as the adapter reads it; the generic engine derives the key and index flags, and the default's wire
+ * fields from `defaultLiteral` (column-defaults.ts; without it a default counts as an expression). */
 export type CatalogColumn = Omit<
   Column,
-  'isIndexed' | 'isForeignKey' | 'isForeignKeySource' | 'isPrimaryKey'
->;
+  'isIndexed' | 'isForeignKey' | 'isForeignKeySource' | 'isPrimaryKey' | keyof ColumnDefault
+> & { defaultLiteral?: DefaultLiteral };
 
 /** A table as the adapter reads it from the engine's catalog. */
 export interface CatalogTable {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Column, Table } from '#common/contract/sql.ts';
 import { tableId } from '#common/links.ts';
 import type { CatalogTable, EngineAdapter } from './adapter.ts';
+import { columnDefault } from './column-defaults.ts';
 
 /** Tables with at most this many rows (by the engine's estimate) are counted exactly for the catalog. */
 export const EXACT_COUNT_THRESHOLD = 50_000;
@@ -45,8 +46,9 @@ export async function buildCatalog(
       table.indexes.filter((i) => i.isUnique && i.columns.length === 1).map((i) => i.columns[0]),
     );
     const soleKey = table.primaryKey.length === 1 ? table.primaryKey[0] : undefined;
-    const columns: Column[] = table.columns.map((column) => ({
+    const columns: Column[] = table.columns.map(({ defaultLiteral, ...column }) => ({
       ...column,
+      ...columnDefault(column, defaultLiteral),
       // A guid column is one the row is known by (its key, a unique column) or the database fills in (a default).
       // A uuid that references another table is a foreign key, not the row's guid: it stays editable.
       isGuid:

@@ -1,6 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import type { ForeignKey, Index } from '#common/contract/sql.ts';
 import type { CatalogColumn, CatalogTable } from '#server/engines/adapter.ts';
+import {
+  NUMBER_LITERAL,
+  quotedText,
+  withoutParentheses,
+  type DefaultLiteral,
+} from '#server/engines/column-defaults.ts';
 import type { DynamicSchema } from '#server/engines/engine.ts';
 import { nativeTypeOf } from './types.ts';
 
@@ -300,7 +306,18 @@ function catalogColumn(row: Raw, id: number, primaryKey: string[]): CatalogColum
     isHidden: flag(row.is_hidden),
     isComputed: flag(row.is_computed) || isRowVersion || whole(row.generated_always_type) > 0,
     defaultValue,
+    defaultLiteral: defaultValue === null ? undefined : mssqlDefault(defaultValue),
   };
+}
+
+/** A default as sys.default_constraints keeps it: ((1)), (N'text') (quotes doubled), ('2020-01-01'), (NULL);
+ * anything else (getdate(), newid(), an operation) is an expression. */
+export function mssqlDefault(raw: string): DefaultLiteral {
+  const text = withoutParentheses(raw);
+  if (/^NULL$/i.test(text)) return 'null';
+  if (NUMBER_LITERAL.test(text)) return { constant: text };
+  const quoted = quotedText(text.replace(/^N(?=')/i, ''));
+  return quoted === null ? 'expression' : { constant: quoted };
 }
 
 interface IndexFigures {

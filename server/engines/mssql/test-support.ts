@@ -16,6 +16,7 @@ import {
 } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { CatalogTable } from '#server/engines/adapter.ts';
+import { columnDefault } from '#server/engines/column-defaults.ts';
 import { defaultEngineOptions, type DynamicSchema } from '#server/engines/engine.ts';
 import { openMssql } from './connect.ts';
 
@@ -108,6 +109,8 @@ export function columnWith(fields: Partial<Column> & Pick<Column, 'type' | 'type
     isComputed: false,
     isPrimaryKey: false,
     defaultValue: null,
+    defaultConstant: null,
+    defaultIsExpression: false,
     ...fields,
   };
 }
@@ -116,7 +119,15 @@ export function columnWith(fields: Partial<Column> & Pick<Column, 'type' | 'type
 export function columnOf(tables: CatalogTable[], table: string, column: string): Column {
   const found = tables.find((t) => t.name === table)?.columns.find((c) => c.name === column);
   if (!found) throw new Error(`${table}.${column} is not in the catalog`);
-  return { ...found, isIndexed: false, isForeignKey: false, isForeignKeySource: false, isPrimaryKey: false };
+  const { defaultLiteral, ...read } = found;
+  return {
+    ...read,
+    ...columnDefault(read, defaultLiteral),
+    isIndexed: false,
+    isForeignKey: false,
+    isForeignKeySource: false,
+    isPrimaryKey: false,
+  };
 }
 
 /** The catalog table by name, or a failure naming it. */

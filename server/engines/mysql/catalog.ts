@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { ForeignKey, Index } from '#common/contract/sql.ts';
 import type { CatalogColumn, CatalogTable } from '#server/engines/adapter.ts';
+import { NUMBER_LITERAL, quotedText, type DefaultLiteral } from '#server/engines/column-defaults.ts';
 import type { DynamicSchema } from '#server/engines/engine.ts';
 import { nativeTypeOf } from './types.ts';
 
@@ -222,7 +223,26 @@ function catalogColumn(row: Raw, isMariaDb: boolean, isJson: boolean): CatalogCo
     // VIRTUAL GENERATED, STORED GENERATED (MySQL, MariaDB), PERSISTENT (older MariaDB); not DEFAULT_GENERATED.
     isComputed: /\b(VIRTUAL|STORED|PERSISTENT)\b/i.test(extra),
     defaultValue,
+    defaultLiteral: defaultValue === null ? undefined : mysqlDefault(defaultValue, extra, isMariaDb),
   };
+}
+
+/**
+ * A default as information_schema writes it. MariaDB quotes a string ('text', quotes doubled) and writes numbers,
+ * b'1' and NULL bare, an expression as its text (current_timestamp(), uuid(), (1 + 1)). MySQL writes a string
+ * without quotes and marks an expression DEFAULT_GENERATED in EXTRA (CURRENT_TIMESTAMP aside).
+ */
+export function mysqlDefault(raw: string, extra: string, isMariaDb: boolean): DefaultLiteral {
+  const bits = /^b'([01]+)'$/i.exec(raw);
+  if (bits?.[1] !== undefined) return { constant: String(parseInt(bits[1], 2)) };
+  if (!isMariaDb) {
+    if (/DEFAULT_GENERATED/i.test(extra) || /^current_timestamp/i.test(raw)) return 'expression';
+    return { constant: raw };
+  }
+  if (raw === 'NULL') return 'null';
+  if (NUMBER_LITERAL.test(raw)) return { constant: raw };
+  const quoted = quotedText(raw);
+  return quoted === null ? 'expression' : { constant: quoted };
 }
 
 /** The table's free space in percent of its allocated space, or null when the engine reports none. */

@@ -1,5 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { ForeignKey, Index } from '#common/contract/sql.ts';
+import {
+  NUMBER_LITERAL,
+  quotedText,
+  withoutParentheses,
+  type DefaultLiteral,
+} from '#server/engines/column-defaults.ts';
 import type { CatalogColumn, CatalogTable } from '#server/engines/adapter.ts';
 import type { DynamicSchema } from '#server/engines/engine.ts';
 import { nativeTypeOf, type PostgresType } from './types.ts';
@@ -315,7 +321,19 @@ function columnOf(row: ColumnRow, id: number, domainOf: Map<number, DomainRow>):
     isHidden: false,
     isComputed: row.generated === 's',
     defaultValue: row.default_value,
+    defaultLiteral: row.default_value === null ? undefined : postgresDefault(row.default_value),
   };
+}
+
+/** A default as pg_get_expr writes it: true, 42, 1.5, 'text'::type (quotes doubled), NULL::type; anything else
+ * (now(), nextval(…), an E'…' string, an operation) is an expression. */
+export function postgresDefault(raw: string): DefaultLiteral {
+  const text = withoutParentheses(raw);
+  if (/^NULL(::.+)?$/i.test(text)) return 'null';
+  if (/^(true|false)$/.test(text) || NUMBER_LITERAL.test(text)) return { constant: text };
+  const cast = /^('.*')::[\w ."[\]()]+$/s.exec(text);
+  const quoted = cast?.[1] === undefined ? null : quotedText(cast[1]);
+  return quoted === null ? 'expression' : { constant: quoted };
 }
 
 function indexOf(row: IndexRow, measured: FragmentationRow | undefined): Index {

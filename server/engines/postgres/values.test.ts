@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
+import { columnDefault } from '#server/engines/column-defaults.ts';
 import type { CatalogTable, EngineAdapter } from '#server/engines/adapter.ts';
 import { defaultEngineOptions, type DynamicSchema } from '#server/engines/engine.ts';
 import { checkValue } from '#server/engines/wire-values.ts';
@@ -19,8 +20,10 @@ let table: CatalogTable;
 const columnOf = (name: string): Column => {
   const found = table.columns.find((c) => c.name === name);
   if (!found) throw new Error(`no column ${name}`);
+  const { defaultLiteral, ...column } = found;
   return {
-    ...found,
+    ...column,
+    ...columnDefault(column, defaultLiteral),
     isIndexed: false,
     isForeignKey: false,
     isForeignKeySource: false,

@@ -2,6 +2,12 @@ import fs from 'node:fs';
 import { sql } from 'kysely';
 import type { Index } from '#common/contract/sql.ts';
 import type { CatalogColumn, CatalogTable, Executor } from '#server/engines/adapter.ts';
+import {
+  NUMBER_LITERAL,
+  quotedText,
+  withoutParentheses,
+  type DefaultLiteral,
+} from '#server/engines/column-defaults.ts';
 import { sqliteNativeType } from './types.ts';
 
 /** SQLite has one schema per attached file; DBUI opens one file, so every table lives in `main`. */
@@ -96,6 +102,7 @@ export async function readSqliteCatalog(db: Executor, file: string): Promise<Cat
         isHidden: hidden === 1,
         isComputed: hidden === 2 || hidden === 3,
         defaultValue: c.dflt_value,
+        defaultLiteral: c.dflt_value === null ? undefined : sqliteDefault(c.dflt_value),
       };
     });
 
@@ -226,4 +233,15 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
     else groups.set(k, [item]);
   }
   return groups;
+}
+
+/** A default as SQLite keeps its text: 42, 'text' (quotes doubled), "text", TRUE, NULL, each maybe in parentheses;
+ * anything else (CURRENT_TIMESTAMP, (datetime('now')), X'00', an operation) is an expression. */
+export function sqliteDefault(raw: string): DefaultLiteral {
+  const text = withoutParentheses(raw);
+  if (/^NULL$/i.test(text)) return 'null';
+  if (/^(TRUE|FALSE)$/i.test(text)) return { constant: text.toLowerCase() };
+  if (NUMBER_LITERAL.test(text)) return { constant: text };
+  const quoted = quotedText(text) ?? quotedText(text, '"');
+  return quoted === null ? 'expression' : { constant: quoted };
 }

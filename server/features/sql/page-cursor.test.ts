@@ -177,6 +177,8 @@ describe('a page cursor', () => {
     isComputed: false,
     isPrimaryKey: name === 'id',
     defaultValue: null,
+    defaultConstant: null,
+    defaultIsExpression: false,
   });
   const table = (type: string): Table => ({
     id: 'db/s/t',

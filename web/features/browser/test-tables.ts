@@ -21,6 +21,8 @@ export function testColumn(id: number, name: string, extra: Partial<Column> = {}
     isComputed: false,
     isPrimaryKey: false,
     defaultValue: null,
+    defaultConstant: null,
+    defaultIsExpression: false,
     ...extra,
   };
 }

@@ -23,6 +23,8 @@ function sampleColumn(id: number, name: string, extra: Partial<Column> = {}): Co
     isComputed: false,
     isPrimaryKey: false,
     defaultValue: null,
+    defaultConstant: null,
+    defaultIsExpression: false,
     ...extra,
   };
 }

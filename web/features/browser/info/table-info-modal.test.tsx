@@ -25,6 +25,8 @@ function column(id: number, name: string, overrides: Partial<Column>): Column {
     isComputed: false,
     isPrimaryKey: false,
     defaultValue: null,
+    defaultConstant: null,
+    defaultIsExpression: false,
     ...overrides,
   };
 }
