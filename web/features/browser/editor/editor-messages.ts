@@ -25,4 +25,12 @@ export const editorMessages = {
   imagePreview: (column: string) => `${column} preview`,
   clearValue: (column: string) => `Clear ${column}`,
   loadingOptions: 'Loading…',
+  /** A foreign-key field left with text that names none of its options (issue 32: never dropped silently). */
+  notAnOption: (text: string) => `“${text}” is not one of the options: choose one from the list.`,
+  /** The heading of the options that do not match the typed text (spec 000 §9: matches first, then the rest). */
+  otherOptions: 'Other options',
+  /** Said above every option when none matches the typed text. */
+  noMatch: (text: string) => `Nothing matches “${text}”.`,
+  /** The empty field of a column the database fills in on a new row (identity, now(), a sequence). */
+  setByDatabase: 'Set by the database',
 } as const;

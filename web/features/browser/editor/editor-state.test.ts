@@ -17,14 +17,16 @@ const run = (state: EditorState, ...actions: EditorAction[]) =>
   actions.reduce((current, action) => editorReducer(table, current, action), state);
 
 describe('the row editor states (spec 000 §4)', () => {
-  it('opens clean on an existing row (edit) and on an empty new one (add)', () => {
+  it('opens clean on an existing row (edit) and on a new one with its defaults (add)', () => {
     const edit = openEditor(table, 'edit', ada);
     expect(edit.mode).toBe('edit');
     expect(edit.values).toBe(ada);
     expect(isPending(edit)).toBe(false);
     const add = openEditor(table, 'add', null);
     expect(add.mode).toBe('add');
-    expect(Object.values(add.values).every((v) => v === null)).toBe(true);
+    const { loyalty_points, is_active, ...others } = add.values;
+    expect([loyalty_points, is_active]).toEqual([0, true]);
+    expect(Object.values(others).every((v) => v === null)).toBe(true);
     expect(isPending(add)).toBe(false);
   });
 
@@ -82,6 +84,22 @@ describe('the row editor states (spec 000 §4)', () => {
     const back = run(copied, { type: 'discard' });
     expect(back.mode).toBe('edit');
     expect(back.values).toBe(ada);
+  });
+
+  it('keeps text that names no option (pending, marked) until an option is chosen or the change discarded', () => {
+    const typed = run(openEditor(table, 'add', null), {
+      type: 'typed',
+      column: 'country_code',
+      text: 'Atlantis',
+    });
+    expect(typed.typed).toEqual({ country_code: 'Atlantis' });
+    expect(typed.marked.has('country_code')).toBe(true);
+    expect(isPending(typed)).toBe(true);
+    expect(run(typed, { type: 'change', column: 'country_code', value: 'GB' }).typed).toEqual({});
+    expect(run(typed, { type: 'typed', column: 'country_code', text: null }).typed).toEqual({});
+    const discarded = run(typed, { type: 'discard' });
+    expect(discarded.typed).toEqual({});
+    expect(isPending(discarded)).toBe(false);
   });
 
   it('leaving a field marks it; the whole-form check marks them all', () => {

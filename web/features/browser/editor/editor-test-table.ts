@@ -32,6 +32,7 @@ export const customerColumns: Column[] = [
     maxLength: 0,
     isNullable: false,
     defaultValue: '0',
+    defaultConstant: 0,
   }),
   column(8, 'credit_limit', { type: 'money', typeGroup: 'Number', maxLength: 0, precision: 19, scale: 2 }),
   column(9, 'is_active', {
@@ -40,6 +41,7 @@ export const customerColumns: Column[] = [
     maxLength: 0,
     isNullable: false,
     defaultValue: '1',
+    defaultConstant: true,
   }),
   column(10, 'preferred_contact_time', { type: 'time', typeGroup: 'Time', maxLength: 0 }),
   column(11, 'notes', { type: 'ntext', maxLength: -1 }),

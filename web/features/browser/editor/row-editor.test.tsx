@@ -46,10 +46,14 @@ const countries = [
   { key: 'GB', label: 'United Kingdom' },
 ];
 
+/** The server's answer: with a term, its matches first (isMatch), then the other options (spec 000 §9). */
 function choices(term: string, page: number, canRead = true): ForeignKeyChoices {
-  const matching = countries.filter(
-    (c) => !term || c.key === term || c.label.toLowerCase().startsWith(term.toLowerCase()),
-  );
+  const matches = (c: { key: string; label: string }) =>
+    term !== '' && (c.key === term || c.label.toLowerCase().startsWith(term.toLowerCase()));
+  const matching = [
+    ...countries.filter(matches).map((c) => ({ ...c, isMatch: true })),
+    ...countries.filter((c) => !matches(c)).map((c) => ({ ...c, isMatch: false })),
+  ];
   return {
     column: 'country_code',
     referencedSchema: 'main',
@@ -105,6 +109,9 @@ const closeButton = () =>
   within(screen.getByRole('dialog', { name: /^(Edit|Add) row$/ })).getByRole('button', { name: 'Close' });
 const dialog = (name: string) => screen.findByRole('dialog', { name });
 
+/** The customers' columns without created_at (required, so a new row could not be saved without a date). */
+const withoutCreatedAt = () => customersTable().columns.filter((c) => c.name !== 'created_at');
+
 describe('the row editor of an existing row', () => {
   it('shows "Edit row" with schema.name, tabs Row and History, Copy and Delete, and one field per column', async () => {
     renderEditor({ mode: 'edit', row: ada });
@@ -125,6 +132,36 @@ describe('the row editor of an existing row', () => {
     expect(screen.getByText('1815-12-10')).toBeTruthy();
     // No pending changes: no banner.
     expect(screen.queryByText(bm.pendingChanges.trim())).toBeNull();
+  });
+
+  it('groups the fields by kind (spec 000 §2): image, combobox, number, text, textarea, checkbox', async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    const editor = await dialog(em.editTitle);
+    const order = [...editor.querySelectorAll<HTMLElement>('[data-column]')].map(
+      (node) => node.dataset.column,
+    );
+    expect(order).toEqual([
+      'photo',
+      'country_code',
+      'customer_id',
+      'loyalty_points',
+      'credit_limit',
+      'customer_guid',
+      'first_name',
+      'email',
+      'birth_date',
+      'preferred_contact_time',
+      'created_at',
+      'last_login_at',
+      'full_name',
+      'notes',
+      'is_active',
+    ]);
+    // Inputs of one height share lines; the image, the textarea and the switch each start a block.
+    const sections = [...editor.querySelectorAll<HTMLElement>('[data-section]')].map(
+      (node) => node.dataset.section,
+    );
+    expect(sections).toEqual(['image', 'inputs', 'textarea', 'checkbox']);
   });
 
   it("makes identity, guid, computed and foreign-key columns read-only, the foreign key showing its option's label", async () => {
@@ -279,7 +316,7 @@ describe('adding a row', () => {
     expect(calls('POST', TABLE_PATH)).toHaveLength(0);
   });
 
-  it('searches the foreign-key combobox by the typed term (after the debounce) and shows the chosen label', async () => {
+  it('lists every option, the typed term’s matches first and the others after (spec 000 §9)', async () => {
     renderEditor({ mode: 'add' });
     await dialog(em.addTitle);
     fireEvent.click(input('country_code'));
@@ -287,34 +324,83 @@ describe('adding a row', () => {
     await waitFor(() =>
       expect(fetchMock.mock.calls.some(([url]) => url.includes('column=country_code&term=Ger'))).toBe(true),
     );
-    await waitFor(() => expect(screen.queryByRole('option', { name: /France/, hidden: true })).toBeNull());
+    await waitFor(() =>
+      expect(screen.getAllByRole('option', { hidden: true }).map((o) => o.textContent)).toEqual([
+        'GermanyDE',
+        'FranceFR',
+        'United KingdomGB',
+      ]),
+    );
+    // The others under their own heading.
+    expect(screen.getByText(em.otherOptions)).toBeTruthy();
     fireEvent.click(await screen.findByRole('option', { name: /Germany/, hidden: true }));
     await waitFor(() => expect(input('country_code').value).toBe('Germany'));
   });
 
+  it('says so when nothing matches, and still lists every option', async () => {
+    renderEditor({ mode: 'add' });
+    await dialog(em.addTitle);
+    fireEvent.click(input('country_code'));
+    type('country_code', 'Atl');
+    expect(await screen.findByText(em.noMatch('Atl'))).toBeTruthy();
+    expect(screen.getAllByRole('option', { hidden: true })).toHaveLength(3);
+  });
+
+  it('keeps text that names no option with a message, and saves nothing while it stands (issue 32)', async () => {
+    renderEditor({ mode: 'add' }, customersTable({}, withoutCreatedAt()));
+    await dialog(em.addTitle);
+    type('first_name', 'Grace');
+    type('email', 'grace@example.com');
+    fireEvent.focus(input('country_code'));
+    type('country_code', 'Atlantis');
+    fireEvent.blur(input('country_code'));
+    expect(await screen.findByText(em.notAnOption('Atlantis'))).toBeTruthy();
+    expect(input('country_code').value).toBe('Atlantis');
+    fireEvent.click(button(em.saveChanges));
+    await waitFor(() => expect(document.activeElement).toBe(input('country_code')));
+    expect(calls('POST', TABLE_PATH)).toHaveLength(0);
+
+    // The exact name of one option (in any case) chooses it on leaving.
+    type('country_code', 'france');
+    await screen.findByRole('option', { name: /France/, hidden: true });
+    fireEvent.blur(input('country_code'));
+    await waitFor(() => expect(screen.queryByText(/is not one of the options/)).toBeNull());
+    await waitFor(() => expect(input('country_code').value).toBe('France'));
+    fireEvent.click(button(em.saveChanges));
+    await screen.findByText(bm.savedChanges);
+    expect(calls('POST', TABLE_PATH)).toMatchObject([{ first_name: 'Grace', country_code: 'FR' }]);
+  });
+
+  it("shows each column's default: a BIT NOT NULL DEFAULT 1 switch on, the number, and what the database sets", async () => {
+    renderEditor({ mode: 'add' });
+    await dialog(em.addTitle);
+    expect(screen.getByRole<HTMLInputElement>('switch', { name: 'is_active' }).checked).toBe(true);
+    expect(input('loyalty_points').value).toBe('0');
+    expect(input('customer_id').placeholder).toBe(em.setByDatabase);
+    expect(input('first_name').placeholder).toBe('null');
+    // Nothing changed yet: no banner.
+    expect(screen.queryByText(bm.pendingChanges.trim())).toBeNull();
+  });
+
   it('after a successful insert the editor edits the saved row (History appears)', async () => {
-    const table = customersTable(
-      {},
-      customersTable().columns.filter((c) => c.name !== 'created_at'),
-    );
-    renderEditor({ mode: 'add' }, table);
+    renderEditor({ mode: 'add' }, customersTable({}, withoutCreatedAt()));
     await dialog(em.addTitle);
     type('first_name', 'Grace');
     type('email', 'grace@example.com');
     fireEvent.click(input('country_code'));
     fireEvent.click(await screen.findByRole('option', { name: /France/, hidden: true }));
-    fireEvent.click(screen.getByRole('switch', { name: 'is_active' }));
     fireEvent.click(button(em.saveChanges));
     expect(await screen.findByText(bm.savedChanges)).toBeTruthy();
     const [body] = calls('POST', TABLE_PATH) as Row[];
+    // The defaults shown (is_active on, loyalty_points 0) are what is saved.
     expect(body).toMatchObject({
       first_name: 'Grace',
       email: 'grace@example.com',
       country_code: 'FR',
       is_active: true,
+      loyalty_points: 0,
     });
     expect(body).not.toHaveProperty('customer_id');
-    expect(body).not.toHaveProperty('loyalty_points');
     expect(await dialog(em.editTitle)).toBeTruthy();
     expect(screen.getByRole('tab', { name: em.historyTab })).toBeTruthy();
     expect(input('country_code').readOnly).toBe(true);

@@ -27,7 +27,7 @@ import {
   type EditorState,
 } from './editor-state.ts';
 import { RowFieldInput } from './fields/row-field.tsx';
-import { deleteBody, rowErrors, rowFields, rowsCanChange } from './row-fields.ts';
+import { deleteBody, formSections, rowErrors, rowFields, rowsCanChange } from './row-fields.ts';
 import { RowHistory } from './row-history.tsx';
 
 /** Which row the editor shows: an existing one (edit) or a new one (add). */
@@ -117,7 +117,7 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
   const { rights } = table;
   const canWrite = state.mode === 'add' ? rights.canInsert : rights.canUpdate;
   const fields = rowFields(table, state.mode, canWrite);
-  const errors = rowErrors(fields, state.values);
+  const errors = rowErrors(fields, state.values, state.typed);
   const pending = isPending(state);
   usePendingChanges(opened && pending);
 
@@ -311,23 +311,37 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
                       {note}
                     </Text>
                   )}
-                  <Grid type="container" breakpoints={CONTAINER_BREAKPOINTS} gap="md">
-                    {fields.map((field) => {
-                      const name = field.column.name;
-                      return (
-                        <Grid.Col key={name} span={SPANS[field.width]}>
-                          <RowFieldInput
-                            field={field}
-                            value={state.values[name] ?? null}
-                            error={state.marked.has(name) ? errors[name] : undefined}
-                            onChange={(value) => dispatch({ type: 'change', column: name, value })}
-                            onBlur={() => dispatch({ type: 'leave', column: name })}
-                            tableRef={ref}
-                          />
-                        </Grid.Col>
-                      );
-                    })}
-                  </Grid>
+                  <Stack gap="md">
+                    {formSections(fields).map(({ section, fields: sectionFields }) => (
+                      // Each block fills its lines (grow): no field is left beside an empty stretch.
+                      <Grid
+                        key={section}
+                        type="container"
+                        breakpoints={CONTAINER_BREAKPOINTS}
+                        gap="md"
+                        grow
+                        data-section={section}
+                      >
+                        {sectionFields.map((field) => {
+                          const name = field.column.name;
+                          return (
+                            <Grid.Col key={name} span={SPANS[field.width]}>
+                              <RowFieldInput
+                                field={field}
+                                value={state.values[name] ?? null}
+                                error={state.marked.has(name) ? errors[name] : undefined}
+                                onChange={(value) => dispatch({ type: 'change', column: name, value })}
+                                onBlur={() => dispatch({ type: 'leave', column: name })}
+                                typed={state.typed[name]}
+                                onTyped={(text) => dispatch({ type: 'typed', column: name, text })}
+                                tableRef={ref}
+                              />
+                            </Grid.Col>
+                          );
+                        })}
+                      </Grid>
+                    ))}
+                  </Stack>
                   <PendingBanner
                     pending={pending}
                     canSave={canSave}

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { formMessages } from '#common/messages.ts';
+import { editorMessages } from './editor-messages.ts';
 import { ada, column, customersTable, productTagsTable } from './editor-test-table.ts';
 import {
   copyRow,
   deleteBody,
+  emptyRow,
   fieldError,
   fieldKind,
   fieldWidth,
+  formSections,
   numberFormat,
   rowErrors,
   rowFields,
@@ -44,6 +47,54 @@ describe('field kind by column (spec 000 §5)', () => {
     expect(fieldKind(column(1, 't', { maxLength: 501 }))).toBe('textarea');
     expect(fieldKind(column(1, 't', { maxLength: 500 }))).toBe('text');
     expect(fieldKind(column(1, 't', { maxLength: 20 }))).toBe('text');
+  });
+});
+
+describe('groups (spec 000 §2: image, combobox, number, text, textarea, checkbox)', () => {
+  it('orders the fields by group, each group in the table order', () => {
+    const fields = rowFields(customersTable(), 'edit');
+    expect(fields.map((f) => [f.group, f.column.name])).toEqual([
+      ['image', 'photo'],
+      ['combobox', 'country_code'],
+      ['number', 'customer_id'],
+      ['number', 'loyalty_points'],
+      ['number', 'credit_limit'],
+      ['text', 'customer_guid'],
+      ['text', 'first_name'],
+      ['text', 'email'],
+      ['text', 'birth_date'],
+      ['text', 'preferred_contact_time'],
+      ['text', 'created_at'],
+      ['text', 'last_login_at'],
+      ['text', 'full_name'],
+      ['textarea', 'notes'],
+      ['checkbox', 'is_active'],
+    ]);
+  });
+
+  it('lets inputs of one height share lines, and starts images, textareas and switches on their own', () => {
+    const sections = formSections(rowFields(customersTable(), 'add'));
+    expect(sections.map((s) => [s.section, s.fields.length])).toEqual([
+      ['image', 1],
+      ['inputs', 12],
+      ['textarea', 1],
+      ['checkbox', 1],
+    ]);
+    expect(formSections(rowFields(productTagsTable(), 'add')).map((s) => s.section)).toEqual(['inputs']);
+  });
+});
+
+describe('a new row (issue 32: it shows what a save stores)', () => {
+  it("starts with each column's constant default, a NOT NULL bit without one off, the rest empty", () => {
+    const flag = column(16, 'flag', { type: 'bit', typeGroup: 'bit', isNullable: false });
+    const maybe = column(17, 'maybe', { type: 'bit', typeGroup: 'bit' });
+    const row = emptyRow(customersTable({}, [...customersTable().columns, flag, maybe]));
+    expect(row.loyalty_points).toBe(0);
+    expect(row.is_active).toBe(true);
+    expect(row.flag).toBe(false);
+    expect(row.maybe).toBeNull();
+    expect(row.customer_id).toBeNull();
+    expect(row.first_name).toBeNull();
   });
 });
 
@@ -121,16 +172,28 @@ describe('validation (spec 000 §5)', () => {
     expect(fieldError(byName(fields, 'first_name'), 'Ada')).toBeUndefined();
   });
 
-  it('not for bit, read-only columns, or (on a new row) a column with a default', () => {
+  it('not for bit, read-only columns, or (on a new row) a column the database fills in', () => {
     expect(fieldError(byName(fields, 'is_active'), null)).toBeUndefined();
     expect(fieldError(byName(fields, 'customer_id'), null)).toBeUndefined();
     expect(fieldError(byName(fields, 'full_name'), null)).toBeUndefined();
-    expect(fieldError(byName(fields, 'loyalty_points'), null)).toBeUndefined();
-    // An existing row cannot take an empty value there: the default applies to inserts only.
+    const stamped = column(1, 'stamped', {
+      type: 'datetime2',
+      typeGroup: 'Date',
+      isNullable: false,
+      defaultValue: '(sysutcdatetime())',
+      defaultIsExpression: true,
+    });
+    const [added] = rowFields(customersTable({}, [stamped]), 'add');
+    expect(added?.setByDatabase).toBe(true);
+    expect(fieldError(added!, null)).toBeUndefined();
+    // A constant default starts in the field (a new row shows it), so emptying it is refused like any value; an
+    // existing row cannot take an empty value there either.
+    expect(fieldError(byName(fields, 'loyalty_points'), null)).toBe(formMessages.required('loyalty_points'));
     const editFields = rowFields(customersTable(), 'edit');
     expect(fieldError(byName(editFields, 'loyalty_points'), null)).toBe(
       formMessages.required('loyalty_points'),
     );
+    expect(rowFields(customersTable({}, [stamped]), 'edit')[0]?.setByDatabase).toBe(false);
   });
 
   it("'{Column} cannot be more than {n} characters.' counts characters as the server does", () => {
@@ -142,12 +205,23 @@ describe('validation (spec 000 §5)', () => {
 
   it('rowErrors names every invalid field', () => {
     expect(
-      rowErrors(fields, { first_name: null, email: 'a@b.c', country_code: null, created_at: null }),
+      rowErrors(fields, {
+        first_name: null,
+        email: 'a@b.c',
+        country_code: null,
+        created_at: null,
+        loyalty_points: 0,
+      }),
     ).toEqual({
       first_name: formMessages.required('first_name'),
       country_code: formMessages.required('country_code'),
       created_at: formMessages.required('created_at'),
     });
+  });
+
+  it('text left in a foreign-key field that names no option is an error of its own (issue 32)', () => {
+    const errors = rowErrors(fields, { ...ada, country_code: 'GB' }, { country_code: 'Atlantis' });
+    expect(errors).toEqual({ country_code: editorMessages.notAnOption('Atlantis') });
   });
 });
 
@@ -163,15 +237,24 @@ describe('copy (spec 000 §4)', () => {
 });
 
 describe('the bodies sent', () => {
-  it('a new row: every column a person fills in, without read-only ones and empty defaulted ones', () => {
-    const table = customersTable();
-    const values = { ...copyRow(table, ada), loyalty_points: null, is_active: null };
+  it('a new row: every column a person fills in, without read-only ones and empty ones the database fills', () => {
+    const stamped = column(16, 'stamped', {
+      type: 'datetime2',
+      typeGroup: 'Date',
+      isNullable: false,
+      defaultValue: '(sysutcdatetime())',
+      defaultIsExpression: true,
+    });
+    const table = customersTable({}, [...customersTable().columns, stamped]);
+    const values = { ...copyRow(table, ada), loyalty_points: null, is_active: true, stamped: null };
     const body = upsertBody(table, 'add', values, {});
     expect(body).not.toHaveProperty('customer_id');
     expect(body).not.toHaveProperty('customer_guid');
     expect(body).not.toHaveProperty('full_name');
-    expect(body).not.toHaveProperty('loyalty_points');
-    expect(body).not.toHaveProperty('is_active');
+    expect(body).not.toHaveProperty('stamped');
+    // A constant default was shown in its field: what the field holds is sent, emptied or not.
+    expect(body.loyalty_points).toBeNull();
+    expect(body.is_active).toBe(true);
     expect(body.first_name).toBe('Ada');
     expect(body.notes).toBeNull();
   });

@@ -1,6 +1,7 @@
 import type { CellValue, Column, Row, Table } from '#common/contract/sql.ts';
 import { TEXTAREA_THRESHOLD } from '#common/limits.ts';
 import { formMessages } from '#common/messages.ts';
+import { editorMessages } from './editor-messages.ts';
 
 /*
  * The row form's rules (spec 000 §4 "Row editor", §5 "Row form"), pure so each one is tested on its own. The
@@ -23,14 +24,23 @@ export interface NumberFormat {
   allowDecimal: boolean;
 }
 
+/** The groups the form shows its fields in, in this order (spec 000 §2 "Row editor"): dates and times are text
+ * showing a formatted date (§5), so they are in the text group; a switch is the spec's checkbox. */
+export const FIELD_GROUPS = ['image', 'combobox', 'number', 'text', 'textarea', 'checkbox'] as const;
+export type FieldGroup = (typeof FIELD_GROUPS)[number];
+
 /** A column as the form lays it out. */
 export interface RowField {
   column: Column;
   kind: FieldKind;
+  group: FieldGroup;
   /** Grid columns (of 12) on a wide form: 2 for short text and comboboxes, else 3 (spec 000 §5). */
   width: 2 | 3;
   readOnly: boolean;
   required: boolean;
+  /** Left empty, the database fills it in (a new row's identity, guid, computed column, or a default the database
+   * works out such as now()): the empty field says so rather than 'null'. */
+  setByDatabase: boolean;
   number: NumberFormat | null;
 }
 
@@ -49,6 +59,21 @@ export function fieldKind(column: Column): FieldKind {
   if (column.typeGroup === 'Number') return 'number';
   if (column.maxLength === -1 || column.maxLength > TEXTAREA_THRESHOLD) return 'textarea';
   return 'text';
+}
+
+/** The group of a field kind (spec 000 §2: image, combobox, number, text, textarea, checkbox). */
+export function fieldGroup(kind: FieldKind): FieldGroup {
+  switch (kind) {
+    case 'switch':
+      return 'checkbox';
+    case 'image':
+    case 'combobox':
+    case 'number':
+    case 'textarea':
+      return kind;
+    default:
+      return 'text';
+  }
 }
 
 /** Spec 000 §5: a text or combobox column with maxLength under 50 sits in the 2-column grid, others in the 3. */
@@ -94,33 +119,63 @@ export function isReadOnly(
   return mode === 'edit' && (column.isForeignKey || !rowsCanChange(table));
 }
 
+/** On a new row, whether the database fills the column in when it is left empty: identity, guid, hidden and
+ * computed columns, and a default it works out (now(), a sequence). A constant default is shown as a value instead. */
+export const isSetByDatabase = (column: Column, mode: EditorMode) =>
+  mode === 'add' && (isDatabaseFilled(column) || column.defaultIsExpression);
+
 /**
  * '{Column} is required.' applies to a non-nullable column other than bit that a person fills in: not a read-only
- * one, and on a new row not one with a default (left empty, the database fills it in, as the server does).
+ * one, and on a new row not one the database fills in when it is left empty (as the server does). A constant default
+ * starts in the field, so emptying it is refused like any other.
  */
 export function isRequired(column: Column, readOnly: boolean, mode: EditorMode): boolean {
   if (column.isNullable || column.typeGroup === 'bit' || readOnly) return false;
-  return !(mode === 'add' && column.defaultValue !== null);
+  return !isSetByDatabase(column, mode);
 }
 
-/** Every column of the table as the form shows it, in the table's order. */
+/** Every column of the table as the form shows it: grouped by kind (FIELD_GROUPS), each group in the table's order. */
 export function rowFields(
   table: Pick<Table, 'columns' | 'hasIdentity' | 'hasGuid'>,
   mode: EditorMode,
   canWrite = true,
 ): RowField[] {
-  return table.columns.map((column) => {
+  const fields = table.columns.map((column): RowField => {
     const kind = fieldKind(column);
     const readOnly = isReadOnly(column, table, mode, canWrite);
     return {
       column,
       kind,
+      group: fieldGroup(kind),
       width: fieldWidth(column, kind),
       readOnly,
       required: isRequired(column, readOnly, mode),
+      setByDatabase: isSetByDatabase(column, mode),
       number: kind === 'number' ? numberFormat(column) : null,
     };
   });
+  const rank = (field: RowField) => FIELD_GROUPS.indexOf(field.group);
+  // Array.prototype.sort is stable: the table's order holds within a group.
+  return fields.sort((a, b) => rank(a) - rank(b));
+}
+
+/** Which fields share a block of the form: inputs of one height (comboboxes, numbers, text, dates) flow together;
+ * images, textareas and switches, of other heights, each start a block of their own (issue 32: no tall field beside
+ * short ones, no row left half empty). */
+export type FormSection = 'image' | 'inputs' | 'textarea' | 'checkbox';
+const sectionOf = (group: FieldGroup): FormSection =>
+  group === 'combobox' || group === 'number' || group === 'text' ? 'inputs' : group;
+
+/** The grouped fields cut into the form's blocks, in order; empty blocks left out. */
+export function formSections(fields: readonly RowField[]): { section: FormSection; fields: RowField[] }[] {
+  const sections: { section: FormSection; fields: RowField[] }[] = [];
+  for (const field of fields) {
+    const section = sectionOf(field.group);
+    const last = sections.at(-1);
+    if (last?.section === section) last.fields.push(field);
+    else sections.push({ section, fields: [field] });
+  }
+  return sections;
 }
 
 /** Characters as the server counts them (code points, so an emoji is one). */
@@ -142,11 +197,20 @@ export function fieldError(field: RowField, value: CellValue | undefined): strin
   return undefined;
 }
 
-/** Every field's message, by column name (valid fields absent). */
-export function rowErrors(fields: readonly RowField[], values: Row): Record<string, string> {
+/** Every field's message, by column name (valid fields absent); text left in a foreign-key field that names none of
+ * its options (`typed`) says so (issue 32: it is not dropped on save without a word). */
+export function rowErrors(
+  fields: readonly RowField[],
+  values: Row,
+  typed: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const field of fields) {
-    const error = fieldError(field, values[field.column.name]);
+    const text = typed[field.column.name];
+    const error =
+      text !== undefined && !field.readOnly
+        ? editorMessages.notAnOption(text)
+        : fieldError(field, values[field.column.name]);
     if (error) errors[field.column.name] = error;
   }
   return errors;
@@ -159,9 +223,17 @@ export function rowKey(table: Pick<Table, 'identityColumn' | 'guidColumn' | 'pri
   return table.primaryKey;
 }
 
-/** A new row's values: every column empty (null). */
+/** A new row's values: each column's constant default (what the database would store), a NOT NULL bit without
+ * one off (what its switch shows), every other column empty (null). */
 export function emptyRow(table: Pick<Table, 'columns'>): Row {
-  return Object.fromEntries(table.columns.map((column) => [column.name, null]));
+  return Object.fromEntries(table.columns.map((column) => [column.name, newValue(column)]));
+}
+
+function newValue(column: Column): CellValue {
+  if (isDatabaseFilled(column)) return null;
+  if (column.defaultConstant !== null) return column.defaultConstant;
+  if (column.typeGroup === 'bit' && !column.isNullable && column.defaultValue === null) return false;
+  return null;
 }
 
 /** Spec 000 §4: Copy turns a row into a new one, clearing identity, guid and the other read-only columns. */
@@ -184,9 +256,10 @@ export function changedColumns(values: Row, backup: Row): string[] {
 }
 
 /**
- * The body of the upsert. A new row sends every column a person fills in, except an empty one with a default (the
- * database fills it in; a null would be written as null). An existing row sends its key and the columns changed
- * since it was loaded, so a value the form never touched is never re-checked or rewritten.
+ * The body of the upsert. A new row sends every column a person fills in, except an empty one the database fills in
+ * (a default it works out: a null would be written as null); a constant default was shown in its field, so what the
+ * field holds is sent, emptied or not. An existing row sends its key and the columns changed since it was loaded, so
+ * a value the form never touched is never re-checked or rewritten.
  */
 export function upsertBody(
   table: Pick<Table, 'columns' | 'hasIdentity' | 'hasGuid' | 'identityColumn' | 'guidColumn' | 'primaryKey'>,
@@ -199,7 +272,7 @@ export function upsertBody(
     for (const column of table.columns) {
       if (isReadOnly(column, table, 'add')) continue;
       const value = values[column.name] ?? null;
-      if (value === null && column.defaultValue !== null) continue;
+      if (value === null && column.defaultValue !== null && column.defaultConstant === null) continue;
       body[column.name] = value;
     }
     return body;

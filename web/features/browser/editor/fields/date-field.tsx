@@ -3,7 +3,7 @@ import { DatePickerInput, DateTimePicker, TimeInput } from '@mantine/dates';
 import dayjs from 'dayjs';
 import { parseWireDate, pickerValue, timeValue, wireDate } from '#web/features/browser/editor/date-values.ts';
 import { editorMessages as em } from '#web/features/browser/editor/editor-messages.ts';
-import { textOf, type FieldProps } from './field-props.ts';
+import { emptyText, textOf, type FieldProps } from './field-props.ts';
 import { TextField } from './text-field.tsx';
 
 /** Dates in the grid's short form (spec 000 §9), with the seconds a person may edit; a value with an offset shows it
@@ -60,7 +60,7 @@ export function DateField(props: FieldProps) {
         {...common}
         value={picked}
         valueFormat={DATE_FORMAT}
-        placeholder={text === null ? 'null' : undefined}
+        placeholder={text === null ? emptyText(field) : undefined}
         clearable={clearable}
         clearButtonProps={clearButtonProps}
         onChange={change}
@@ -74,7 +74,7 @@ export function DateField(props: FieldProps) {
       value={picked}
       withSeconds
       valueFormat={(date) => `${dayjs(date).format(DATE_TIME_FORMAT)}${offset ? ` ${offset}` : ''}`}
-      placeholder={text === null ? 'null' : undefined}
+      placeholder={text === null ? emptyText(field) : undefined}
       clearable={clearable}
       clearButtonProps={clearButtonProps}
       onChange={change}

@@ -23,10 +23,28 @@ function useChosenLabel(ref: TableRef, column: string, value: CellValue): string
   return options.find((option) => sameValue(option.key, value))?.label ?? null;
 }
 
+/** The foreign-key field's own props beside every field's: where its options come from, and the text left in it
+ * that names no option (kept by the editor, so Save and Discard know of it). */
+export interface ForeignKeyFieldProps extends FieldProps {
+  tableRef: TableRef;
+  typed?: string | undefined;
+  onTyped?: (text: string | null) => void;
+}
+
+/** The one option the text names: its label (in any case) or its key, when exactly one loaded option has it. */
+function namedOption<T extends { key: CellValue; label: string }>(options: T[], text: string): T | null {
+  const wanted = text.toLowerCase();
+  const named = options.filter((o) => o.label.toLowerCase() === wanted || String(o.key) === text);
+  return named.length === 1 ? (named[0] ?? null) : null;
+}
+
 /**
  * A foreign-key column (spec 000 §5, §9): a combobox of the referenced rows, 25 per load and 25 more when the list
- * is scrolled to its end, the typed term sent after COMBOBOX_DEBOUNCE_MS, matches first (the server orders them),
- * at most 200 px high, 'No Options Available' when there are none or the person may not read the referenced table.
+ * is scrolled to its end, the typed term sent after COMBOBOX_DEBOUNCE_MS, its matches first and then every other
+ * option under 'Other options' (the server orders them), at most 200 px high, 'No Options Available' when there are
+ * none or the person may not read the referenced table. Leaving the field with text that names one option exactly
+ * (its label or key) chooses it; text that names none stays in the field with a message (`onTyped`), so Save cannot
+ * drop it without a word.
  */
 export function ForeignKeyField({
   field,
@@ -35,17 +53,14 @@ export function ForeignKeyField({
   onChange,
   onBlur,
   tableRef,
-}: FieldProps & { tableRef: TableRef }) {
+  typed,
+  onTyped,
+}: ForeignKeyFieldProps) {
   const { column } = field;
-  const combobox = useCombobox({
-    onDropdownClose: () => {
-      combobox.resetSelectedOption();
-      setSearch(null);
-    },
-  });
-  // null: not searching, the input shows the chosen label.
+  const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
+  // null: not searching, the input shows the chosen label (or the text left in it).
   const [search, setSearch] = useState<string | null>(null);
-  const [term] = useDebouncedValue(search ?? '', COMBOBOX_DEBOUNCE_MS);
+  const [term] = useDebouncedValue(search?.trim() ?? '', COMBOBOX_DEBOUNCE_MS);
   const opened = combobox.dropdownOpened && !field.readOnly;
   const choices = useForeignKeyChoices({ ...tableRef, column: column.name, term }, opened);
   // The option just chosen names itself until the lookup by key answers.
@@ -57,19 +72,47 @@ export function ForeignKeyField({
   const readable = pages.every((page) => page.canReadReferencedTable);
   const options = readable ? pages.flatMap((page) => page.options) : [];
   const shown = value === null ? '' : (chosenLabel ?? textOf(value));
+  // With a term: its matches, then the others under their own heading; without one every option is listed alike.
+  const listed = options.map((option, index) => ({ option, index }));
+  const matches = term ? listed.filter(({ option }) => option.isMatch) : listed;
+  const others = term ? listed.filter(({ option }) => !option.isMatch) : [];
+  const placeholder = value === null ? (field.setByDatabase ? em.setByDatabase : 'null') : undefined;
 
   if (field.readOnly) {
     return (
       <InputBase
         label={column.name}
         value={shown}
-        placeholder={value === null ? 'null' : undefined}
+        placeholder={placeholder}
         readOnly
         variant="filled"
         data-column={column.name}
       />
     );
   }
+
+  const choose = (option: { key: CellValue; label: string }) => {
+    setPicked(option);
+    onChange(option.key);
+  };
+
+  /** Leaving the field: text that names one option chooses it, emptied text clears a nullable field, other text
+   * stays with its message; the same text as the chosen label changes nothing. */
+  const leave = () => {
+    combobox.closeDropdown();
+    const text = search;
+    setSearch(null);
+    if (text !== null) {
+      const wanted = text.trim();
+      const option = wanted === '' ? null : namedOption(options, wanted);
+      if (wanted === '' || wanted === shown) {
+        if (wanted === '' && column.isNullable && value !== null) onChange(null);
+        else onTyped?.(null);
+      } else if (option) choose(option);
+      else onTyped?.(text);
+    }
+    onBlur();
+  };
 
   const clear =
     value !== null && column.isNullable ? (
@@ -84,15 +127,23 @@ export function ForeignKeyField({
       <Combobox.Chevron />
     );
 
+  const optionNode = ({ option, index }: { option: (typeof options)[number]; index: number }) => (
+    <Combobox.Option value={String(index)} key={String(option.key)} active={sameValue(option.key, value)}>
+      {option.label}
+      {option.label !== String(option.key) && (
+        <Text span size="xs" c="dimmed" ml={6}>
+          {String(option.key)}
+        </Text>
+      )}
+    </Combobox.Option>
+  );
+
   return (
     <Combobox
       store={combobox}
       onOptionSubmit={(index) => {
         const option = options[Number(index)];
-        if (option) {
-          setPicked(option);
-          onChange(option.key);
-        }
+        if (option) choose(option);
         setSearch(null);
         combobox.closeDropdown();
       }}
@@ -100,18 +151,18 @@ export function ForeignKeyField({
       <Combobox.Target>
         <InputBase
           label={column.name}
-          value={search ?? shown}
+          value={search ?? typed ?? shown}
           error={error}
           withAsterisk={field.required}
-          placeholder={value === null ? 'null' : undefined}
+          placeholder={placeholder}
           rightSection={clear}
           rightSectionPointerEvents={value !== null && column.isNullable ? 'all' : 'none'}
           onClick={() => combobox.openDropdown()}
-          onFocus={() => combobox.openDropdown()}
-          onBlur={() => {
-            combobox.closeDropdown();
-            onBlur();
+          onFocus={() => {
+            if (typed !== undefined && search === null) setSearch(typed);
+            combobox.openDropdown();
           }}
+          onBlur={leave}
           onChange={(event) => {
             combobox.openDropdown();
             combobox.updateSelectedOptionIndex();
@@ -129,20 +180,15 @@ export function ForeignKeyField({
               if (choices.hasNextPage && !choices.isFetchingNextPage) void choices.fetchNextPage();
             }}
           >
-            {options.map((option, index) => (
-              <Combobox.Option
-                value={String(index)}
-                key={`${String(option.key)}`}
-                active={sameValue(option.key, value)}
-              >
-                {option.label}
-                {option.label !== String(option.key) && (
-                  <Text span size="xs" c="dimmed" ml={6}>
-                    {String(option.key)}
-                  </Text>
-                )}
-              </Combobox.Option>
-            ))}
+            {term !== '' && matches.length === 0 && others.length > 0 && (
+              <Text size="sm" c="dimmed" px="sm" py={6}>
+                {em.noMatch(term)}
+              </Text>
+            )}
+            {matches.map(optionNode)}
+            {others.length > 0 && (
+              <Combobox.Group label={em.otherOptions}>{others.map(optionNode)}</Combobox.Group>
+            )}
             {choices.isFetching && (
               <Combobox.Empty>
                 <Loader size="xs" role="status" aria-label={em.loadingOptions} />

@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import { Button, Group, Image, Input, Stack, Text } from '@mantine/core';
 import { editorMessages as em } from '#web/features/browser/editor/editor-messages.ts';
-import type { FieldProps } from './field-props.ts';
+import { emptyText, type FieldProps } from './field-props.ts';
 import { imageSource, readFileBase64 } from './image-data.ts';
 
 /**
@@ -51,7 +51,7 @@ export function ImageField({ field, value, error, onChange, onBlur }: FieldProps
           />
         ) : (
           <Text size="sm" c="dimmed" w={64} ta="center">
-            {value === null ? 'null' : em.noImage}
+            {value === null ? emptyText(field) : em.noImage}
           </Text>
         )}
         {!field.readOnly && (

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { NumberInput } from '@mantine/core';
-import { textOf, type FieldProps } from './field-props.ts';
+import { emptyText, textOf, type FieldProps } from './field-props.ts';
 
 /**
  * A number column (spec 000 §5): step 10^-scale, exactly `scale` decimals for exact decimals. The value goes to the
@@ -19,7 +19,7 @@ export function NumberField({ field, value, error, onChange, onBlur }: FieldProp
       readOnly={field.readOnly}
       variant={field.readOnly ? 'filled' : 'default'}
       hideControls={field.readOnly}
-      placeholder={value === null ? 'null' : undefined}
+      placeholder={value === null ? emptyText(field) : undefined}
       step={format.step}
       decimalScale={format.decimalScale}
       fixedDecimalScale={format.decimalScale !== undefined && format.decimalScale > 0}

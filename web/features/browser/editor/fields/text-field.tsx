@@ -1,5 +1,5 @@
 import { Textarea, TextInput } from '@mantine/core';
-import { textOf, type FieldProps } from './field-props.ts';
+import { emptyText, textOf, type FieldProps } from './field-props.ts';
 
 /** A textbox, or an 8-row textarea for unlimited text and text over TEXTAREA_THRESHOLD (spec 000 §5). An emptied
  * field is null, so a required one says '{Column} is required.'; no maxLength attribute stops the typing, so the
@@ -13,7 +13,7 @@ export function TextField({ field, value, error, onChange, onBlur }: FieldProps)
     readOnly: field.readOnly,
     // Read-only inputs look filled, so a person sees at once what cannot be typed into.
     variant: field.readOnly ? 'filled' : 'default',
-    placeholder: value === null ? 'null' : undefined,
+    placeholder: value === null ? emptyText(field) : undefined,
     onBlur,
     'data-column': field.column.name,
   };
