@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { AppProviders } from '#web/app-providers.tsx';
 import { Pager, pageCountOf, rowCountText, type PagerProps } from './pager.tsx';
 
@@ -81,22 +81,40 @@ describe('the pager', () => {
     expect(onSizeChange).toHaveBeenCalledWith(60);
   });
 
-  it('takes a typed page from 1 to the page count, and refuses others with a message', () => {
+  it('takes a typed page from 1 to the page count, and refuses others with a message', async () => {
     const { onPageChange } = renderPager({ page: 2 });
     fireEvent.change(pageInput(), { target: { value: '63' } });
     fireEvent.submit(pageInput().closest('form') as HTMLFormElement);
-    expect(within(pager()).getByText('Enter a page from 1 to 62.')).toBeTruthy();
+    expect((await screen.findByRole('alert')).textContent).toBe('Enter a page from 1 to 62.');
     expect(onPageChange).not.toHaveBeenCalled();
 
     fireEvent.change(pageInput(), { target: { value: '0' } });
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     fireEvent.submit(pageInput().closest('form') as HTMLFormElement);
-    expect(within(pager()).getByText('Enter a page from 1 to 62.')).toBeTruthy();
+    expect((await screen.findByRole('alert')).textContent).toBe('Enter a page from 1 to 62.');
     expect(onPageChange).not.toHaveBeenCalled();
 
     fireEvent.change(pageInput(), { target: { value: '40' } });
-    expect(within(pager()).queryByText('Enter a page from 1 to 62.')).toBeNull();
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
     fireEvent.submit(pageInput().closest('form') as HTMLFormElement);
     expect(onPageChange).toHaveBeenCalledWith(40);
+  });
+
+  it('puts the page shown back in the box when the number typed is not a page, and says the range (issue 32)', async () => {
+    const { onPageChange } = renderPager({ page: 3 });
+    fireEvent.change(pageInput(), { target: { value: '99999' } });
+    fireEvent.submit(pageInput().closest('form') as HTMLFormElement);
+    const message = await screen.findByRole('alert');
+    expect(message.textContent).toBe('Enter a page from 1 to 62.');
+    expect(pageInput().value).toBe('3');
+    expect(pageInput().getAttribute('aria-describedby')).toContain(message.id);
+    expect(pageInput().getAttribute('aria-invalid')).toBe('true');
+    // Leaving the box with such a number does the same.
+    fireEvent.change(pageInput(), { target: { value: '1,000' } });
+    fireEvent.blur(pageInput());
+    expect((await screen.findByRole('alert')).textContent).toBe('Enter a page from 1 to 62.');
+    expect(pageInput().value).toBe('3');
+    expect(onPageChange).not.toHaveBeenCalled();
   });
 
   it('waits for the count before offering Next and Last', () => {

@@ -3,6 +3,7 @@ import { ActionIcon, Group, NativeSelect, Text, TextInput } from '@mantine/core'
 import { IconChevronLeft, IconChevronRight, IconChevronsLeft, IconChevronsRight } from '@tabler/icons-react';
 import { PAGE_SIZES } from '#common/limits.ts';
 import { pageCountOf } from '#web/ui/page-count.ts';
+import classes from './pager.module.css';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
@@ -118,7 +119,9 @@ function PageButton({
   );
 }
 
-/** The page-number entry: Enter (or leaving it) goes to the page typed when it is one; otherwise it says why. */
+/** The page-number entry: Enter (or leaving it) goes to the page typed when it is one; otherwise it puts the page
+ * shown back in the box and says which pages there are, in a message above the box (the pager sits at the bottom of
+ * the card, often at the window's edge, where a message under the box went unseen: issue 32). */
 function PageEntry({
   page,
   pageCount,
@@ -143,6 +146,7 @@ function PageEntry({
     const max = pageCount ?? page;
     if (text === '' || !Number.isInteger(wanted) || wanted < 1 || wanted > max) {
       setError(pageRangeMessage(max));
+      setDraft(numberFormat.format(page));
       return;
     }
     setError(null);
@@ -177,7 +181,9 @@ function PageEntry({
           }
         }}
         error={error}
-        styles={{ error: { whiteSpace: 'nowrap' } }}
+        // Said at once, and shown as a bubble above the box (styles), where the window's edge cannot hide it.
+        errorProps={{ role: 'alert' }}
+        classNames={{ root: classes.pageEntry, error: classes.pageRange }}
       />
     </form>
   );
