@@ -166,9 +166,9 @@ async function chromiumPath(): Promise<string> {
   return chromiumExecutable();
 }
 
-/** The grid's data rows once it shows a page that is not loading (rows are focusable, so they carry a
- * tabindex; the skeleton and the "no rows" line do not; the grid is aria-busy while a page loads). */
-const ROW_SELECTOR = '[role="grid"][aria-label="Rows"]:not([aria-busy="true"]) tbody tr[tabindex]';
+/** The grid's data rows once it shows a page that is not loading (data rows carry data-row; the skeleton and the
+ * "no rows" line do not; the grid is aria-busy while a page loads). */
+const ROW_SELECTOR = '[role="grid"][aria-label="Rows"]:not([aria-busy="true"]) tbody tr[data-row]';
 
 /**
  * Installed before the app's scripts: records in window.__firstRowAt the time (ms since navigation start) of the

@@ -14,8 +14,8 @@ import { openSignedIn } from './chinook-roles.ts';
  */
 
 export const grid = (page: Page) => page.getByRole('grid', { name: 'Rows' });
-/** The grid's data rows (focusable, so with a tabindex; the loading skeleton and the "no rows" line have none). */
-export const dataRows = (page: Page) => grid(page).locator('tbody tr[tabindex]');
+/** The grid's data rows (marked data-row; the loading skeleton and the "no rows" line are not). */
+export const dataRows = (page: Page) => grid(page).locator('tbody tr[data-row]');
 export const pager = (page: Page) => page.getByRole('navigation', { name: 'Pages' });
 /** "Page X of Y · N rows". */
 export const pagerStatus = (page: Page) => pager(page).getByText(/^Page [\d,]+/);

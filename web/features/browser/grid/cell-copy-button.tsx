@@ -31,17 +31,29 @@ async function writeClipboard(text: string): Promise<void> {
   if (!done) throw new Error(copyMessages.failed);
 }
 
+/** Copies a cell's text and says so in a toast (or that the browser refused); `onCopied` marks the cell. Used by the
+ * copy button and by the grid's Ctrl+C / ⌘+C. */
+export function copyCellText(column: string, text: string, onCopied: () => void): void {
+  writeClipboard(text).then(
+    () => {
+      onCopied();
+      notifications.show({ color: 'green', message: copyMessages.copied(column) });
+    },
+    () => notifications.show({ color: 'red', message: copyMessages.failed }),
+  );
+}
+
 /**
  * A plain button (not Mantine's ActionIcon: a page has up to 800 of them, and each ActionIcon costs a theme and
- * styles lookup) that copies one cell's value, shown on hover of its cell or on its own focus; a toast says it. It
- * stops its click so the row does not open. `focusable` puts it in the tab order (the grid's active row only). It
- * holds no state: the text is worked out on the click (a binary value's hex is not built for every cell), and the
- * grid says which cell was just copied (`copied` shows the check mark).
+ * styles lookup) that copies one cell's value, shown on hover of its cell or while its cell has the keyboard focus;
+ * a toast says it. It is never a tab stop (the grid is one: keyboard users copy the active cell with Ctrl+C or ⌘+C).
+ * It stops its click so the row does not open. It holds no state: the text is worked out on the click (a binary
+ * value's hex is not built for every cell), and the grid says which cell was just copied (`copied` shows the check
+ * mark).
  */
 export function CellCopyButton({
   column,
   text,
-  focusable,
   copied,
   onCopied,
   className,
@@ -49,31 +61,20 @@ export function CellCopyButton({
   column: string;
   /** The value as the clipboard gets it, asked for on the click. */
   text: () => string;
-  focusable: boolean;
   copied: boolean;
   onCopied: () => void;
   className?: string;
 }) {
-  const copy = () => {
-    writeClipboard(text()).then(
-      () => {
-        onCopied();
-        notifications.show({ color: 'green', message: copyMessages.copied(column) });
-      },
-      () => notifications.show({ color: 'red', message: copyMessages.failed }),
-    );
-  };
-
   return (
     <button
       type="button"
       className={className ? `${classes.copyButton} ${className}` : classes.copyButton}
       aria-label={copyMessages.copy(column)}
-      tabIndex={focusable ? 0 : -1}
+      tabIndex={-1}
       data-copied={copied || undefined}
       onClick={(event) => {
         event.stopPropagation();
-        copy();
+        copyCellText(column, text(), onCopied);
       }}
       onKeyDown={(event) => {
         // Enter and Space press the button; they must not reach the row (which opens on Enter).

@@ -63,6 +63,9 @@ function SortingGrid({
 
 const grid = () => screen.getByRole('grid', { name: gridMessages.label });
 const bodyRows = () => within(grid()).getAllByRole('row').slice(1);
+/** A data cell by its row (from 1) and column (from 0). */
+const cellAt = (row: number, column: number) =>
+  within(bodyRows()[row - 1]!).getAllByRole('gridcell')[column]!;
 const headerNames = () =>
   within(grid())
     .getAllByRole('columnheader')
@@ -122,52 +125,87 @@ describe('DataGrid', () => {
     expect(screen.getByRole('columnheader', { name: 'Country' }).getAttribute('aria-sort')).toBe('ascending');
   });
 
-  it('opens a row on click and on Enter', () => {
+  it('opens a row on click and on Enter in any of its cells', () => {
     const { onOpenRow } = renderGrid();
     fireEvent.click(within(bodyRows()[2]!).getByText('Aerosmith'));
     expect(onOpenRow).toHaveBeenLastCalledWith(rows[2]);
-    bodyRows()[1]!.focus();
-    fireEvent.keyDown(bodyRows()[1]!, { key: 'Enter' });
+    const cell = within(bodyRows()[1]!).getAllByRole('gridcell')[1]!;
+    cell.focus();
+    fireEvent.keyDown(cell, { key: 'Enter' });
     expect(onOpenRow).toHaveBeenLastCalledWith(rows[1]);
     expect(onOpenRow).toHaveBeenCalledTimes(2);
   });
 
-  it('is one tab stop; the arrows, Home and End move the focus between rows', () => {
+  it('is one tab stop: the first cell; no copy button or header is another (issue 32)', () => {
     renderGrid();
-    const tabStops = () => bodyRows().map((row) => row.getAttribute('tabindex'));
-    expect(tabStops()).toEqual(['0', '-1', '-1']);
-    const [first, second, third] = bodyRows();
-    first!.focus();
-    fireEvent.keyDown(first!, { key: 'ArrowDown' });
-    expect(document.activeElement).toBe(second);
-    expect(tabStops()).toEqual(['-1', '0', '-1']);
-    fireEvent.keyDown(second!, { key: 'End' });
-    expect(document.activeElement).toBe(third);
-    fireEvent.keyDown(third!, { key: 'ArrowDown' });
-    expect(document.activeElement).toBe(third);
-    fireEvent.keyDown(third!, { key: 'Home' });
-    expect(document.activeElement).toBe(first);
-    fireEvent.keyDown(first!, { key: 'ArrowUp' });
-    expect(document.activeElement).toBe(first);
-    fireEvent.keyDown(first!, { key: 'ArrowDown' });
-    fireEvent.keyDown(second!, { key: 'ArrowUp' });
-    expect(document.activeElement).toBe(first);
+    const stops = grid().querySelectorAll('[tabindex="0"]');
+    expect(stops).toHaveLength(1);
+    expect(stops[0]).toBe(cellAt(1, 0));
+    const copies = within(grid()).getAllByRole('button', { name: /^Copy / });
+    expect(copies.length).toBeGreaterThan(0);
+    expect(copies.every((button) => button.getAttribute('tabindex') === '-1')).toBe(true);
+    expect(
+      within(grid())
+        .getAllByRole('button', { name: /^(ArtistId|Name|Country)$/ })
+        .every((button) => button.getAttribute('tabindex') === '-1'),
+    ).toBe(true);
+    expect(grid().getAttribute('aria-describedby')).toBeTruthy();
   });
 
-  it("copies a cell's value with its copy button, without opening the row, and says so", async () => {
+  it('moves between the cells with the arrows, Home, End, Ctrl+Home and Ctrl+End, the header row included', () => {
+    renderGrid();
+    const press = (key: string, init: Partial<KeyboardEventInit> = {}) =>
+      fireEvent.keyDown(document.activeElement!, { key, ...init });
+    cellAt(1, 0).focus();
+    press('ArrowRight');
+    expect(document.activeElement).toBe(cellAt(1, 1));
+    press('ArrowDown');
+    expect(document.activeElement).toBe(cellAt(2, 1));
+    press('End');
+    expect(document.activeElement).toBe(cellAt(2, 2));
+    press('ArrowRight');
+    expect(document.activeElement).toBe(cellAt(2, 2));
+    press('Home');
+    expect(document.activeElement).toBe(cellAt(2, 0));
+    press('End', { ctrlKey: true });
+    expect(document.activeElement).toBe(cellAt(3, 2));
+    press('ArrowDown');
+    expect(document.activeElement).toBe(cellAt(3, 2));
+    // The header row: its sort buttons take the focus.
+    press('Home', { ctrlKey: true });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'ArtistId' }));
+    press('ArrowRight');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Name' }));
+    press('ArrowDown');
+    expect(document.activeElement).toBe(cellAt(1, 1));
+    // The tab stop follows the focus: one cell, the active one.
+    const stops = grid().querySelectorAll('[tabindex="0"]');
+    expect([...stops]).toEqual([cellAt(1, 1)]);
+  });
+
+  it('copies the active cell with Ctrl+C or ⌘+C, and with its copy button, without opening the row', async () => {
     const writeText = vi.fn<(text: string) => Promise<void>>().mockResolvedValue(undefined);
     Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText } });
     const { onOpenRow } = renderGrid();
-    const [first, second] = bodyRows();
-    // Only the active row's copy buttons are in the tab order; a null cell has none.
-    expect(within(first!).getByRole('button', { name: 'Copy Name' }).getAttribute('tabindex')).toBe('0');
-    expect(within(second!).getByRole('button', { name: 'Copy Name' }).getAttribute('tabindex')).toBe('-1');
-    expect(within(second!).queryByRole('button', { name: 'Copy Country' })).toBeNull();
-    fireEvent.click(within(first!).getByRole('button', { name: 'Copy Name' }));
-    await waitFor(() => expect(writeText).toHaveBeenCalledWith('AC/DC'));
+    cellAt(1, 1).focus();
+    fireEvent.keyDown(cellAt(1, 1), { key: 'c', ctrlKey: true });
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith('AC/DC'));
     expect(await screen.findByText('Name copied.')).toBeTruthy();
-    const copyId = within(first!).getByRole('button', { name: 'Copy ArtistId' });
-    fireEvent.keyDown(copyId, { key: 'Enter' });
+    await waitFor(() =>
+      expect(
+        within(cellAt(1, 1)).getByRole('button', { name: 'Copy Name' }).hasAttribute('data-copied'),
+      ).toBe(true),
+    );
+    fireEvent.keyDown(cellAt(3, 2), { key: 'C', metaKey: true });
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith('USA'));
+    // A null cell has nothing to copy (and no button).
+    fireEvent.keyDown(cellAt(2, 2), { key: 'c', ctrlKey: true });
+    expect(within(cellAt(2, 2)).queryByRole('button', { name: 'Copy Country' })).toBeNull();
+    expect(writeText).toHaveBeenCalledTimes(2);
+
+    fireEvent.click(within(cellAt(1, 0)).getByRole('button', { name: 'Copy ArtistId' }));
+    await waitFor(() => expect(writeText).toHaveBeenLastCalledWith('1'));
+    fireEvent.keyDown(within(cellAt(1, 0)).getByRole('button', { name: 'Copy ArtistId' }), { key: 'Enter' });
     expect(onOpenRow).not.toHaveBeenCalled();
   });
 
@@ -176,7 +214,10 @@ describe('DataGrid', () => {
     expect(grid().getAttribute('aria-busy')).toBe('true');
     expect(headerNames()).toEqual(['ArtistId', 'Name', 'Country']);
     expect(within(grid()).queryByText(gridMessages.empty)).toBeNull();
-    expect(bodyRows().every((row) => row.getAttribute('tabindex') === null)).toBe(true);
+    // No data cell to stop at yet: the first header is the grid's tab stop.
+    expect([...grid().querySelectorAll('[tabindex="0"]')]).toEqual([
+      screen.getByRole('button', { name: 'ArtistId' }),
+    ]);
   });
 
   it('keeps the rows of the page before, marked busy, while the next loads', () => {

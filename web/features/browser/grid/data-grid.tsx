@@ -1,15 +1,16 @@
 import type { KeyboardEvent } from 'react';
-import { useMemo, useRef, useState } from 'react';
-import { Skeleton, Table, Text, UnstyledButton } from '@mantine/core';
+import { useId, useMemo } from 'react';
+import { Skeleton, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import type { Column, Row, TableListItem } from '#common/contract/sql.ts';
 import { ColumnTypeIcon, typeGroupLabel } from '#web/features/browser/column-type-icon.tsx';
 import { copyText } from './cell-format.ts';
-import { CellCopyButton, useCopiedCell } from './cell-copy-button.tsx';
+import { CellCopyButton, copyCellText, useCopiedCell } from './cell-copy-button.tsx';
 import { CellValue } from './cell-value.tsx';
 import classes from './data-grid.module.css';
 import { gridColumns } from './grid-columns.ts';
+import { cellKey, moveFocus, positionOf, useGridFocus } from './grid-focus.ts';
 import { ariaSort, nextSort } from './sort-cycle.ts';
 
 export interface DataGridProps {
@@ -35,6 +36,8 @@ export const gridMessages = {
   label: 'Rows',
   noMatch: 'No rows match.',
   empty: 'This table has no rows.',
+  /** How the grid works from the keyboard, read with the grid (aria-describedby). */
+  keys: 'Arrow keys move between cells. Enter opens the row in the editor. Control+C or Command+C copies the cell.',
 } as const;
 
 /** Skeleton rows shown while the first page loads. */
@@ -48,6 +51,9 @@ const features = tableFeatures({ columnMeta: {} as { column: Column } });
 const cellClass = `${Table.classes.td} mantine-Table-td ${classes.cell}`;
 
 const alignOf = (column: Column) => (column.typeGroup === 'Number' ? 'right' : undefined);
+
+/** Whether the person has selected text on the page (then Ctrl+C copies that, as the browser does). */
+const hasSelectedText = () => (window.getSelection()?.toString() ?? '') !== '';
 
 function SortIcon({ direction }: { direction: 'ascending' | 'descending' | 'none' }) {
   const Icon =
@@ -64,9 +70,10 @@ function SortIcon({ direction }: { direction: 'ascending' | 'descending' | 'none
 }
 
 /**
- * The result grid (spec 000 §2, §4, §9): at most 8 columns, indexed first, sortable headers, cells by type. Rows are
- * one tab stop (the active row; the arrows, Home and End move between rows); Enter or a click opens a row; Tab from
- * a row reaches its cells' copy buttons.
+ * The result grid (spec 000 §2, §4, §9): at most 8 columns, indexed first, sortable headers, cells by type. The
+ * whole grid is one tab stop (the WAI-ARIA grid pattern, grid-focus.ts): the arrows, Home, End, Page Up and Page Down
+ * move between the cells, the header row included (Enter or Space there sorts); Enter or a click opens a row;
+ * Ctrl+C or ⌘+C copies the active cell, as its copy button does (shown on hover and with the keyboard focus).
  */
 export function DataGrid({
   table,
@@ -92,32 +99,45 @@ export function DataGrid({
   const grid = useTable({ features, columns, data: rows });
 
   const [copiedCell, setCopiedCell] = useCopiedCell();
-  const [active, setActive] = useState(0);
-  const activeIndex = Math.max(0, Math.min(active, rows.length - 1));
-  const rowElements = useRef<(HTMLTableRowElement | null)[]>([]);
+  const bounds = useMemo(
+    () => ({ rows: loading ? 0 : rows.length, columns: Math.max(1, shown.length) }),
+    [loading, rows.length, shown.length],
+  );
+  const { gridRef, tabIndexOf, focusCell, onFocus } = useGridFocus<HTMLTableElement>(bounds);
+  const hintId = useId();
 
-  const focusRow = (index: number) => {
-    const target = Math.max(0, Math.min(index, rows.length - 1));
-    setActive(target);
-    rowElements.current[target]?.focus();
+  /** Copies one cell's value (Ctrl+C or ⌘+C on the active cell, or its button). */
+  const copyCell = (rowIndex: number, column: Column) => {
+    const row = rows[rowIndex];
+    const value = row?.[column.name] ?? null;
+    if (value === null) return;
+    const id = grid.getRowModel().rows[rowIndex]?.id ?? String(rowIndex);
+    copyCellText(column.name, copyText(column, value), () => setCopiedCell(`${id}:${column.name}`));
   };
 
-  const onRowKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, index: number, row: Row) => {
-    // Keys pressed on a copy button inside the row are the button's own.
-    if (event.target !== event.currentTarget) return;
-    const moves: Record<string, number> = {
-      ArrowDown: index + 1,
-      ArrowUp: index - 1,
-      Home: 0,
-      End: rows.length - 1,
-    };
-    const to = moves[event.key];
-    if (to !== undefined) {
+  const onGridKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
+    const at = positionOf(event.target);
+    if (!at || event.altKey) return;
+    const control = event.ctrlKey || event.metaKey;
+    const to = moveFocus(at, event.key, bounds, control);
+    if (to) {
       event.preventDefault();
-      focusRow(to);
-    } else if (event.key === 'Enter') {
+      focusCell(to);
+      return;
+    }
+    // The header row's keys are its buttons' own (Enter and Space sort).
+    if (at.row === 0) return;
+    const row = rows[at.row - 1];
+    if (event.key === 'Enter' && row && !event.defaultPrevented) {
       event.preventDefault();
       onOpenRow(row);
+    } else if (control && event.key.toLowerCase() === 'c' && !hasSelectedText()) {
+      // Text the person selected is theirs to copy; otherwise the shortcut copies the cell.
+      const column = shown[at.column];
+      if (column) {
+        event.preventDefault();
+        copyCell(at.row - 1, column);
+      }
     }
   };
 
@@ -146,33 +166,29 @@ export function DataGrid({
       );
     }
     return grid.getRowModel().rows.map((row, index) => (
-      <Table.Tr
-        key={row.id}
-        ref={(element) => {
-          rowElements.current[index] = element;
-        }}
-        className={classes.row}
-        tabIndex={index === activeIndex ? 0 : -1}
-        onFocus={(event) => {
-          if (event.target === event.currentTarget) setActive(index);
-        }}
-        onClick={() => onOpenRow(row.original)}
-        onKeyDown={(event) => onRowKeyDown(event, index, row.original)}
-      >
-        {row.getAllCells().map((cell) => {
+      <Table.Tr key={row.id} className={classes.row} data-row={index} onClick={() => onOpenRow(row.original)}>
+        {row.getAllCells().map((cell, columnIndex) => {
           const column = cell.column.columnDef.meta?.column;
           if (!column) return null;
           const value = row.original[column.name] ?? null;
+          const position = { row: index + 1, column: columnIndex };
           return (
             // A plain td with Table.Td's class: a page has up to 800 cells, and each Table.Td is a styled Box.
-            <td key={cell.id} role="gridcell" className={cellClass} data-align={alignOf(column)}>
+            <td
+              key={cell.id}
+              role="gridcell"
+              className={cellClass}
+              data-align={alignOf(column)}
+              data-cell={cellKey(position)}
+              tabIndex={tabIndexOf(position)}
+              aria-keyshortcuts={value === null ? undefined : 'Control+C Meta+C'}
+            >
               <CellValue column={column} value={value} />
               {value !== null && (
                 <CellCopyButton
                   className={classes.copy}
                   column={column.name}
                   text={() => copyText(column, value)}
-                  focusable={index === activeIndex}
                   copied={copiedCell === `${row.id}:${column.name}`}
                   onCopied={() => setCopiedCell(`${row.id}:${column.name}`)}
                 />
@@ -190,9 +206,14 @@ export function DataGrid({
       minWidth={shown.length * 96}
       classNames={{ scrollContainer: classes.scroll }}
     >
+      <VisuallyHidden id={hintId}>{gridMessages.keys}</VisuallyHidden>
       <Table
+        ref={gridRef}
         role="grid"
         aria-label={gridMessages.label}
+        aria-describedby={hintId}
+        onKeyDown={onGridKeyDown}
+        onFocus={onFocus}
         aria-busy={loading || stale || undefined}
         className={classes.grid}
         data-stale={(stale && !loading) || undefined}
@@ -202,10 +223,11 @@ export function DataGrid({
       >
         <Table.Thead>
           <Table.Tr>
-            {headerGroup?.headers.map((header) => {
+            {headerGroup?.headers.map((header, columnIndex) => {
               const column = header.column.columnDef.meta?.column;
               if (!column) return null;
               const direction = ariaSort(sort, column.name);
+              const position = { row: 0, column: columnIndex };
               return (
                 <Table.Th
                   key={header.id}
@@ -217,6 +239,8 @@ export function DataGrid({
                   <UnstyledButton
                     className={classes.sortButton}
                     title={typeGroupLabel(column.typeGroup)}
+                    data-cell={cellKey(position)}
+                    tabIndex={tabIndexOf(position)}
                     onClick={() => onSortChange(nextSort(sort, column.name))}
                   >
                     <ColumnTypeIcon group={column.typeGroup} size={14} labelled={false} />
