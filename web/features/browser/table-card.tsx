@@ -53,7 +53,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
   const [editorUsed, setEditorUsed] = useState(false);
   const [infoUsed, setInfoUsed] = useState(false);
   // The editor mounts already open, so Mantine cannot note where focus was: the card does, and gives it back on close
-  // (the row, or Add), for keyboard users.
+  // (the grid cell, or Add), for keyboard users.
   const opener = useRef<HTMLElement | null>(null);
   const openEditor = (next: EditorTarget) => {
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;

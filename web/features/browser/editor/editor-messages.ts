@@ -27,6 +27,8 @@ export const editorMessages = {
   loadingOptions: 'Loading…',
   /** A foreign-key field left with text that names none of its options (issue 32: never dropped silently). */
   notAnOption: (text: string) => `“${text}” is not one of the options: choose one from the list.`,
+  /** The name of a foreign-key field's list of options. */
+  optionsOf: (column: string) => `${column} options`,
   /** The heading of the options that do not match the typed text (spec 000 §9: matches first, then the rest). */
   otherOptions: 'Other options',
   /** Said above every option when none matches the typed text. */

@@ -337,6 +337,22 @@ describe('adding a row', () => {
     await waitFor(() => expect(input('country_code').value).toBe('Germany'));
   });
 
+  it('loads 25 more options when the list is scrolled to its end (spec 000 §9)', async () => {
+    handlers[`GET ${TABLE_PATH}/foreignkeys`] = (_body, url) => {
+      const page = Number(url.searchParams.get('page') ?? 1);
+      return envelope({ ...choices('', page), hasMore: page === 1 });
+    };
+    renderEditor({ mode: 'add' });
+    await dialog(em.addTitle);
+    fireEvent.click(input('country_code'));
+    const list = await screen.findByRole('listbox', { name: em.optionsOf('country_code'), hidden: true });
+    await screen.findAllByRole('option', { hidden: true });
+    fireEvent.scroll(list);
+    await waitFor(() =>
+      expect(fetchMock.mock.calls.some(([url]) => /column=country_code.*page=2/.test(url))).toBe(true),
+    );
+  });
+
   it('says so when nothing matches, and still lists every option', async () => {
     renderEditor({ mode: 'add' });
     await dialog(em.addTitle);

@@ -51,6 +51,8 @@ export function DateField(props: FieldProps) {
   const picked = pickerValue(text, withTime);
   if (text !== null && picked === null) return <TextField {...props} />;
   const clearable = column.isNullable && !field.readOnly;
+  // These pickers are buttons: their placeholder is text, which must be as readable as any hint (WCAG AA).
+  const styles = { placeholder: { color: 'var(--mantine-color-dimmed)' } };
   const clearButtonProps = { 'aria-label': em.clearValue(column.name) };
   const change = (next: string | null) => onChange(wireDate(next, withTime, text, column.type));
 
@@ -61,6 +63,7 @@ export function DateField(props: FieldProps) {
         value={picked}
         valueFormat={DATE_FORMAT}
         placeholder={text === null ? emptyText(field) : undefined}
+        styles={styles}
         clearable={clearable}
         clearButtonProps={clearButtonProps}
         onChange={change}
@@ -75,6 +78,7 @@ export function DateField(props: FieldProps) {
       withSeconds
       valueFormat={(date) => `${dayjs(date).format(DATE_TIME_FORMAT)}${offset ? ` ${offset}` : ''}`}
       placeholder={text === null ? emptyText(field) : undefined}
+      styles={styles}
       clearable={clearable}
       clearButtonProps={clearButtonProps}
       onChange={change}

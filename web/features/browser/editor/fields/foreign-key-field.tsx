@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Combobox, InputBase, Loader, ScrollArea, Text, useCombobox } from '@mantine/core';
+import { Combobox, InputBase, Loader, Text, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { CellValue } from '#common/contract/sql.ts';
 import { COMBOBOX_DEBOUNCE_MS } from '#common/limits.ts';
@@ -148,7 +148,7 @@ export function ForeignKeyField({
         combobox.closeDropdown();
       }}
     >
-      <Combobox.Target>
+      <Combobox.Target withExpandedAttribute>
         <InputBase
           label={column.name}
           value={search ?? typed ?? shown}
@@ -172,32 +172,35 @@ export function ForeignKeyField({
         />
       </Combobox.Target>
       <Combobox.Dropdown>
-        <Combobox.Options>
-          <ScrollArea.Autosize
-            mah={DROPDOWN_MAX_HEIGHT}
-            type="scroll"
-            onBottomReached={() => {
-              if (choices.hasNextPage && !choices.isFetchingNextPage) void choices.fetchNextPage();
-            }}
-          >
-            {term !== '' && matches.length === 0 && others.length > 0 && (
-              <Text size="sm" c="dimmed" px="sm" py={6}>
-                {em.noMatch(term)}
-              </Text>
-            )}
-            {matches.map(optionNode)}
-            {others.length > 0 && (
-              <Combobox.Group label={em.otherOptions}>{others.map(optionNode)}</Combobox.Group>
-            )}
-            {choices.isFetching && (
-              <Combobox.Empty>
-                <Loader size="xs" role="status" aria-label={em.loadingOptions} />
-              </Combobox.Empty>
-            )}
-            {!choices.isFetching && options.length === 0 && (
-              <Combobox.Empty>{browserMessages.noOptions}</Combobox.Empty>
-            )}
-          </ScrollArea.Autosize>
+        {/* The list scrolls itself (not a ScrollArea around it): a scrolling list box that the input controls is
+            the combobox's popup, which keyboard users reach through the input's arrows. */}
+        <Combobox.Options
+          aria-label={em.optionsOf(column.name)}
+          mah={DROPDOWN_MAX_HEIGHT}
+          style={{ overflowY: 'auto' }}
+          onScroll={(event) => {
+            const list = event.currentTarget;
+            const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+            if (atEnd && choices.hasNextPage && !choices.isFetchingNextPage) void choices.fetchNextPage();
+          }}
+        >
+          {term !== '' && matches.length === 0 && others.length > 0 && (
+            <Text size="sm" c="dimmed" px="sm" py={6}>
+              {em.noMatch(term)}
+            </Text>
+          )}
+          {matches.map(optionNode)}
+          {others.length > 0 && (
+            <Combobox.Group label={em.otherOptions}>{others.map(optionNode)}</Combobox.Group>
+          )}
+          {choices.isFetching && (
+            <Combobox.Empty>
+              <Loader size="xs" role="status" aria-label={em.loadingOptions} />
+            </Combobox.Empty>
+          )}
+          {!choices.isFetching && options.length === 0 && (
+            <Combobox.Empty>{browserMessages.noOptions}</Combobox.Empty>
+          )}
         </Combobox.Options>
       </Combobox.Dropdown>
     </Combobox>
