@@ -65,6 +65,7 @@ export const accountApiMessages = {
   passwordUpdated: 'Your password was updated.',
   signupDone: 'Your account was created. Enter the code sent to your email to confirm it.',
   forgotPasswordSent: 'If the account exists, a code was sent to its email address.',
+  signInAlreadyComplete: 'This sign-in is already complete: its code has been used.',
   codeSent: 'A new code was sent.',
   codeSentTo: (where: string) => `A code was sent to ${where}.`,
   noCodeForTotp: 'The authenticator app makes its own codes: open it to see the current one.',

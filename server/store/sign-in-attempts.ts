@@ -48,6 +48,18 @@ export async function findOpenAttempt(
     .executeTakeFirst();
 }
 
+/** Whether the unexpired attempt with this key hash has been completed (its sign-in done, its key used up). */
+export async function isAttemptCompleted(db: Db, keyHash: string, now: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sign_in_attempts')
+    .select('id')
+    .where('key_hash', '=', keyHash)
+    .where('used_at', 'is not', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Moves an open attempt of `from` purpose on to the next step: its new purpose and allowed methods. True when this
  * call moved it (once only, even in a race). */
 export async function moveAttemptOn(

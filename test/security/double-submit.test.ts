@@ -55,7 +55,8 @@ describe.each(appStoreKinds)('parallel submits of one valid code, on the %s app 
   /** One new session, no failure counted or audited, the account open. */
   async function expectOneSessionNoFailure(user: TestUser, sessionsBefore: number, statuses: number[]) {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s !== 200 && s !== 401)).toEqual([]);
+    // The others: 401 while the winner was still at work, 409 once it had completed the sign-in (issue 32).
+    expect(statuses.filter((s) => s !== 200 && s !== 401 && s !== 409)).toEqual([]);
     const sessions = await t.store.db
       .selectFrom('sessions')
       .select('id')

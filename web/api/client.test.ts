@@ -181,6 +181,18 @@ describe('an ended session', () => {
     setSessionEndedHandler(() => undefined);
     setTokenSource(() => null);
   });
+
+  it("never ends the session for a sign-in step's 401 (a used code, a wrong password while signed in)", async () => {
+    const ended = vi.fn();
+    setSessionEndedHandler(ended);
+    setTokenSource(() => 'abc.def');
+    fetchMock.mockResolvedValue(unauthorized());
+    const result = await apiPost('/api/account/login/verify', {}, { signInStep: true });
+    expect(result).toMatchObject({ isSuccess: false, message: 'Sign in to continue.' });
+    expect(ended).not.toHaveBeenCalled();
+    setSessionEndedHandler(() => undefined);
+    setTokenSource(() => null);
+  });
 });
 
 describe('request headers', () => {

@@ -15,6 +15,10 @@ export interface RequestOptions<T> {
   /** Checks the envelope's data; a mismatch is a failure, so callers only ever see data of the declared shape. */
   schema?: ZodType<T>;
   signal?: AbortSignal;
+  /** A step of signing in (password, code, resend, passkey): its 401 refuses that step and says nothing about a
+   * session this browser already has, so it never signs out (a second Verify of a used code, a wrong password typed
+   * on the login page while signed in). */
+  signInStep?: boolean;
 }
 
 /** Where the bearer token comes from; the session module plugs itself in here once it exists. */
@@ -108,7 +112,8 @@ async function send<T>(
   if (!answer.ok) return failure(answer.message ?? fallback);
   const response = answer.response;
   // Still the session it was sent with (not one signed in meanwhile), and the server no longer knows it.
-  if (response.status === 401 && token !== null && tokenSource() === token) sessionEnded();
+  if (response.status === 401 && !options.signInStep && token !== null && tokenSource() === token)
+    sessionEnded();
 
   const parsed = await readJson(response);
   if (!response.ok) {

@@ -18,6 +18,7 @@ import {
   closeAttempt,
   deleteExpiredAttempts,
   findOpenAttempt,
+  isAttemptCompleted,
   insertAttempt,
   moveAttemptOn,
   type AttemptPurpose,
@@ -195,8 +196,9 @@ export async function verifyLogin(
 ): Promise<Verification | PreSignIn> {
   const now = deps.now();
   const address = request.ip;
-  const attempt = await findOpenAttempt(deps.store.db, sha256Hex(body.key), now.toISOString());
-  if (!attempt) throw new ApiError(401, m.otpFailed);
+  const keyHash = sha256Hex(body.key);
+  const attempt = await findOpenAttempt(deps.store.db, keyHash, now.toISOString());
+  if (!attempt) throw await closedKeyRefusal(deps, keyHash, now);
   if (!allowedOf(attempt).includes(body.selected2fa)) throw new ApiError(400, am.methodNotAllowed);
   const user = attempt.user_id === null ? undefined : await findUserById(deps.store.db, attempt.user_id);
   if (!user) throw new ApiError(401, m.otpFailed);
@@ -216,8 +218,9 @@ export async function verifyLogin(
     const next = await recoverySecondStep(deps, attempt, user, body.key, address);
     if (next) return next;
   }
+  // Another verify of the same key completed it a moment ago.
   if (!(await closeAttempt(deps.store.db, attempt.id, now.toISOString())))
-    throw new ApiError(401, m.otpFailed);
+    throw new ApiError(409, am.signInAlreadyComplete);
 
   let signedIn = user;
   if (body.selected2fa === 'Email' && !user.email_verified_at) {
@@ -247,6 +250,18 @@ export async function verifyLogin(
     address,
     refusal: m.otpFailed,
   });
+}
+
+/**
+ * The refusal of a key that has no open attempt. A key whose sign-in was just completed is a second Verify of the
+ * code that did it (a click as the typed code submitted itself, issue 32): 409, which says so, not the 401 of a
+ * wrong code, which a client reads as its session's end although the session that code started is fine. Only the
+ * holder of the key (a random secret the browser keeps) can tell the two apart, and nothing counts toward the lockout.
+ */
+async function closedKeyRefusal(deps: AccountDeps, keyHash: string, now: Date): Promise<ApiError> {
+  return (await isAttemptCompleted(deps.store.db, keyHash, now.toISOString()))
+    ? new ApiError(409, am.signInAlreadyComplete)
+    : new ApiError(401, m.otpFailed);
 }
 
 /** The envelope of login/verify: the session, or the next step of a recovery with the sentence that says so. */

@@ -184,7 +184,8 @@ export function accountRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
           summary: 'Turn a pre-sign-in key and a code into a session; answers the verification',
           description:
             'selected2fa Email or Phone: the code sent; Totp: the app code; Recovery: a recovery code (once). ' +
-            'A wrong code answers 401 "Failed to validate OTP." and counts toward the lockout. In a forgot-password ' +
+            'A wrong code answers 401 "Failed to validate OTP." and counts toward the lockout; a key whose sign-in ' +
+            'is already complete (a second verify of the code that did it) answers 409. In a forgot-password ' +
             'recovery of an account with a second step beyond email, the emailed code answers the next step ' +
             '(the same key with the methods to use now) instead of a session.',
           body: verifyRequest,

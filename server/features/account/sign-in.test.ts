@@ -232,8 +232,13 @@ describe('sign-in', () => {
     const ok = await verify(browser, data.key, second);
     expect(ok.status).toBe(200);
     browser.token = ok.data.token;
-    // Replay: the key and the code worked once.
-    expect((await verify(browser, data.key, second)).status).toBe(401);
+    // Replay: the key and the code worked once. Within the key's life a second verify says the sign-in is complete
+    // (409, not the 401 that a client takes for its session's end: issue 32), and the session it started lives on.
+    const replay = await verify(browser, data.key, second);
+    expect(replay.status).toBe(409);
+    expect(replay.message).toBe(am.signInAlreadyComplete);
+    expect((await verify(browser, data.key, '000000')).status).toBe(409);
+    expect((await browser.get('/api/account/verify')).status).toBe(200);
     expect(
       (await browser.post('/api/account/login/resend', { key: data.key, selected2fa: 'Email' })).message,
     ).toBe(m.resendFailed);

@@ -14,6 +14,9 @@ import { postLogin, useLogin } from '#web/api/account/login.ts';
 import { postLoginResend } from '#web/api/account/login-resend.ts';
 import { isVerification, nextStepOf, postLoginVerify } from '#web/api/account/login-verify.ts';
 import { fetchLogout } from '#web/api/account/logout.ts';
+import { postPasskeyLoginOptions } from '#web/api/account/passkey-login-options.ts';
+import { postPasskeyLoginVerify } from '#web/api/account/passkey-login-verify.ts';
+import { setSessionEndedHandler, setTokenSource } from '#web/api/client.ts';
 import { postSignup } from '#web/api/account/signup.ts';
 import { postUpdatePassword } from '#web/api/account/update-password.ts';
 import { fetchVerification } from '#web/api/account/verify.ts';
@@ -142,6 +145,25 @@ describe('the account calls', () => {
     });
     fetchMock.mockResolvedValue(answer({ key: 'k' }));
     expect((await postLogin({ username: 'a', password: 'p', token: 't' })).isSuccess).toBe(false);
+  });
+
+  it("never signs out on a sign-in step's 401: a used code, a wrong password while signed in", async () => {
+    const ended = vi.fn();
+    setSessionEndedHandler(ended);
+    setTokenSource(() => 'current');
+    fetchMock.mockImplementation(() => Promise.resolve(answer(null, 'Failed to validate OTP.', 401)));
+    await postLogin({ username: 'a', password: 'p', token: 't' });
+    await postLoginVerify({ key: 'k', otp: '123456', selected2fa: 'Email' });
+    await postLoginResend({ key: 'k', selected2fa: 'Email' });
+    await postPasskeyLoginOptions({ key: 'k' });
+    await postPasskeyLoginVerify({ key: 'k', response: {} as never });
+    expect(fetchMock).toHaveBeenCalledTimes(5);
+    expect(ended).not.toHaveBeenCalled();
+    // Any other call made with the current token that answers 401 still means the session ended.
+    await fetchVerification();
+    expect(ended).toHaveBeenCalledTimes(1);
+    setSessionEndedHandler(() => undefined);
+    setTokenSource(() => null);
   });
 
   it('tells a session from the next step of a recovery', () => {

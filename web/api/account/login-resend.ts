@@ -6,7 +6,7 @@ import { unwrap } from '#web/api/query.ts';
 
 /** POST /api/account/login/resend: another code by Email or Phone (the server locks it for 60 s after each send). */
 export function postLoginResend(request: ResendRequest): Promise<ApiResult<null>> {
-  return apiPost('/api/account/login/resend', request, { schema: z.null() });
+  return apiPost('/api/account/login/resend', request, { schema: z.null(), signInStep: true });
 }
 
 export const loginResendMutationOptions = () =>

@@ -14,7 +14,7 @@ export type VerifyAnswer = z.infer<typeof verifyAnswer>;
 /** POST /api/account/login/verify: a code for the pre-sign-in key; answers the session's verification, or, in a
  * forgot-password recovery of an account with a second step beyond email, the next PreSignIn step. */
 export function postLoginVerify(request: VerifyRequest): Promise<ApiResult<VerifyAnswer>> {
-  return apiPost('/api/account/login/verify', request, { schema: verifyAnswer });
+  return apiPost('/api/account/login/verify', request, { schema: verifyAnswer, signInStep: true });
 }
 
 /** Whether the answer is a session (else it is the next step of a recovery). */

@@ -5,7 +5,7 @@ import { unwrap } from '#web/api/query.ts';
 
 /** POST /api/account/login: the password and the solved human check; answers the pre-sign-in step. */
 export function postLogin(request: LoginRequest): Promise<ApiResult<PreSignIn>> {
-  return apiPost('/api/account/login', request, { schema: preSignIn });
+  return apiPost('/api/account/login', request, { schema: preSignIn, signInStep: true });
 }
 
 export const loginMutationOptions = () =>

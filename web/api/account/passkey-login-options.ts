@@ -13,7 +13,10 @@ import { unwrap } from '#web/api/query.ts';
 export function postPasskeyLoginOptions(
   request: PasskeyLoginOptionsRequest,
 ): Promise<ApiResult<PasskeyLoginOptions>> {
-  return apiPost('/api/account/login/passkey/options', request, { schema: passkeyLoginOptions });
+  return apiPost('/api/account/login/passkey/options', request, {
+    schema: passkeyLoginOptions,
+    signInStep: true,
+  });
 }
 
 export const passkeyLoginOptionsMutationOptions = () =>

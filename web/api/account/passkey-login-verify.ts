@@ -8,7 +8,7 @@ import { unwrap } from '#web/api/query.ts';
 /** POST /api/account/login/passkey/verify: the authenticator's answer, with the ceremonyId (a passkey sign-in on its
  * own) or the pre-sign-in key (the passkey as the second step); answers the session's verification. */
 export function postPasskeyLoginVerify(request: PasskeyLoginVerifyRequest): Promise<ApiResult<VerifyAnswer>> {
-  return apiPost('/api/account/login/passkey/verify', request, { schema: verifyAnswer });
+  return apiPost('/api/account/login/passkey/verify', request, { schema: verifyAnswer, signInStep: true });
 }
 
 export const passkeyLoginVerifyMutationOptions = () =>

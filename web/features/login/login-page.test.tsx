@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { Suspense, type ReactNode } from 'react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import type { PreSignIn, Verification } from '#common/contract/account.ts';
@@ -55,8 +56,18 @@ function Where() {
   return <p data-testid="where">{`${pathname}${search}`}</p>;
 }
 
+/** A page whose code never arrives: React keeps the login page on screen while it waits (a navigation is a
+ * transition), as the browser does while the landing page's code loads. */
+function NeverLoads(): ReactNode {
+  throw new Promise(() => undefined);
+}
+
 const signIn = vi.fn();
-function renderPage(entry = '/account/login', verification: Verification | null = null) {
+function renderPage(
+  entry = '/account/login',
+  verification: Verification | null = null,
+  elsewhere: ReactNode = <p>elsewhere</p>,
+) {
   const session: Session = {
     status: verification ? 'signedIn' : 'signedOut',
     verification,
@@ -68,10 +79,13 @@ function renderPage(entry = '/account/login', verification: Verification | null 
     <AppProviders>
       <SessionContext.Provider value={session}>
         <MemoryRouter initialEntries={[entry]}>
-          <Routes>
-            <Route path="/account/login" element={<LoginPage />} />
-            <Route path="*" element={<p>elsewhere</p>} />
-          </Routes>
+          {/* Already on screen, as the site layout's is: a page that suspends leaves the login page up meanwhile. */}
+          <Suspense fallback={<p>loading</p>}>
+            <Routes>
+              <Route path="/account/login" element={<LoginPage />} />
+              <Route path="*" element={elsewhere} />
+            </Routes>
+          </Suspense>
           <Where />
         </MemoryRouter>
       </SessionContext.Provider>
@@ -204,6 +218,28 @@ describe('the login page', () => {
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/admin/home'));
     const sent = fetchMock.mock.calls.find(([url]) => String(url) === '/api/account/login/verify');
     expect(JSON.parse(String(sent?.[1]?.body))).toEqual({ key: 'k1', otp: '123456', selected2fa: 'Email' });
+  });
+
+  it('keeps Verify disabled once the code signed in, while the landing page loads (issue 32)', async () => {
+    let verifies = 0;
+    answer({
+      '/api/account/login/verify': () =>
+        // The code works once: a second verify of it is refused.
+        ++verifies === 1 ? envelope(sampleVerification) : envelope(null, accountMessages.otpFailed, 401),
+    });
+    renderPage(`/account/login?pu=${pu(emailOnly)}`, null, <NeverLoads />);
+    paste(await screen.findByLabelText(tm.codeDigit(1, 6)), '123456');
+    await waitFor(() => expect(signIn).toHaveBeenCalledWith(sampleVerification));
+    // The sign-in's work settles (the navigation to /account has started and waits for its page).
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    // The page is still on screen; the person clicks Verify.
+    const verify = screen.getByRole('button', { name: tm.verify }) as HTMLButtonElement;
+    expect(verify.disabled).toBe(true);
+    fireEvent.click(verify);
+    fireEvent.submit(verify.closest('form') as HTMLFormElement);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(verifies).toBe(1);
+    expect(screen.queryByText(accountMessages.otpFailed)).toBeNull();
   });
 
   it("says 'Failed to validate OTP.' for a wrong code and empties the entry", async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useReducer } from 'react';
+import { useCallback, useReducer, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { notifications } from '@mantine/notifications';
 import type { LoginRequest, PreSignIn, SignInMethod } from '#common/contract/account.ts';
@@ -42,12 +42,17 @@ export function useLoginFlow({
   const resend = useLoginResend();
   const { signInWithPasskey } = usePasskeySignIn();
   const { submitting, submit } = useSubmit();
+  // Once a session arrived the page only waits to be left, which can take a moment (the landing page's code loads
+  // while this page stays on screen): every button stays busy, so a Verify clicked meanwhile does not send the used
+  // code again.
+  const [signedIn, setSignedIn] = useState(false);
   const { signIn } = session;
 
   /** A session or, in a forgot-password recovery, the account's own second step next. */
   const settle = useCallback(
     async (answer: VerifyAnswer, message: string | null) => {
       if (isVerification(answer)) {
+        setSignedIn(true);
         signIn(answer);
         await navigate(landingAfterSignIn(answer, returnTo), { replace: true });
         return;
@@ -132,5 +137,5 @@ export function useLoginFlow({
     startOver: () => dispatch({ type: 'startOver' }),
   };
 
-  return { state, actions, submitting, resending: resend.isPending };
+  return { state, actions, submitting: submitting || signedIn, resending: resend.isPending };
 }
