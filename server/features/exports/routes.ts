@@ -109,14 +109,17 @@ export function exportRoutes(
         statusAnswer(await service.status(callerOf(request), refOf(request.params), request.params.id)),
     );
 
-    const cancel = async (request: FastifyRequest<{ Params: TableParams & { id: string } }>) =>
-      success(
-        await service.cancel(callerOf(request), refOf(request.params), request.params.id),
-        em.cancelled,
-      );
+    const cancel = async (request: FastifyRequest<{ Params: TableParams & { id: string } }>) => {
+      const status = await service.cancel(callerOf(request), refOf(request.params), request.params.id);
+      return success(status, status.state === 'cancelled' ? em.cancelled : em.alreadyEnded);
+    };
     const cancelSchema = {
       tags,
       summary: 'Cancel an export that is queued or running (its partial file is deleted)',
+      description:
+        'Answers the status: state cancelled, or, when the export had already ended (done or failed, a Cancel ' +
+        'that came too late), the state it ended in with the message that there was nothing to cancel. Read the ' +
+        'status for a finished export’s download link.',
       params: exportParams,
       response: { 200: envelope(exportStatus) },
     };

@@ -103,6 +103,7 @@ export interface ExportService {
   readonly mode: 'in-process' | 'bullmq';
   start(caller: Caller, ref: TableRef, request: StartRequest): Promise<{ id: string }>;
   status(caller: Caller, ref: TableRef, id: string): Promise<ExportStatus>;
+  /** Cancels a queued or running export; one that has already ended is answered with how it ended. */
   cancel(caller: Caller, ref: TableRef, id: string): Promise<ExportStatus>;
   download(
     account: SignedInAccount | null,
@@ -300,10 +301,13 @@ export async function createExportService(context: ExportContext): Promise<Expor
 
     async cancel(caller, ref, id) {
       const job = await ownJob(caller, ref, id);
-      if (job.status === 'cancelled') return statusOf(job, null);
-      if (!activeStates.includes(job.status as ExportState)) throw new ApiError(409, em.alreadyEnded);
-      if (!(await endExport(store.db, id, 'cancelled', em.cancelled, iso())))
-        throw new ApiError(409, em.alreadyEnded);
+      // An export that has ended (done, failed, or cancelled before) is answered as it ended, not refused: a Cancel
+      // clicked as it finished has one outcome, the export's own (issue 32).
+      if (!activeStates.includes(job.status as ExportState)) return statusOf(job, null);
+      if (!(await endExport(store.db, id, 'cancelled', em.cancelled, iso()))) {
+        const ended = await findExportJob(store.db, id);
+        return statusOf(ended ?? job, null);
+      }
       // Here the job stops at once; on another instance it sees the cancel in its row within a second. Either way
       // its handler deletes the partial file.
       runner.stop(id, 'cancelled');

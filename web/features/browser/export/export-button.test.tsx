@@ -250,6 +250,28 @@ describe('ExportButton', () => {
     expect(clicked).not.toHaveBeenCalled();
   });
 
+  it('a Cancel that comes as the export finishes has one outcome: completed and downloaded (issue 32)', async () => {
+    handlers[`POST ${BASE}`] = [() => envelope({ id: ID }, exportMessages.started, 202)];
+    handlers[`GET ${BASE}/${ID}`] = [() => envelope(running(90, 2)), () => envelope(done)];
+    // The export ended before the cancel reached it: the server answers how it ended.
+    handlers[`POST ${BASE}/${ID}/cancel`] = [
+      () => envelope({ ...done, url: null }, exportMessages.alreadyEnded),
+    ];
+    renderButton();
+    await exportAs('CSV');
+    await advance(EXPORT_POLL_DELAY_MS);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel export' }));
+    await advance(0);
+    expect(requests()).toContain(`POST ${BASE}/${ID}/cancel`);
+    await advance(EXPORT_POLL_DELAY_MS);
+    expect(screen.getByText(browserMessages.exportCompleted)).toBeTruthy();
+    expect(clicked).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText(exportMessages.alreadyEnded)).toBeNull();
+    expect(screen.queryByText(exportMessages.cancelled)).toBeNull();
+    expect(document.querySelectorAll('.mantine-Notification-root')).toHaveLength(1);
+    expect(exportButton().disabled).toBe(false);
+  });
+
   it("shows the server's 409 when an export is already running", async () => {
     handlers[`POST ${BASE}`] = [() => envelope(null, exportMessages.alreadyRunning, 409)];
     renderButton();

@@ -186,13 +186,18 @@ export function useExportJob() {
     dispatch({ type: 'cancelling' });
     cancelMutate(job).then(
       (result) => {
+        if (result.data.state !== 'cancelled') {
+          // It ended first (a Cancel clicked as it finished): nothing was cancelled, and the toast is the export's
+          // own. Polling resumes and its read says how it ended (done brings the download link).
+          dispatch({ type: 'cancelFailed' });
+          return;
+        }
         handledJob = job.id;
-        notifications.show({ message: result.message ?? exportMessages.cancelled });
+        notifications.show({ message: exportMessages.cancelled });
         dispatch({ type: 'cancelled' });
       },
       (failure: unknown) => {
-        // e.g. 409 'That export has already ended, so there is nothing to cancel.': polling resumes and reads
-        // how it ended.
+        // The call itself failed (the network, the server): the export goes on, and polling resumes.
         showFailure(failureMessage(failure, browserMessages.exportFailed));
         dispatch({ type: 'cancelFailed' });
       },
