@@ -33,7 +33,6 @@ export function DeleteAccountCard({ onDeleted }: { onDeleted: (message: string) 
           color: 'red',
           title: m.userDeleteFailed,
           message: error.message !== m.userDeleteFailed ? error.message : undefined,
-          autoClose: false,
         }),
     });
   };

@@ -16,7 +16,7 @@ export function useLinkOutcome(): void {
     const provider = socialProviderName.safeParse(linked);
     if (provider.success)
       notifications.show({ color: 'green', message: sm.linked(providerLabel(provider.data)) });
-    if (error) notifications.show({ color: 'red', message: error, autoClose: false });
+    if (error) notifications.show({ color: 'red', message: error });
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
