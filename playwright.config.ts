@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { chromiumExecutable } from './e2e/chromium-executable.ts';
 import { freePort } from './e2e/support/free-port.ts';
+import { journeySiteLinksEnv } from './e2e/support/site-links.ts';
 
 // Browser tests run against the built app served by the real server (npm run build first), with a fresh data
 // folder each run. Playwright never downloads a browser: e2e/chromium-executable.ts picks the machine's Chromium or
@@ -64,6 +65,8 @@ export default defineConfig({
       ADMIN_USERNAME: 'admin',
       ADMIN_PASSWORD: 'Admin#12345',
       ADMIN_EMAIL: 'admin@example.com',
+      // The footer's and home page's outside links and Titan's support address (the shell journey checks them).
+      ...journeySiteLinksEnv,
     },
   },
 });

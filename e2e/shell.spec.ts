@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test';
 import { shellMessages } from '#common/messages.ts';
 import { saveScreenshot, screenshotAtBothSizes, updateReadmeScreenshot, viewports } from './screenshots.ts';
 import { lookAt } from './support/look.ts';
+import { journeySiteLinks } from './support/site-links.ts';
 
 const heroHeading = (page: Page) => page.getByRole('heading', { level: 1 });
 
@@ -313,9 +314,14 @@ test('the footer links all lead to pages of the site', async ({ page }) => {
     await expect(page.getByRole('main')).toBeVisible();
     await expect(page.getByRole('heading', { name: shellMessages.notFound }), href).toHaveCount(0);
   }
-  // The external links open in a new tab.
+  // The external links are the operator's settings (this server's: e2e/support/site-links.ts), in a new tab.
   const outside = page.getByRole('contentinfo').locator('a[href^="https://"]');
   await expect(outside).toHaveCount(3);
+  expect(await outside.evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual([
+    journeySiteLinks.mastodon,
+    journeySiteLinks.sourceCode,
+    journeySiteLinks.shop,
+  ]);
   for (const link of await outside.all()) await expect(link).toHaveAttribute('target', '_blank');
 });
 
@@ -331,6 +337,10 @@ test('the home page: its banners and promo lead where the spec says, and its car
   await expect(href('Buy Now')).toHaveAttribute('href', '/products/dbui');
   await expect(href('Request Demo')).toHaveAttribute('href', '/contact-us');
   await expect(href('View All')).toHaveAttribute('href', '/news');
+  await expect(page.getByRole('link', { name: /View the repository/ })).toHaveAttribute(
+    'href',
+    journeySiteLinks.sourceCode ?? '',
+  );
 
   const news = page.getByTestId('news-cards');
   await expect(news).not.toHaveAttribute('data-revealed');

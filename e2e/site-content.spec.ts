@@ -1,6 +1,7 @@
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { shellMessages } from '#common/messages.ts';
 import { about } from '#common/content/about.ts';
+import { homeOpenSource } from '#common/content/home.ts';
 import { privacyPolicy, termsOfUse } from '#common/content/legal.ts';
 import { serviceDetails } from '#common/content/services.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
@@ -49,6 +50,20 @@ async function fits360(): Promise<void> {
 }
 
 const pageTitle = () => page.getByRole('main').getByRole('heading', { level: 1 });
+
+test('without the outside addresses set, the footer and the home page show none of those links', async () => {
+  // This journey's server is given no MASTODON_URL, SOURCE_CODE_URL or SHOP_URL (support/app-server.ts).
+  await open('/home');
+  await expect(pageTitle()).toBeVisible();
+  const footer = page.getByRole('contentinfo');
+  await expect(footer.getByText('© 2025')).toBeVisible();
+  await expect(footer.getByRole('list', { name: 'Elsewhere' })).toHaveCount(0);
+  await expect(page.locator('a[href^="http"]')).toHaveCount(0);
+  // The open-source banner stands without its link.
+  await expect(page.getByRole('heading', { name: homeOpenSource.heading })).toBeVisible();
+  await expect(page.getByRole('link', { name: /View the repository/ })).toHaveCount(0);
+  expect(await page.content()).not.toMatch(/\.example\b/);
+});
 
 test('every service has its page, and /services or an unknown service shows the first', async () => {
   const offers = () => page.getByRole('region', { name: 'What we offer' }).getByRole('heading', { level: 3 });

@@ -203,3 +203,44 @@ describe('the API server', () => {
     expect(broken.body).not.toMatch(/at .*\.(ts|js):\d+/);
   });
 });
+
+describe("the page's outside addresses (MASTODON_URL, SOURCE_CODE_URL, SHOP_URL, SUPPORT_EMAIL)", () => {
+  const dir = tempDir();
+  const apps: TestApp[] = [];
+  let web: string;
+
+  beforeAll(() => {
+    web = path.join(dir.path, 'web');
+    fs.mkdirSync(web, { recursive: true });
+    fs.writeFileSync(
+      path.join(web, 'index.html'),
+      '<!doctype html><head><title>DBUI</title></head><div id="root">',
+    );
+  });
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+    dir.remove();
+  });
+
+  async function pageOf(env: Record<string, string>): Promise<string> {
+    const app = await buildTestApp({ webRoot: web, env });
+    apps.push(app);
+    const res = await app.app.inject({ method: 'GET', url: '/home' });
+    expect(res.statusCode).toBe(200);
+    return res.body;
+  }
+
+  it('are written into every page as <meta> tags for the web app, escaped; unset ones are left out', async () => {
+    const page = await pageOf({
+      SOURCE_CODE_URL: 'https://code.example.org/dbui?tab="readme"&x=<y>',
+      SUPPORT_EMAIL: 'help@example.org',
+    });
+    expect(page).toContain(
+      '<meta name="dbui-link-source-code" content="https://code.example.org/dbui?tab=&#34;readme&#34;&#38;x=&#60;y&#62;">',
+    );
+    expect(page).toContain('<meta name="dbui-support-email" content="help@example.org">');
+    expect(page).not.toContain('dbui-link-mastodon');
+    expect(page).not.toContain('dbui-link-shop');
+    expect(await pageOf({})).not.toMatch(/dbui-link|dbui-support/);
+  });
+});

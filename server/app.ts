@@ -8,6 +8,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { isPageRoute } from '#common/page-routes.ts';
+import { siteLinkMetaNames, type SiteLinks } from '#common/content/site.ts';
 import type { Config } from './config.ts';
 import type { DatabaseRegistry } from './engines/database-registry.ts';
 import type { AppStore } from './store/app-store.ts';
@@ -222,7 +223,10 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
     chatRoutes(
       {
         store,
-        answerer: context.chat?.answerer ?? createAnswerer({ llm: config.llm, log: app.log }),
+        answerer:
+          context.chat?.answerer ??
+          createAnswerer({ llm: config.llm, links: config.siteLinks, log: app.log }),
+        supportEmail: config.siteLinks.supportEmail,
         now,
         log: app.log,
         secureCookie: https,
@@ -241,16 +245,35 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   app.addHook('onReady', async () => intents.start());
   app.addHook('onClose', () => intents.stop());
 
-  serveWebApp(app, context.webRoot ?? null);
+  serveWebApp(app, context.webRoot ?? null, siteLinksMeta(config.siteLinks));
   return app;
 }
 
 /** index.html for one answer: its <style> elements carry this answer's style nonce, and a meta tag passes the nonce
- * to the web app (Mantine's and the ALTCHA widget's <style> elements). Scripts get none: they are files. */
-function shellWithNonce(shell: string, nonce: string): string {
+ * to the web app (Mantine's and the ALTCHA widget's <style> elements). Scripts get none: they are files. `meta` is
+ * more of the head (the site's outside addresses). */
+function shellWithNonce(shell: string, nonce: string, meta: string): string {
   return shell
-    .replace(/<head>/i, `<head>\n    <meta name="csp-nonce" content="${nonce}">`)
+    .replace(/<head>/i, `<head>\n    <meta name="csp-nonce" content="${nonce}">${meta}`)
     .replace(/<style(?=[\s>])/gi, `<style nonce="${nonce}"`);
+}
+
+/**
+ * The site's outside addresses that are set, as <meta> tags the web app reads (web/site-links.ts;
+ * docs/decisions/0046-site-links-as-settings.md): in the page it already loads, so the footer and the home page
+ * show their links at once, with no call and no script.
+ */
+export function siteLinksMeta(links: SiteLinks): string {
+  return (Object.keys(siteLinkMetaNames) as (keyof SiteLinks)[])
+    .flatMap((key) => {
+      const value = links[key];
+      return value ? [`\n    <meta name="${siteLinkMetaNames[key]}" content="${htmlAttribute(value)}">`] : [];
+    })
+    .join('');
+}
+
+function htmlAttribute(text: string): string {
+  return text.replace(/[&"'<>]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**
@@ -258,7 +281,7 @@ function shellWithNonce(shell: string, nonce: string): string {
  * index.html with 200, any other page path index.html with 404 (the app then shows its 404 page). index.html is
  * rendered for each answer with its own style nonce, so it is never served as a static file.
  */
-function serveWebApp(app: FastifyInstance, webRoot: string | null): void {
+function serveWebApp(app: FastifyInstance, webRoot: string | null, meta: string): void {
   const index = webRoot ? path.join(webRoot, 'index.html') : null;
   const shell = index !== null && fs.existsSync(index) ? fs.readFileSync(index, 'utf8') : null;
   if (shell !== null && webRoot) {
@@ -281,7 +304,7 @@ function serveWebApp(app: FastifyInstance, webRoot: string | null): void {
       .type('text/html; charset=utf-8')
       // The nonce is for this answer only: a stored copy would reuse it.
       .header('cache-control', 'no-store')
-      .send(shellWithNonce(shell ?? '', styleNonceOf(reply)));
+      .send(shellWithNonce(shell ?? '', styleNonceOf(reply), meta));
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const page = request.method === 'GET' || request.method === 'HEAD';

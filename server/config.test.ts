@@ -124,6 +124,32 @@ describe('loadConfig', () => {
     ).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'ollama', model: 'llama3.2' });
   });
 
+  it("reads the site's outside addresses, each unset by default (its link is then left out)", () => {
+    expect(loadConfig({}).siteLinks).toEqual({
+      mastodon: null,
+      sourceCode: null,
+      shop: null,
+      supportEmail: null,
+    });
+    expect(
+      loadConfig({
+        MASTODON_URL: 'https://social.example.org/@dbui',
+        SOURCE_CODE_URL: 'https://code.example.org/dbui/',
+        SHOP_URL: 'https://shop.example.org',
+        SUPPORT_EMAIL: 'support@example.org',
+      }).siteLinks,
+    ).toEqual({
+      mastodon: 'https://social.example.org/@dbui',
+      sourceCode: 'https://code.example.org/dbui',
+      shop: 'https://shop.example.org',
+      supportEmail: 'support@example.org',
+    });
+    expect(problem({ SOURCE_CODE_URL: 'javascript:alert(1)' })).toMatch(/^SOURCE_CODE_URL: .*http/);
+    expect(problem({ SHOP_URL: 'shop.example.org' })).toMatch(/^SHOP_URL: /);
+    expect(problem({ MASTODON_URL: 'ftp://social.example.org' })).toMatch(/^MASTODON_URL: /);
+    expect(problem({ SUPPORT_EMAIL: 'not an address' })).toMatch(/^SUPPORT_EMAIL: /);
+  });
+
   it('reads POOL_SIZE, the connections per browsed database: 10 by default, a whole number from 1 to 200', () => {
     expect(loadConfig({}).poolSize).toBe(10);
     expect(loadConfig({ POOL_SIZE: '1' }).poolSize).toBe(1);

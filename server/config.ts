@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { EngineKind } from '#server/engines/engine.ts';
 import { engineKindOf, redactUrl as redact, sqliteFileOf as sqliteFile } from '#server/engines/engine-url.ts';
 import { emailField, passwordField, usernameField } from '#common/contract/account.ts';
+import type { SiteLinks } from '#common/content/site.ts';
 
 /** A browsable database as the operator registered it. */
 export interface DatabaseSetting {
@@ -48,6 +49,9 @@ export interface Config {
   mailFrom: string;
   /** CONTACT_TO: where the contact form's messages are mailed; null: they are only stored for the admin inbox. */
   contactTo: string | null;
+  /** MASTODON_URL, SOURCE_CODE_URL, SHOP_URL (the footer's and home page's outside links) and SUPPORT_EMAIL (the
+   * address Titan names): each null while unset, and then left out of the site. */
+  siteLinks: SiteLinks;
   /** A Twilio-compatible Messages endpoint with credentials (https://SID:TOKEN@host/…/Messages.json), or null:
    * SMS go to the outbox. */
   smsUrl: string | null;
@@ -356,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     mailFrom: value('MAIL_FROM') ?? 'DBUI <no-reply@dbui.local>',
     contactTo: contactToOf(value('CONTACT_TO')),
+    siteLinks: siteLinksOf(value),
     smsUrl: httpUrl('SMS_URL', value('SMS_URL')),
     smsFrom: value('SMS_FROM') ?? null,
     captchaCost: intIn('CAPTCHA_COST', value('CAPTCHA_COST'), 20_000, 1, 10_000_000),
@@ -418,9 +423,23 @@ function llmOf(value: (name: string) => string | undefined): LlmSetting | null {
 
 /** CONTACT_TO: one e-mail address (the team's), checked like an account's. */
 function contactToOf(raw: string | undefined): string | null {
+  return emailAddress('CONTACT_TO', raw);
+}
+
+/** One e-mail address, checked like an account's; null when unset. */
+function emailAddress(variable: string, raw: string | undefined): string | null {
   if (raw === undefined) return null;
   const checked = emailField.safeParse(raw);
-  if (!checked.success)
-    throw new ConfigError('CONTACT_TO', checked.error.issues[0]?.message ?? 'is not valid.');
+  if (!checked.success) throw new ConfigError(variable, checked.error.issues[0]?.message ?? 'is not valid.');
   return checked.data;
+}
+
+/** The site's outside addresses: http(s) links and the support address, each null while unset. */
+function siteLinksOf(value: (name: string) => string | undefined): SiteLinks {
+  return {
+    mastodon: httpUrl('MASTODON_URL', value('MASTODON_URL')),
+    sourceCode: httpUrl('SOURCE_CODE_URL', value('SOURCE_CODE_URL')),
+    shop: httpUrl('SHOP_URL', value('SHOP_URL')),
+    supportEmail: emailAddress('SUPPORT_EMAIL', value('SUPPORT_EMAIL')),
+  };
 }

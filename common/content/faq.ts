@@ -3,16 +3,26 @@
  * other pages' content; each entry names the site page it relates to, which Titan links under its answer. Keep the
  * answers consistent with the pages they point to (services.ts, products.ts, legal.ts, home.ts, about.ts).
  */
-import { externalLinks, SUPPORT_EMAIL } from '#common/content/site.ts';
+import type { SiteLinks } from '#common/content/site.ts';
 import { CHAT_MESSAGE_LIMIT } from '#common/limits.ts';
 
 export interface FaqEntry {
   question: string;
-  /** Plain text, no HTML. */
-  answer: string;
+  /** Plain text, no HTML. An answer that names one of the site's outside addresses (the support address, the
+   * repository) is written from them (faqAnswer), so one that is not set is left out. */
+  answer: string | ((links: SiteLinks) => string);
   /** The site page the answer relates to, such as /products/dbui. */
   path: string;
 }
+
+/** An entry's answer with the site's outside addresses as they are set. */
+export function faqAnswer(entry: FaqEntry, links: SiteLinks): string {
+  return typeof entry.answer === 'string' ? entry.answer : entry.answer(links);
+}
+
+/** 'write to {the support address} or use', or 'use' when none is set. */
+const writeToOrUse = ({ supportEmail }: SiteLinks) =>
+  supportEmail ? `write to ${supportEmail} or use` : 'use';
 
 export const faq: readonly FaqEntry[] = [
   {
@@ -110,9 +120,10 @@ export const faq: readonly FaqEntry[] = [
   },
   {
     question: 'How can I contact you?',
-    answer:
-      `Write to us from the Contact Us page (you need an account; we answer to its email address), or send an ` +
-      `email to ${SUPPORT_EMAIL}. Your message goes to the engineers who would do the work, not to a sales queue.`,
+    answer: ({ supportEmail }) =>
+      `Write to us from the Contact Us page (you need an account; we answer to its email address)` +
+      `${supportEmail ? `, or send an email to ${supportEmail}` : ''}. Your message goes to the engineers who ` +
+      `would do the work, not to a sales queue.`,
     path: '/contact-us',
   },
   {
@@ -125,19 +136,19 @@ export const faq: readonly FaqEntry[] = [
   },
   {
     question: 'Is this chat answered by a person?',
-    answer:
+    answer: (links) =>
       `No. Titan is an assistant that answers from the pages of this site and links the pages it used; it does ` +
       `not look anything up elsewhere. A chat takes up to ${CHAT_MESSAGE_LIMIT} messages. For anything it cannot ` +
-      `answer, write to ${SUPPORT_EMAIL} or use the Contact Us page and a person from the team will reply.`,
+      `answer, ${writeToOrUse(links)} the Contact Us page and a person from the team will reply.`,
     path: '/contact-us',
   },
   {
     question: 'What is Titan?',
-    answer:
+    answer: (links) =>
       'Titan is the assistant in this chat window. It answers questions about our services, DBUI, our news, our ' +
       'team, privacy and terms from the pages of this site, and links the pages it used. It is not a person and ' +
       'does not look anything up elsewhere; when we configure a language model, that model only words the answer ' +
-      `from the same pages. For anything Titan cannot answer, write to ${SUPPORT_EMAIL} or use the Contact Us page.`,
+      `from the same pages. For anything Titan cannot answer, ${writeToOrUse(links)} the Contact Us page.`,
     path: '/contact-us',
   },
   {
@@ -187,10 +198,10 @@ export const faq: readonly FaqEntry[] = [
   },
   {
     question: 'Is DBUI open source?',
-    answer:
+    answer: ({ sourceCode }) =>
       `Yes. DBUI is MIT licensed and built in the open: the whole application, server and browser, is in one ` +
-      `public repository at ${externalLinks.code.href}. You can read the code, run it on your own server, report ` +
-      `a problem or send a change.`,
+      `public repository${sourceCode ? ` at ${sourceCode}` : ''}. You can read the code, run it on your own ` +
+      `server, report a problem or send a change.`,
     path: '/home',
   },
   {

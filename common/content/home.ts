@@ -14,7 +14,8 @@ export const homeServices = {
   text: 'A small team of engineers for the data, cloud and software work that keeps a business running.',
 } as const;
 
-/** The open-source banner: the code is public; the link leaves the site (common/content/site.ts externalLinks.code). */
+/** The open-source banner: the code is public; its link (SOURCE_CODE_URL, SiteLinks in common/content/site.ts)
+ * leaves the site. */
 export const homeOpenSource = {
   heading: 'Open source, MIT licensed',
   text:

@@ -25,17 +25,39 @@ export interface ExternalLink {
 }
 
 /**
- * Spec 001 §2: the footer's external social, code and shop links, and the home page's repository link. The company
- * has no published addresses yet: these use its reserved .example domain until they are set here, in one place.
+ * The site's addresses outside it: spec 001 §2's footer links (social, code, shop) and the home page's repository
+ * link, and the support address Titan names. They are the operator's settings (server/config.ts: MASTODON_URL,
+ * SOURCE_CODE_URL, SHOP_URL, SUPPORT_EMAIL), given to the web app in the page's HTML (siteLinkMetaNames); null
+ * while unset, and whatever would show one is left out.
  */
-export const externalLinks = {
-  code: { label: 'Source code', href: 'https://code.dbui.example/dbui' },
-  shop: { label: 'Shop', href: 'https://shop.dbui.example' },
-  social: [{ label: 'Mastodon', href: 'https://social.dbui.example/@dbui' }],
-} as const satisfies { code: ExternalLink; shop: ExternalLink; social: readonly ExternalLink[] };
+export interface SiteLinks {
+  mastodon: string | null;
+  sourceCode: string | null;
+  shop: string | null;
+  supportEmail: string | null;
+}
 
-/** Where visitors reach the team by mail (Titan's canned reply at its message limit names it). */
-export const SUPPORT_EMAIL = 'support@dbui.example';
+/** A site with none of its outside addresses set. */
+export const noSiteLinks: SiteLinks = { mastodon: null, sourceCode: null, shop: null, supportEmail: null };
+
+/** The <meta name> that carries each address in the page's HTML (server/app.ts writes them, web/site-links.ts
+ * reads them). */
+export const siteLinkMetaNames: Readonly<Record<keyof SiteLinks, string>> = {
+  mastodon: 'dbui-link-mastodon',
+  sourceCode: 'dbui-link-source-code',
+  shop: 'dbui-link-shop',
+  supportEmail: 'dbui-support-email',
+};
+
+/** Spec 001 §2: the footer's outside links in its order (social, code, shop), only those that are set. */
+export function externalLinksOf(links: SiteLinks): ExternalLink[] {
+  const all = [
+    { label: 'Mastodon', href: links.mastodon },
+    { label: 'Source code', href: links.sourceCode },
+    { label: 'Shop', href: links.shop },
+  ];
+  return all.flatMap(({ label, href }) => (href ? [{ label, href }] : []));
+}
 
 /** Spec 001 §9: copyright year 2025. */
 export const COPYRIGHT_YEAR = 2025;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { SUPPORT_EMAIL } from '#common/content/site.ts';
 import { ADMIN_PAGE_SIZE, CHAT_MESSAGE_LIMIT } from '#common/limits.ts';
 
 /*
@@ -21,8 +20,9 @@ export const chatMessages = {
   textTooLong: `A message can be at most ${CHAT_TEXT_MAX} characters.`,
   onlyUserMessages: "Only the visitor's own messages can be sent; Titan writes the assistant's.",
   notFound: 'That chat was not found. Start a new chat.',
-  /** Spec 001 §9: the canned reply beyond the limit, with the support contact. */
-  limitReply: `This chat has reached its limit of ${CHAT_MESSAGE_LIMIT} messages. For more help, write to ${SUPPORT_EMAIL} or send us a message from [Contact us](/contact-us); a person from the team will answer. You can also start a new chat.`,
+  /** Spec 001 §9: the canned reply beyond the limit, with the support contact (the address when one is set). */
+  limitReply: (supportEmail: string | null) =>
+    `This chat has reached its limit of ${CHAT_MESSAGE_LIMIT} messages. For more help, ${supportEmail ? `write to ${supportEmail} or ` : ''}send us a message from [Contact us](/contact-us); a person from the team will answer. You can also start a new chat.`,
 } as const;
 
 export const chatRole = z.enum(['user', 'assistant'], { error: "role must be 'user' or 'assistant'." });

@@ -1,3 +1,4 @@
+import type { SiteLinks } from '#common/content/site.ts';
 import type { LlmSetting } from '#server/config.ts';
 import type { ChatSource } from '#common/contract/chat.ts';
 import { CHAT_TEXT_MAX } from '#common/contract/chat.ts';
@@ -31,6 +32,8 @@ export interface Answerer {
 
 export interface AnswererDeps {
   llm: LlmSetting | null;
+  /** The site's outside addresses (SUPPORT_EMAIL, SOURCE_CODE_URL…): named in answers where set, else left out. */
+  links: SiteLinks;
   log: { warn(obj: object, msg: string): void };
   /** Overrides the model call's timeouts (tests). */
   timeouts?: Pick<CompletionOptions, 'timeoutMs' | 'firstByteTimeoutMs'>;
@@ -45,15 +48,15 @@ const PASSAGE_CHARS = 1500;
 const TURN_CHARS = CHAT_TEXT_MAX;
 
 /** Builds the answerer the chat service uses; `llm` null: the built-in answer alone. */
-export function createAnswerer({ llm, log, timeouts }: AnswererDeps): Answerer {
+export function createAnswerer({ llm, links, log, timeouts }: AnswererDeps): Answerer {
   return {
-    introduction,
+    introduction: () => introduction(links),
     async answer(question, history, onDelta, signal) {
       signal?.throwIfAborted();
       // A greeting or thanks alone is answered in kind without the model: nothing to look up, nothing unanswered.
-      if (!llm || isSmallTalk(question)) return builtIn(question, onDelta);
+      if (!llm || isSmallTalk(question)) return builtIn(question, links, onDelta);
 
-      const { passages, confident } = retrieveWithContext(question, history);
+      const { passages, confident } = retrieveWithContext(question, history, links);
       /*
        * When retrieval is not confident the model is still asked, because a follow-up or a question mixed with
        * courtesy deserves a reply in kind, but it is told that the passages (if any) may not answer and that it must then
@@ -85,25 +88,29 @@ export function createAnswerer({ llm, log, timeouts }: AnswererDeps): Answerer {
         );
         // The widget shows the built-in answer from the done line; a delta only when no model text went out,
         // so it is never appended to a half-written model reply.
-        return builtIn(question, streamed ? undefined : onDelta);
+        return builtIn(question, links, streamed ? undefined : onDelta);
       }
     },
   };
 }
 
-function builtIn(question: string, onDelta: ((text: string) => void) | undefined): Answer {
-  const answer = builtInAnswer(question);
+function builtIn(question: string, links: SiteLinks, onDelta: ((text: string) => void) | undefined): Answer {
+  const answer = builtInAnswer(question, links);
   onDelta?.(answer.text);
   return answer;
 }
 
 /** Retrieves for the question; a follow-up that finds nothing alone is tried again with the previous question. */
-function retrieveWithContext(question: string, history: Turn[]): { passages: Passage[]; confident: boolean } {
-  const found = retrieve(question, MODEL_PASSAGES);
+function retrieveWithContext(
+  question: string,
+  history: Turn[],
+  links: SiteLinks,
+): { passages: Passage[]; confident: boolean } {
+  const found = retrieve(question, MODEL_PASSAGES, links);
   if (found.confident) return found;
   const previous = [...history].reverse().find((turn) => turn.role === 'user')?.text;
   if (!previous) return found;
-  const withContext = retrieve(`${previous} ${question}`, MODEL_PASSAGES);
+  const withContext = retrieve(`${previous} ${question}`, MODEL_PASSAGES, links);
   return withContext.confident ? withContext : found;
 }
 

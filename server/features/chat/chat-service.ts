@@ -46,6 +46,8 @@ export type { Answerer };
 export interface ChatDeps {
   store: AppStore;
   answerer: Answerer;
+  /** SUPPORT_EMAIL, which the reply past the limit names; null: it names the contact page only. */
+  supportEmail: string | null;
   now: () => Date;
   log: { warn(obj: object, msg: string): void };
 }
@@ -225,8 +227,9 @@ export function chatService(deps: ChatDeps) {
     ): Promise<ChatReply> {
       const received = deps.now();
       if (!(await claimVisitorMessage(store.db, session.id, CHAT_MESSAGE_LIMIT))) {
-        const limit = unstored('assistant', 'limit', cm.limitReply, received);
-        options.onDelta?.(cm.limitReply);
+        const limitReply = cm.limitReply(deps.supportEmail);
+        const limit = unstored('assistant', 'limit', limitReply, received);
+        options.onDelta?.(limitReply);
         return { message: unstored('user', 'visitor', text, received), reply: limit, remaining: 0 };
       }
       let answer: Answer;

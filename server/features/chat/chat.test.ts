@@ -78,6 +78,16 @@ function testAnswerer() {
 }
 
 const textOf = (message: ChatMessage) => message.content[0]?.text.value;
+/** The support address the apps of this file are given (SUPPORT_EMAIL). */
+const SUPPORT_EMAIL = 'help@example.org';
+const INTRODUCTION_MESSAGE: ChatMessage = {
+  id: 0,
+  role: 'assistant',
+  content: [],
+  createdAt: 0,
+  origin: 'introduction',
+  sources: [],
+};
 
 describe.each(['sqlite', 'postgres'] as const)('Titan on a %s app store', (storeKind) => {
   let t: TestApp;
@@ -91,7 +101,7 @@ describe.each(['sqlite', 'postgres'] as const)('Titan on a %s app store', (store
     database = storeKind === 'postgres' ? await createPostgresDatabase('dbui_store') : undefined;
     fake = testAnswerer();
     t = await buildTestApp({
-      ...(database ? { env: { APP_DB_URL: database.url } } : {}),
+      env: { SUPPORT_EMAIL, ...(database ? { APP_DB_URL: database.url } : {}) },
       chat: { answerer: fake.answerer },
     });
     admin = await buildAdmin(t, { username: 'boss' });
@@ -297,8 +307,10 @@ describe.each(['sqlite', 'postgres'] as const)('Titan on a %s app store', (store
     expect(over.message).toMatchObject({ id: 0, role: 'user', origin: 'visitor', sources: [] });
     expect(textOf(over.message)).toBe('one more?');
     expect(over.reply).toMatchObject({ id: 0, role: 'assistant', origin: 'limit', sources: [] });
-    expect(textOf(over.reply)).toBe(cm.limitReply);
-    expect(cm.limitReply).toContain('[Contact us](/contact-us)');
+    expect(textOf(over.reply)).toBe(cm.limitReply(SUPPORT_EMAIL));
+    // The support contact: the contact page, and the address the operator set (SUPPORT_EMAIL).
+    expect(textOf(over.reply)).toContain('[Contact us](/contact-us)');
+    expect(textOf(over.reply)).toContain(`write to ${SUPPORT_EMAIL}`);
     expect(await storedMessages(session.sessionId)).toEqual(storedBefore);
     expect((await sessionRow(session.sessionId)).visitor_messages).toBe(CHAT_MESSAGE_LIMIT);
     const read = (await visitor.get(session.sessionId)).json<{ data: ChatSession }>().data;
@@ -438,7 +450,7 @@ describe.each(['sqlite', 'postgres'] as const)('Titan on a %s app store', (store
         .split('\n')
         .map((line) => JSON.parse(line) as ChatStreamLine),
     ).toEqual([
-      { type: 'delta', text: cm.limitReply },
+      { type: 'delta', text: cm.limitReply(SUPPORT_EMAIL) },
       { type: 'done', data: expect.objectContaining({ remaining: 0 }) },
     ]);
   });
@@ -676,5 +688,57 @@ describe('Titan with the answerer the app builds (no LLM_* configured)', () => {
       .where('id', '=', done.data.reply.id)
       .executeTakeFirstOrThrow();
     expect(stored.text).toBe(textOf(done.data.reply));
+  });
+});
+
+describe("Titan's support address is the SUPPORT_EMAIL setting", () => {
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+  });
+
+  /** Titan's introduction, its answer to a contact question and its reply past the limit, on an app of this env. */
+  async function titanSays(env: Record<string, string>): Promise<string[]> {
+    const t = await buildTestApp({ env });
+    apps.push(t);
+    const headers = await withXsrf(t);
+    /** A chat started with these visitor messages (none: the introduction), and its add call. */
+    const chat = async (contents: string[]) => {
+      const messages = contents.map((content) => ({ role: 'user', content }));
+      const start = await t.app.inject({
+        method: 'POST',
+        url: '/api/chat/start',
+        headers,
+        payload: { messages },
+      });
+      expect(start.statusCode, start.body).toBe(200);
+      const session = start.json<{ data: ChatSession }>().data;
+      const secret = start.cookies.find((c) => c.name === CHAT_COOKIE)?.value;
+      const add = async (content: string) => {
+        const answer = await t.app.inject({
+          method: 'POST',
+          url: `/api/chat/${session.sessionId}/add`,
+          headers: { ...headers, cookie: `${headers.cookie}; ${CHAT_COOKIE}=${secret}` },
+          payload: { role: 'user', content },
+        });
+        expect(answer.statusCode, answer.body).toBe(200);
+        return textOf(answer.json<{ data: ChatReply }>().data.reply) ?? '';
+      };
+      return { first: textOf(session.messages[0] ?? INTRODUCTION_MESSAGE) ?? '', add };
+    };
+    const fresh = await chat([]);
+    const full = await chat(Array.from({ length: CHAT_MESSAGE_LIMIT }, (_, i) => `question ${i}`));
+    return [fresh.first, await fresh.add('How can I contact you?'), await full.add('one more?')];
+  }
+
+  it('names the address where it is set, and leaves it out where it is not', async () => {
+    const [introduction, contact, limit] = await titanSays({ SUPPORT_EMAIL });
+    expect(introduction).toContain(SUPPORT_EMAIL);
+    expect(contact).toContain(SUPPORT_EMAIL);
+    expect(limit).toContain(`write to ${SUPPORT_EMAIL}`);
+    for (const text of await titanSays({})) {
+      expect(text).not.toMatch(/@|\.example\b/);
+      expect(text).toContain('](/contact-us)');
+    }
   });
 });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { noSiteLinks } from '#common/content/site.ts';
 import type { LlmSetting } from '#server/config.ts';
 import { createAnswerer } from './answerer.ts';
 import { builtInAnswer, retrieve } from './knowledge/index.ts';
@@ -285,7 +286,7 @@ describe('streamCompletion', () => {
 describe('the answerer', () => {
   it('without a model answers the built-in answer, as one delta', async () => {
     const { warnings, log } = recordingLog();
-    const answerer = createAnswerer({ llm: null, log });
+    const answerer = createAnswerer({ links: noSiteLinks, llm: null, log });
     const deltas: string[] = [];
     const answer = await answerer.answer(QUESTION, [], (delta) => deltas.push(delta));
     expect(answer).toEqual(builtInAnswer(QUESTION));
@@ -302,7 +303,7 @@ describe('the answerer', () => {
     const first = passages[0]!;
     handler = streaming(['We tune ', 'databases; ', `see [${first.title}](${first.path}).`]);
     const { warnings, log } = recordingLog();
-    const answerer = createAnswerer({ llm: setting, log });
+    const answerer = createAnswerer({ links: noSiteLinks, llm: setting, log });
     const deltas: string[] = [];
     const history = [
       { role: 'assistant' as const, text: 'I am Titan.' },
@@ -344,7 +345,10 @@ describe('the answerer', () => {
       role: index % 2 === 0 ? ('user' as const) : ('assistant' as const),
       text: `turn ${index}`,
     }));
-    await createAnswerer({ llm: setting, log: recordingLog().log }).answer(QUESTION, history);
+    await createAnswerer({ links: noSiteLinks, llm: setting, log: recordingLog().log }).answer(
+      QUESTION,
+      history,
+    );
     const conversation = received[0]!.body.messages.slice(1);
     expect(conversation.map((message) => message.content)).toEqual([
       'turn 14',
@@ -364,8 +368,10 @@ describe('the answerer', () => {
     };
     const { warnings, log } = recordingLog();
     const deltas: string[] = [];
-    const answer = await createAnswerer({ llm: setting, log }).answer(QUESTION, [], (delta) =>
-      deltas.push(delta),
+    const answer = await createAnswerer({ links: noSiteLinks, llm: setting, log }).answer(
+      QUESTION,
+      [],
+      (delta) => deltas.push(delta),
     );
     expect(answer).toEqual(builtInAnswer(QUESTION));
     expect(answer.origin).toBe('built-in');
@@ -383,8 +389,10 @@ describe('the answerer', () => {
     };
     const { warnings, log } = recordingLog();
     const deltas: string[] = [];
-    const answer = await createAnswerer({ llm: setting, log }).answer(QUESTION, [], (delta) =>
-      deltas.push(delta),
+    const answer = await createAnswerer({ links: noSiteLinks, llm: setting, log }).answer(
+      QUESTION,
+      [],
+      (delta) => deltas.push(delta),
     );
     expect(answer).toEqual(builtInAnswer(QUESTION));
     expect(deltas).toEqual(['We build ']);
@@ -398,7 +406,7 @@ describe('the answerer', () => {
       void writeSlowly(response, [event('We build ')]).then(() => response.end());
     };
     const { warnings, log } = recordingLog();
-    const answer = await createAnswerer({ llm: setting, log }).answer(QUESTION, []);
+    const answer = await createAnswerer({ links: noSiteLinks, llm: setting, log }).answer(QUESTION, []);
     expect(answer).toEqual(builtInAnswer(QUESTION));
     expect(warnings).toHaveLength(1);
   });
@@ -406,7 +414,12 @@ describe('the answerer', () => {
   it('falls back when the service never answers (first-byte timeout)', async () => {
     handler = () => undefined;
     const { warnings, log } = recordingLog();
-    const answerer = createAnswerer({ llm: setting, log, timeouts: { firstByteTimeoutMs: 200 } });
+    const answerer = createAnswerer({
+      links: noSiteLinks,
+      llm: setting,
+      log,
+      timeouts: { firstByteTimeoutMs: 200 },
+    });
     const answer = await answerer.answer(QUESTION, []);
     expect(answer).toEqual(builtInAnswer(QUESTION));
     expect(JSON.stringify(warnings[0])).toMatch(/sent nothing within 200 ms/);
@@ -419,7 +432,7 @@ describe('the answerer', () => {
     };
     const { warnings, log } = recordingLog();
     const controller = new AbortController();
-    const answer = createAnswerer({ llm: setting, log }).answer(
+    const answer = createAnswerer({ links: noSiteLinks, llm: setting, log }).answer(
       QUESTION,
       [],
       () => controller.abort(new Error('gone')),
@@ -434,7 +447,10 @@ describe('the answerer', () => {
     const found = retrieve(question, 4);
     expect(found.confident).toBe(false);
     handler = streaming(["I don't know that from this site; please ", '[Contact us](/contact-us).']);
-    const answer = await createAnswerer({ llm: setting, log: recordingLog().log }).answer(question, []);
+    const answer = await createAnswerer({ links: noSiteLinks, llm: setting, log: recordingLog().log }).answer(
+      question,
+      [],
+    );
     expect(answer.origin).toBe('model');
     expect(answer.sources).toEqual([]);
     expect(received[0]!.body.messages[0]!.content).toMatch(/may be unrelated/);

@@ -256,9 +256,9 @@ describe("Titan's widget", () => {
     fireEvent.click(sendButton());
     expect(await within(log()).findByText('Yes, we do.')).toBeTruthy();
     const bubbles = log().textContent;
-    expect(bubbles.endsWith(chatMessages.limitReply.replace('[Contact us](/contact-us)', 'Contact us'))).toBe(
-      true,
-    );
+    expect(
+      bubbles.endsWith(chatMessages.limitReply(null).replace('[Contact us](/contact-us)', 'Contact us')),
+    ).toBe(true);
     expect(within(log()).getByRole('link', { name: 'Contact us' }).getAttribute('href')).toBe('/contact-us');
     expect((input() as HTMLTextAreaElement).disabled).toBe(true);
     expect((sendButton() as HTMLButtonElement).disabled).toBe(true);

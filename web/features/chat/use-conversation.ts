@@ -8,6 +8,7 @@ import { useStartChat } from '#web/api/chat/start-chat.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
 import { chatTexts } from '#web/features/chat/chat-texts.ts';
 import { readStoredChat, writeStoredChat } from '#web/features/chat/chat-storage.ts';
+import { siteLinks } from '#web/site-links.ts';
 
 /** A message of the visitor waiting for Titan's reply, and the reply as streamed so far. */
 export interface PendingReply {
@@ -16,14 +17,14 @@ export interface PendingReply {
 }
 
 /** Titan's canned last bubble once the limit is reached (the server's own limit reply, shown without a call). */
-const limitBubble: ChatMessage = {
+const limitBubble = (): ChatMessage => ({
   id: 0,
   role: 'assistant',
-  content: [{ type: 'text', text: { value: chatMessages.limitReply } }],
+  content: [{ type: 'text', text: { value: chatMessages.limitReply(siteLinks().supportEmail) } }],
   createdAt: 0,
   origin: 'limit',
   sources: [],
-};
+});
 
 export interface Conversation {
   messages: ChatMessage[];
@@ -120,7 +121,7 @@ export function useConversation(active: boolean): Conversation {
   const messages = current?.messages ?? [];
   const shown =
     limitReached && messages.at(-1)?.origin !== 'limit' && pending === null
-      ? [...messages, limitBubble]
+      ? [...messages, limitBubble()]
       : messages;
   const busy = pending !== null || startChat.isPending || restoring;
 

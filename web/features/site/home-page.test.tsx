@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { AppProviders } from '#web/app-providers.tsx';
-import { homeNews, homePromo, homeSignUp } from '#common/content/home.ts';
+import { homeNews, homeOpenSource, homePromo, homeSignUp } from '#common/content/home.ts';
 import { newsPath } from '#common/content/news.ts';
-import { externalLinks } from '#common/content/site.ts';
 import { HomePage } from '#web/features/site/home-page.tsx';
+import { clearSiteLinks, setSiteLinks } from '#web/test/site-links.ts';
 
 /** A stand-in IntersectionObserver whose targets come into view when the test says so. */
 class ObserverStandIn {
@@ -45,12 +45,14 @@ function renderHome() {
 }
 
 afterEach(() => {
+  clearSiteLinks();
   vi.unstubAllGlobals();
   ObserverStandIn.all = [];
 });
 
 describe('HomePage', () => {
   it('links every button and card where spec 001 §2 says', () => {
+    setSiteLinks({ sourceCode: 'https://code.example.org/dbui' });
     renderHome();
     const href = (name: string | RegExp) => screen.getByRole('link', { name }).getAttribute('href');
     expect(href('Discover the Solution')).toBe('/services/database');
@@ -60,7 +62,7 @@ describe('HomePage', () => {
     expect(href(homePromo.buyNow)).toBe('/products/dbui');
     expect(href(homePromo.requestDemo)).toBe('/contact-us');
     const repository = screen.getByRole('link', { name: /View the repository/ });
-    expect(repository.getAttribute('href')).toBe(externalLinks.code.href);
+    expect(repository.getAttribute('href')).toBe('https://code.example.org/dbui');
     expect(repository.getAttribute('target')).toBe('_blank');
 
     const services = screen.getByTestId('services-cards');
@@ -71,6 +73,13 @@ describe('HomePage', () => {
       const title = link.getAttribute('aria-label')?.replace('Read More: ', '') ?? '';
       expect(link.getAttribute('href')).toBe(newsPath({ title }));
     }
+  });
+
+  it("keeps the open-source banner without its link while the repository's address is not set", () => {
+    renderHome();
+    expect(screen.getByRole('heading', { name: homeOpenSource.heading })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: /View the repository/ })).toBeNull();
+    expect(document.body.innerHTML).not.toMatch(/\.example\b/);
   });
 
   it('shows the service and news cards when their grid is scrolled into view', () => {

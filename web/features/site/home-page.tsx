@@ -42,7 +42,7 @@ import {
 import { formatNewsDate, newsPath, newsTeasers, type NewsTeaser } from '#common/content/news-teasers.ts';
 import { serviceSummaries as services, servicePath } from '#common/content/service-summaries.ts';
 import type { ServiceSummary } from '#common/content/services.ts';
-import { externalLinks } from '#common/content/site.ts';
+import { siteLinks } from '#web/site-links.ts';
 import classes from '#web/features/site/home-page.module.css';
 import { HomeTablePreview } from '#web/features/site/home-table-preview.tsx';
 import { useRevealOnScroll } from '#web/features/site/use-reveal-on-scroll.ts';
@@ -189,6 +189,8 @@ function revealDelay(index: number): CSSProperties {
 }
 
 function OpenSourceBanner() {
+  // The repository's address is the operator's (SOURCE_CODE_URL): without it the banner stands without its link.
+  const repository = siteLinks().sourceCode;
   return (
     <Box
       component="section"
@@ -216,18 +218,20 @@ function OpenSourceBanner() {
               </Text>
             </Stack>
           </Group>
-          <Button
-            component="a"
-            href={externalLinks.code.href}
-            target="_blank"
-            rel="noopener noreferrer"
-            variant="white"
-            color="dark"
-            rightSection={<IconExternalLink size={16} aria-hidden="true" />}
-            style={{ flexShrink: 0 }}
-          >
-            {homeOpenSource.action}
-          </Button>
+          {repository && (
+            <Button
+              component="a"
+              href={repository}
+              target="_blank"
+              rel="noopener noreferrer"
+              variant="white"
+              color="dark"
+              rightSection={<IconExternalLink size={16} aria-hidden="true" />}
+              style={{ flexShrink: 0 }}
+            >
+              {homeOpenSource.action}
+            </Button>
+          )}
         </Flex>
       </Container>
     </Box>

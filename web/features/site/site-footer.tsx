@@ -2,23 +2,19 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Anchor, Box, Container, Divider, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
-import { COPYRIGHT_YEAR, companyLinks, externalLinks, legalLinks, products } from '#common/content/site.ts';
-import type { ExternalLink, SiteLink } from '#common/content/site.ts';
+import { COPYRIGHT_YEAR, companyLinks, externalLinksOf, legalLinks, products } from '#common/content/site.ts';
+import type { SiteLink } from '#common/content/site.ts';
+import { siteLinks } from '#web/site-links.ts';
 import { Wordmark } from '#web/ui/wordmark.tsx';
 import { useConsent } from '#web/features/consent/consent-store.ts';
 import { consentTexts } from '#web/features/consent/consent-texts.ts';
 import { serviceLinks } from '#web/features/site/site-navigation.ts';
 
-/** Spec 001 §2: the external social, code and shop links, after the copyright. */
-const outsideLinks: readonly ExternalLink[] = [
-  ...externalLinks.social,
-  externalLinks.code,
-  externalLinks.shop,
-];
-
 /** The site footer (spec 001 §2): services, product, company and legal links (and Cookie settings), the external
  * links, the copyright. */
 export function SiteFooter() {
+  // Spec 001 §2: the external social, code and shop links, after the copyright; those the operator set.
+  const outsideLinks = externalLinksOf(siteLinks());
   return (
     <Box component="footer" bg="dark.8" c="gray.4" py={{ base: 40, sm: 56 }}>
       <Container size="lg">
@@ -46,26 +42,28 @@ export function SiteFooter() {
         <Divider my="xl" color="dark.5" />
         <Group justify="space-between" gap="md">
           <Text size="sm">© {COPYRIGHT_YEAR} DBUI. All rights reserved.</Text>
-          <Group component="ul" gap="lg" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Elsewhere">
-            {outsideLinks.map((link) => (
-              <li key={link.href}>
-                <Anchor
-                  href={link.href}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  c="gray.4"
-                  size="sm"
-                  underline="hover"
-                  aria-label={`${link.label} (opens in a new tab)`}
-                >
-                  <Group gap={4} component="span" wrap="nowrap">
-                    {link.label}
-                    <IconExternalLink size={14} aria-hidden="true" />
-                  </Group>
-                </Anchor>
-              </li>
-            ))}
-          </Group>
+          {outsideLinks.length > 0 && (
+            <Group component="ul" gap="lg" m={0} p={0} style={{ listStyle: 'none' }} aria-label="Elsewhere">
+              {outsideLinks.map((link) => (
+                <li key={link.href}>
+                  <Anchor
+                    href={link.href}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    c="gray.4"
+                    size="sm"
+                    underline="hover"
+                    aria-label={`${link.label} (opens in a new tab)`}
+                  >
+                    <Group gap={4} component="span" wrap="nowrap">
+                      {link.label}
+                      <IconExternalLink size={14} aria-hidden="true" />
+                    </Group>
+                  </Anchor>
+                </li>
+              ))}
+            </Group>
+          )}
         </Group>
       </Container>
     </Box>

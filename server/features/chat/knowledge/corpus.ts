@@ -4,14 +4,14 @@
  * says.
  */
 import { about } from '#common/content/about.ts';
-import { faq } from '#common/content/faq.ts';
+import { faq, faqAnswer } from '#common/content/faq.ts';
 import { homeHero, homeOpenSource, homePromo, homeServices, homeSignUp } from '#common/content/home.ts';
 import { type LegalDocument, privacyPolicy, termsOfUse } from '#common/content/legal.ts';
 import { newsArticles, newsPath } from '#common/content/news.ts';
 import { productDetails } from '#common/content/products.ts';
 import { resume } from '#common/content/resume.ts';
 import { serviceDetails, servicePath } from '#common/content/services.ts';
-import { externalLinks, SUPPORT_EMAIL } from '#common/content/site.ts';
+import type { SiteLinks } from '#common/content/site.ts';
 
 /** One piece of a page Titan can quote. */
 export interface CorpusPassage {
@@ -243,7 +243,7 @@ function resumePassages(): CorpusPassage[] {
   ];
 }
 
-function homePassages(): CorpusPassage[] {
+function homePassages({ sourceCode }: SiteLinks): CorpusPassage[] {
   const base = { title: 'Home', path: '/home' };
   return [
     { ...base, id: 'home:hero', section: homeHero.heading, text: `${homeHero.text} ${homeHero.eyebrow}.` },
@@ -252,7 +252,7 @@ function homePassages(): CorpusPassage[] {
       ...base,
       id: 'home:open-source',
       section: homeOpenSource.heading,
-      text: `${homeOpenSource.heading}. ${homeOpenSource.text} The repository: ${externalLinks.code.href}`,
+      text: `${homeOpenSource.heading}. ${homeOpenSource.text}${sourceCode ? ` The repository: ${sourceCode}` : ''}`,
     },
     {
       ...base,
@@ -264,29 +264,36 @@ function homePassages(): CorpusPassage[] {
   ];
 }
 
-function faqPassages(titles: ReadonlyMap<string, string>): CorpusPassage[] {
+function faqPassages(titles: ReadonlyMap<string, string>, links: SiteLinks): CorpusPassage[] {
   return faq.map((entry, index) => {
     const title = titles.get(entry.path);
     if (title === undefined) throw new Error(`FAQ entry ${index} names an unknown page: ${entry.path}`);
-    return { id: `faq:${index}`, title, section: entry.question, path: entry.path, text: entry.answer };
+    return {
+      id: `faq:${index}`,
+      title,
+      section: entry.question,
+      path: entry.path,
+      text: faqAnswer(entry, links),
+    };
   });
 }
 
 /** A passage that states the support contact, so 'how do I reach you' finds the address even without the FAQ. */
-function contactPassage(): CorpusPassage {
+function contactPassage({ supportEmail }: SiteLinks): CorpusPassage {
   return {
     id: 'contact:email',
     title: 'Contact Us',
     section: 'Contact Us',
     path: '/contact-us',
     text:
-      `Questions about a database, a project or DBUI? Write to us from the Contact Us page or by email to ` +
-      `${SUPPORT_EMAIL}. We answer by email, usually within two working days.`,
+      `Questions about a database, a project or DBUI? Write to us from the Contact Us page` +
+      `${supportEmail ? ` or by email to ${supportEmail}` : ''}. We answer by email, usually within two working days.`,
   };
 }
 
-/** Every passage of the site, HTML stripped and whitespace collapsed. */
-export function buildCorpus(): CorpusPassage[] {
+/** Every passage of the site, HTML stripped and whitespace collapsed; `links` are the site's outside addresses, each
+ * named where it is set (the support address, the repository). */
+export function buildCorpus(links: SiteLinks): CorpusPassage[] {
   const titles = sitePageTitles();
   const passages = [
     ...servicePassages(),
@@ -296,9 +303,9 @@ export function buildCorpus(): CorpusPassage[] {
     ...legalPassages(privacyPolicy, 'privacy', PRIVACY_PATH),
     ...legalPassages(termsOfUse, 'terms', TERMS_PATH),
     ...resumePassages(),
-    ...homePassages(),
-    contactPassage(),
-    ...faqPassages(titles),
+    ...homePassages(links),
+    contactPassage(links),
+    ...faqPassages(titles, links),
   ];
   return passages.map((passage) => ({
     ...passage,

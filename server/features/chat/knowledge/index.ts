@@ -4,7 +4,7 @@
  * passages as short excerpts with links to their pages, or a plain "I do not know" with the contact page.
  */
 import MiniSearch from 'minisearch';
-import { SUPPORT_EMAIL } from '#common/content/site.ts';
+import { noSiteLinks, type SiteLinks } from '#common/content/site.ts';
 import type { ChatSource } from '#common/contract/chat.ts';
 import { CHAT_MESSAGE_LIMIT } from '#common/limits.ts';
 import type { Answer } from '#server/features/chat/answer.ts';
@@ -415,10 +415,14 @@ function sentencesOf(text: string): string[] {
   return text.split(/(?<=[.!?])\s+(?=["“‘(]?[\p{Lu}\p{N}])/u).filter((part) => part.length > 0);
 }
 
-/** The index, built on first use and kept for the life of the process. */
+/**
+ * The index, built on first use and kept for the life of the process. It is built without the site's outside
+ * addresses, so what the operator sets there (an address is a few odd words) never moves what a question finds;
+ * the passages' texts given out name them (passageTexts).
+ */
 function theKnowledge(): Knowledge {
   if (knowledge) return knowledge;
-  const corpus = buildCorpus();
+  const corpus = buildCorpus(noSiteLinks);
   const search = new MiniSearch<CorpusPassage>({
     fields: ['title', 'section', 'text'],
     idField: 'id',
@@ -622,8 +626,22 @@ function parseQuestion(question: string): Question {
   return { groups, all, smallTalk };
 }
 
-function toPassage(passage: CorpusPassage, score: number): Passage {
-  return { id: passage.id, title: passage.title, path: passage.path, text: passage.text, score };
+/** The passages' texts with these outside addresses, by passage id; one map per set of addresses, kept. */
+const textsByLinks = new Map<string, ReadonlyMap<string, string>>();
+
+function passageTexts(links: SiteLinks): ReadonlyMap<string, string> {
+  const key = JSON.stringify(links);
+  let texts = textsByLinks.get(key);
+  if (!texts) {
+    texts = new Map(buildCorpus(links).map((passage) => [passage.id, passage.text]));
+    textsByLinks.set(key, texts);
+  }
+  return texts;
+}
+
+function toPassage(passage: CorpusPassage, score: number, links: SiteLinks): Passage {
+  const text = passageTexts(links).get(passage.id) ?? passage.text;
+  return { id: passage.id, title: passage.title, path: passage.path, text, score };
 }
 
 /** A search result with its score after coordination (rank()). */
@@ -827,9 +845,14 @@ function rank(question: Question): { results: Ranked[]; confident: boolean; cove
 
 /**
  * The passages that best answer a question (at most `limit`, best first, without those far below the best), and
- * whether they are good enough to answer with. Greetings and empty questions give none.
+ * whether they are good enough to answer with; their texts name the site's outside addresses that are set. Greetings
+ * and empty questions give none.
  */
-export function retrieve(question: string, limit = 3): { passages: Passage[]; confident: boolean } {
+export function retrieve(
+  question: string,
+  limit = 3,
+  links: SiteLinks = noSiteLinks,
+): { passages: Passage[]; confident: boolean } {
   const { results, confident } = rank(parseQuestion(question));
   const { passages } = theKnowledge();
   const top = results[0]?.score ?? 0;
@@ -838,7 +861,7 @@ export function retrieve(question: string, limit = 3): { passages: Passage[]; co
     .slice(0, Math.max(0, limit))
     .flatMap((result) => {
       const passage = passages.get(result.id);
-      return passage ? [toPassage(passage, result.score)] : [];
+      return passage ? [toPassage(passage, result.score, links)] : [];
     });
   return { passages: chosen, confident };
 }
@@ -896,14 +919,17 @@ export function pageLink(source: ChatSource): string {
   return `[${source.title.replace(/[[\]]/g, '')}](${source.path})`;
 }
 
-const contactOffer =
-  `You can ask the team directly: send a message from [Contact us](/contact-us) or write to ${SUPPORT_EMAIL}, ` +
-  'and a person will answer, usually within two working days.';
+/** The reply when the site's pages do not answer the question, with the support address when one is set. */
+export function notKnownTextOf({ supportEmail }: SiteLinks): string {
+  return (
+    'I do not know the answer to that: I can only answer from the pages of this site, and none of them covers it. ' +
+    'You can ask the team directly: send a message from [Contact us](/contact-us)' +
+    `${supportEmail ? ` or write to ${supportEmail}` : ''}, and a person will answer, usually within two working days.`
+  );
+}
 
-/** The reply when the site's pages do not answer the question. */
-export const notKnownText =
-  'I do not know the answer to that: I can only answer from the pages of this site, and none of them covers it. ' +
-  contactOffer;
+/** The reply when the site's pages do not answer the question, on a site without a support address. */
+export const notKnownText = notKnownTextOf(noSiteLinks);
 
 const whatICanAnswer =
   'Ask me about our services (databases, cloud, custom and web applications, AI), about DBUI, our news, privacy ' +
@@ -916,8 +942,9 @@ export const greetingText = `Hello! I am Titan. ${whatICanAnswer}`;
 export const thanksText =
   'You are welcome! If anything else comes up, ask me here, or write to the team from [Contact us](/contact-us).';
 
-/** Titan's answer without a language model: the best passages as short excerpts, each with a link to its page. */
-export function builtInAnswer(question: string): Answer {
+/** Titan's answer without a language model: the best passages as short excerpts, each with a link to its page;
+ * `links` are the site's outside addresses (named where set). */
+export function builtInAnswer(question: string, links: SiteLinks = noSiteLinks): Answer {
   const parsed = parseQuestion(question);
   if (parsed.smallTalk !== null) {
     return {
@@ -926,8 +953,9 @@ export function builtInAnswer(question: string): Answer {
       sources: [],
     };
   }
-  const { passages, confident } = retrieve(question, 6);
-  if (!confident || passages.length === 0) return { text: notKnownText, origin: 'built-in', sources: [] };
+  const { passages, confident } = retrieve(question, 6, links);
+  if (!confident || passages.length === 0)
+    return { text: notKnownTextOf(links), origin: 'built-in', sources: [] };
 
   const perPage = new Map<string, number>();
   const chosen: Passage[] = [];
@@ -959,7 +987,7 @@ export function builtInAnswer(question: string): Answer {
 }
 
 /** Titan's first message when the widget opens (spec 001 §2: the introduction request). */
-export function introduction(): Answer {
+export function introduction({ supportEmail }: SiteLinks = noSiteLinks): Answer {
   return {
     text:
       'Hello, I am Titan, the assistant of this site. I can answer questions about our services (database ' +
@@ -967,7 +995,7 @@ export function introduction(): Answer {
       'our database browser, and about our news, our team, privacy and terms of use. My answers come from the ' +
       'pages of this site, and I link the pages I used so you can read more. A chat holds up to ' +
       `${CHAT_MESSAGE_LIMIT} of your messages; for anything else, the team is one message away at ` +
-      `[Contact us](/contact-us) or ${SUPPORT_EMAIL}. What would you like to know?`,
+      `[Contact us](/contact-us)${supportEmail ? ` or ${supportEmail}` : ''}. What would you like to know?`,
     origin: 'introduction',
     sources: [],
   };

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { about } from '#common/content/about.ts';
-import { faq } from '#common/content/faq.ts';
+import { faq, faqAnswer } from '#common/content/faq.ts';
 import { privacyPolicy, termsOfUse } from '#common/content/legal.ts';
 import { newsArticles, newsPath } from '#common/content/news.ts';
 import { serviceDetails, servicePath } from '#common/content/services.ts';
-import { SUPPORT_EMAIL } from '#common/content/site.ts';
+import { noSiteLinks, type SiteLinks } from '#common/content/site.ts';
 import { CHAT_MESSAGE_LIMIT } from '#common/limits.ts';
 import { buildCorpus, plainText, sitePageTitles } from './corpus.ts';
 import {
@@ -14,12 +14,20 @@ import {
   greetingText,
   introduction,
   notKnownText,
+  notKnownTextOf,
   retrieve,
   stem,
   thanksText,
 } from './index.ts';
 
-const corpus = buildCorpus();
+/** A site whose outside addresses are all set (the operator's settings). */
+const site: SiteLinks = {
+  mastodon: 'https://social.example.org/@dbui',
+  sourceCode: 'https://code.example.org/dbui',
+  shop: 'https://shop.example.org',
+  supportEmail: 'help@example.org',
+};
+const corpus = buildCorpus(site);
 const titles = sitePageTitles();
 
 function onPage(path: string) {
@@ -79,9 +87,9 @@ describe('the corpus', () => {
     expect(onPage('/products/dbui').length).toBeGreaterThan(3);
     expect(onPage('/about-us').map((passage) => passage.text)).toContain(about.intro);
     expect(onPage('/resume').some((passage) => passage.text.includes('Jordan Ellis'))).toBe(true);
-    expect(onPage('/home').some((passage) => passage.text.includes('https://code.dbui.example/dbui'))).toBe(
-      true,
-    );
+    expect(
+      onPage('/home').some((passage) => passage.text.includes(`The repository: ${site.sourceCode}`)),
+    ).toBe(true);
   });
 
   it('holds every FAQ entry, under its question and on its page', () => {
@@ -90,9 +98,29 @@ describe('the corpus', () => {
     for (const entry of faq) {
       expect(titles.has(entry.path), entry.path).toBe(true);
       expect(corpus).toContainEqual(
-        expect.objectContaining({ section: entry.question, path: entry.path, text: entry.answer }),
+        expect.objectContaining({ section: entry.question, path: entry.path, text: faqAnswer(entry, site) }),
       );
     }
+  });
+
+  it("names the site's outside addresses where they are set, and leaves them out where not (issue 32)", () => {
+    const texts = corpus.map((passage) => passage.text).join(' ');
+    expect(texts).toContain(site.supportEmail);
+    expect(texts).toContain(site.sourceCode);
+    for (const passage of buildCorpus(noSiteLinks)) {
+      // The résumé is a person's page with their own contact; every other page names no address but its own paths.
+      if (passage.path === '/resume') continue;
+      expect(passage.text, passage.id).not.toMatch(/@|https?:|\.example\b|repository:/);
+    }
+    expect(
+      faqAnswer(
+        faq.find((entry) => entry.question === 'How can I contact you?')!,
+        noSiteLinks,
+      ),
+    ).toBe(
+      'Write to us from the Contact Us page (you need an account; we answer to its email address). Your message ' +
+        'goes to the engineers who would do the work, not to a sales queue.',
+    );
   });
 
   it('strips HTML tags and entities, and no passage keeps markup', () => {
@@ -185,11 +213,16 @@ describe('builtInAnswer', () => {
   });
 
   it('says plainly when it does not know, with the contact page and the address', () => {
-    const answer = builtInAnswer('How do I change the oil in my lawnmower?');
-    expect(answer).toEqual({ text: notKnownText, origin: 'built-in', sources: [] });
+    const answer = builtInAnswer('How do I change the oil in my lawnmower?', site);
+    expect(answer).toEqual({ text: notKnownTextOf(site), origin: 'built-in', sources: [] });
     expect(answer.text).toMatch(/do not know/);
     expect(answer.text).toContain('[Contact us](/contact-us)');
-    expect(answer.text).toContain(SUPPORT_EMAIL);
+    expect(answer.text).toContain(site.supportEmail);
+    // Without a support address, the contact page alone.
+    const alone = builtInAnswer('How do I change the oil in my lawnmower?');
+    expect(alone.text).toBe(notKnownText);
+    expect(alone.text).toContain('send a message from [Contact us](/contact-us), and a person will answer');
+    expect(alone.text).not.toContain('@');
   });
 
   it('answers greetings and thanks briefly, and a greeting with a question as a question', () => {
@@ -223,5 +256,7 @@ describe('introduction', () => {
     expect(answer.text).toMatch(/services/);
     expect(answer.text).toMatch(/DBUI/);
     for (const link of links(answer.text)) expect(link.target).toBe('/contact-us');
+    expect(answer.text).not.toContain('@');
+    expect(introduction(site).text).toContain(`[Contact us](/contact-us) or ${site.supportEmail}.`);
   });
 });

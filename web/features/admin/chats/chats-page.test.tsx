@@ -95,7 +95,7 @@ const transcript: ChatTranscript = {
     ),
     chatMessage(4, 'user', 'visitor', 'What is the weather?'),
     chatMessage(5, 'assistant', 'model', 'I do not know. Ask us at [Contact us](/contact-us).'),
-    chatMessage(6, 'assistant', 'limit', chatMessages.limitReply),
+    chatMessage(6, 'assistant', 'limit', chatMessages.limitReply('help@example.org')),
   ],
 };
 
