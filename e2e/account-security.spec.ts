@@ -94,6 +94,13 @@ test('the administrator secures the account: app, recovery codes, preferred, pas
   const shownKey = (await app.getByTestId('totp-key').textContent()) ?? '';
   expect(shownKey).toMatch(/^([A-Z2-7]{4} )+[A-Z2-7]{1,4}$/);
   const secret = shownKey.replace(/\s/g, '');
+  // Three cards in a row at this width: the App card grows with its steps, the Email and Phone cards beside it keep
+  // their own height (they stretched into tall empty boxes: issue 32).
+  const height = async (card: Locator) => (await card.boundingBox())?.height ?? 0;
+  await expect.poll(() => height(app)).toBeGreaterThan(400);
+  for (const method of ['Email', 'Phone'] as const) {
+    expect(await height(methodCard(page, method))).toBeLessThan((await height(app)) - 150);
+  }
   await lookAt(page, 'account-security-app-qr');
   const authenticator = appCodes(secret);
   const setupCode = await authenticator.code();

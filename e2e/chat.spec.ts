@@ -187,3 +187,46 @@ test('on a 375 × 740 phone the widget takes nearly the whole screen', async ({ 
   expect(await linksInLog(page)).toContain('/products/dbui');
   await page.screenshot({ path: `${SHOTS}/chat-widget-375x740.png`, animations: 'disabled' });
 });
+
+test('on a 375 px phone the launcher never covers a form: it steps aside over one and is back past it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto(`${server.origin}/account/signup`);
+  await answerConsent(page);
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+  /** Whether the launcher, shown, lies over a form or a field of the page (what it covered: issue 32). */
+  const coversAForm = () =>
+    page.evaluate(() => {
+      const button = document.querySelector<HTMLElement>('button[aria-label="Chat with Titan"]');
+      if (!button || getComputedStyle(button).visibility === 'hidden') return false;
+      const box = button.getBoundingClientRect();
+      return [...document.querySelectorAll('main form, main input, main textarea, main select')].some(
+        (part) => {
+          const r = part.getBoundingClientRect();
+          return (
+            r.width > 0 &&
+            r.left < box.right &&
+            box.left < r.right &&
+            r.top < box.bottom &&
+            box.top < r.bottom
+          );
+        },
+      );
+    });
+  // At the top the sign-up form runs down past the launcher's corner: the launcher is out of the way.
+  await expect(launcher(page)).toBeHidden();
+  expect(await coversAForm()).toBe(false);
+  // Down at the footer, past the form: it is back, and can be opened.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(launcher(page)).toBeVisible();
+  expect(await coversAForm()).toBe(false);
+  await page.screenshot({ path: `${SHOTS}/chat-launcher-signup-375-bottom.png`, animations: 'disabled' });
+  // Up again, over the form: out of the way again.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(launcher(page)).toBeHidden();
+  await page.screenshot({ path: `${SHOTS}/chat-launcher-signup-375-top.png`, animations: 'disabled' });
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await launcher(page).click();
+  await expect(chatWindow(page)).toBeVisible();
+});

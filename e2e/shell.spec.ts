@@ -182,6 +182,38 @@ test('a new page starts at the top', async ({ page }) => {
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
 
+test('the under-development banner is pale yellow in light and dimmed amber in dark, never a bright strip', async ({
+  page,
+}) => {
+  await page.setViewportSize(viewports.desktop);
+  await page.goto('/home');
+  const banner = page.locator('main > *').filter({ hasText: shellMessages.underDevelopment }).first();
+  await expect(banner).toBeVisible();
+  /** The banner's background and text colours as relative luminance (WCAG), 0 black to 1 white. */
+  const luminance = () =>
+    banner.evaluate((element) => {
+      const channel = (value: number) => {
+        const c = value / 255;
+        return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      };
+      /** A colour painted over the page's own background (the banner's is translucent in dark). */
+      const rgba = (text: string) => (text.match(/[\d.]+/g) ?? []).map(Number);
+      const page = rgba(getComputedStyle(document.body).backgroundColor);
+      const [r = 0, g = 0, b = 0, a = 1] = rgba(getComputedStyle(element).backgroundColor);
+      const over = [r, g, b].map((value, i) => value * a + (page[i] ?? 0) * (1 - a));
+      const of = ([red = 0, green = 0, blue = 0]: number[]) =>
+        0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue);
+      return { background: of(over), text: of(rgba(getComputedStyle(element).color)) };
+    });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(async () => (await luminance()).background).toBeGreaterThan(0.8);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(async () => (await luminance()).background).toBeLessThan(0.1);
+  const dark = await luminance();
+  // WCAG AA for its text: at least 4.5:1.
+  expect((dark.text + 0.05) / (dark.background + 0.05)).toBeGreaterThanOrEqual(4.5);
+});
+
 test('before the app has loaded, the page shows the starting loader', async ({ page }) => {
   await page.route('**/assets/*.js', (route) => route.abort());
   await page.goto('/home');

@@ -16,6 +16,7 @@ import { withQueriesOf } from '#web/api/queries.tsx';
 import type { ChatWindow as ChatWindowComponent } from '#web/features/chat/chat-window.tsx';
 import { readStoredChat, writeStoredChat } from '#web/features/chat/chat-storage.ts';
 import classes from './chat-widget.module.css';
+import { useLauncherOverForm } from './launcher-clearance.ts';
 
 /** Spec 001 §4: the widget's states. Closed is minimized after the window was shown (its conversation is kept). */
 export type ChatStage = 'minimized' | 'opening' | 'open' | 'closing' | 'closed';
@@ -75,9 +76,10 @@ export function ChatWidget() {
   }, [stage]);
 
   const minimized = stage === 'minimized' || stage === 'closed';
+  const overForm = useLauncherOverForm(launcher, minimized && !hidden, pathname, room);
   return (
     <div style={{ '--chat-room': room } as CSSProperties} data-chat-stage={stage}>
-      {minimized && !hidden && <Launcher ref={launcher} onClick={open} />}
+      {minimized && !hidden && <Launcher ref={launcher} onClick={open} stepsAside={overForm} />}
       {loaded && (
         <Suspense fallback={minimized || hidden ? null : <Launcher busy />}>
           <ChatWindow
@@ -96,11 +98,13 @@ export function ChatWidget() {
 interface LauncherProps {
   ref?: Ref<HTMLButtonElement>;
   onClick?: () => void;
+  /** It would cover a form of the page (launcher-clearance.ts): hidden until the page scrolls past it. */
+  stepsAside?: boolean;
   /** The window's code is on its way. */
   busy?: boolean;
 }
 
-function Launcher({ ref, onClick, busy = false }: LauncherProps) {
+function Launcher({ ref, onClick, stepsAside = false, busy = false }: LauncherProps) {
   return (
     <ActionIcon
       ref={ref}
@@ -110,6 +114,7 @@ function Launcher({ ref, onClick, busy = false }: LauncherProps) {
       variant="filled"
       aria-label={siteMessages.chatTitle}
       aria-busy={busy || undefined}
+      data-steps-aside={stepsAside || undefined}
       onClick={onClick}
     >
       {busy ? <Loader size="sm" color="white" /> : <IconMessageChatbot size={28} aria-hidden="true" />}

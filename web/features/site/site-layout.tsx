@@ -67,14 +67,8 @@ export function SiteLayout() {
 
 function UnderDevelopmentBanner() {
   return (
-    <Box
-      bg="yellow.0"
-      // A dark amber on the pale yellow in both schemes (yellow 9 on yellow 0 is 2.9:1, below WCAG AA).
-      c="#5c3d00"
-      py={6}
-      px="md"
-      style={{ borderBottom: '1px solid var(--mantine-color-yellow-2)' }}
-    >
+    // A note beside the page's content (its colours for each scheme: site-layout.module.css).
+    <Box role="note" className={classes.developmentBanner} py={6} px="md">
       <Group gap={8} justify="center" wrap="nowrap">
         <IconAlertTriangle size={16} aria-hidden="true" style={{ flexShrink: 0 }} />
         <Text size="sm" ta="center">

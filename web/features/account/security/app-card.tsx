@@ -64,6 +64,7 @@ export function AppCard({ detail, preferred, run, onVerified }: AppCardProps) {
       verified={verified}
       verifiedAt={detail?.dateTotpVerified ?? null}
       preferred={preferred}
+      settingUp={isSettingUp(state)}
     >
       {state.step === 'code' && secret && (
         <Stack gap="sm">

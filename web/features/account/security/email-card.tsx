@@ -41,6 +41,7 @@ export function EmailCard({ detail, preferred, run, onVerified }: EmailCardProps
       verified={verified}
       verifiedAt={detail?.dateEmailVerified ?? null}
       preferred={preferred}
+      settingUp={isSettingUp(setup.state)}
       value={detail?.email}
     >
       {setup.state.step === 'value' && (

@@ -15,6 +15,8 @@ type MethodCardProps = {
   preferred: boolean;
   /** What is set up, e.g. the address or number, shown under the title. */
   value?: string | null;
+  /** Its setup steps are open (the card is taller than the others: security-section.module.css). */
+  settingUp: boolean;
   /** The setup steps, or the Set up button when closed. */
   children: ReactNode;
 };
@@ -29,12 +31,20 @@ export function MethodCard({
   verifiedAt,
   preferred,
   value,
+  settingUp,
   children,
 }: MethodCardProps) {
   const titleId = useId();
   const added = shortDate(verifiedAt);
   return (
-    <Paper component="section" aria-labelledby={titleId} withBorder radius="md" p="md" h="100%">
+    <Paper
+      component="section"
+      aria-labelledby={titleId}
+      withBorder
+      radius="md"
+      p="md"
+      data-setting-up={settingUp || undefined}
+    >
       <Stack gap="sm" h="100%">
         <Group gap="sm" wrap="nowrap" align="flex-start">
           <ThemeIcon variant="light" size={40} radius="md" aria-hidden>

@@ -48,6 +48,7 @@ export function PhoneCard({ detail, preferred, run, onVerified }: PhoneCardProps
       verified={verified}
       verifiedAt={detail?.datePhoneVerified ?? null}
       preferred={preferred}
+      settingUp={isSettingUp(setup.state)}
       value={readablePhone(detail?.phone)}
     >
       {setup.state.step === 'value' && (

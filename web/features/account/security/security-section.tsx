@@ -10,6 +10,7 @@ import { PasskeysCard } from './passkeys-card.tsx';
 import { PhoneCard } from './phone-card.tsx';
 import { RecoveryCodesCard } from './recovery-codes-card.tsx';
 import { RecoveryCodesModal } from './recovery-codes-modal.tsx';
+import classes from './security-section.module.css';
 import { useMethodVerified } from './use-method-verified.ts';
 
 /** The method the person prefers: the detail's own choice, else the account's (which names one of the three only
@@ -60,7 +61,12 @@ export function SecuritySection() {
         <>
           {/* Container queries: the page decides how wide the section is (a column beside Account Details on a
               laptop), so the cards follow the section's width, not the window's. */}
-          <SimpleGrid type="container" cols={{ base: 1, '52rem': 3 }} spacing="md">
+          <SimpleGrid
+            type="container"
+            cols={{ base: 1, '52rem': 3 }}
+            spacing="md"
+            className={classes.methods}
+          >
             <EmailCard detail={detail} preferred={isPreferred('Email')} run={run} onVerified={onVerified} />
             <PhoneCard detail={detail} preferred={isPreferred('Phone')} run={run} onVerified={onVerified} />
             <AppCard detail={detail} preferred={isPreferred('Totp')} run={run} onVerified={onVerified} />
