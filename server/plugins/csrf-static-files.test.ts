@@ -8,7 +8,7 @@ import { tempDir } from '#server/test/temp-dir.ts';
 
 /*
  * The web app loads each page's code lazily, after sign-in, without the bearer (a browser sends no Authorization
- * header for a script), and the human check's widget fetches its challenge itself. Those answers must not replace the session's anti-forgery cookie with one bound to nobody,
+ * header for a script). Those answers must not replace the session's anti-forgery cookie with one bound to nobody,
  * or the next POST of the signed-in page is refused ('The request is missing its XSRF token').
  */
 describe('the anti-forgery cookie and static files', () => {
@@ -43,24 +43,6 @@ describe('the anti-forgery cookie and static files', () => {
     });
     expect(post.json<{ message: string | null }>().message).not.toMatch(/XSRF/);
     expect(post.statusCode).toBe(200);
-  });
-
-  it("keeps the session's cookie when the human check's challenge is fetched, so the login form still posts", async () => {
-    // Signed in, on the login page (the 401 page's Login, to sign in as someone else): the ALTCHA widget fetches its
-    // challenge without the bearer, then the form posts with it.
-    const user = await buildUser(t, { links: ['/account/*'] });
-    const cookie = user.headers.cookie ?? '';
-    const challenge = await t.app.inject({ method: 'GET', url: '/api/captcha', headers: { cookie } });
-    expect(challenge.statusCode).toBe(200);
-    expect(challenge.cookies.find((c) => c.name === XSRF_COOKIE)).toBeUndefined();
-    const login = await t.app.inject({
-      method: 'POST',
-      url: '/api/account/login',
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      payload: { username: user.username, password: 'Wrong#password1', token: 'bm90LXNvbHZlZA==' },
-    });
-    expect(login.json<{ message: string | null }>().message).not.toMatch(/XSRF/);
-    expect(login.statusCode).not.toBe(403);
   });
 
   it('gives a first visitor without a cookie one on the page itself', async () => {

@@ -1,9 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import type { AltchaWidgetElement } from 'altcha';
 import { humanCheckMessages } from '#common/messages.ts';
 import { AppProviders } from '#web/app-providers.tsx';
-import { HUMAN_CHECK_CHALLENGE_PATH, HumanCheck } from './human-check.tsx';
+import { setTokenSource } from '#web/api/client.ts';
+import { fetchAsTheApp, HUMAN_CHECK_CHALLENGE_PATH, HumanCheck } from './human-check.tsx';
 
 // jsdom has no Web Workers, so the proof of work itself is left to the browser journeys; here the widget's
 // events are played as it sends them (statechange with {state, payload}).
@@ -61,4 +62,31 @@ describe('HumanCheck', () => {
     expect(second).toHaveBeenLastCalledWith('bGF0ZXN0');
     expect(first).not.toHaveBeenCalledWith('bGF0ZXN0');
   });
+
+  it("fetches its challenge as the app's calls go, with the session's bearer (issue 32)", async () => {
+    const fetchMock = vi.fn<typeof fetch>(() => Promise.resolve(new Response('{}')));
+    vi.stubGlobal('fetch', fetchMock);
+    render(<HumanCheck onChange={() => undefined} />, { wrapper: AppProviders });
+    await act(() => Promise.resolve());
+    // What the widgets fetch with: the page's signed-in session goes along, so the answer keeps the page's
+    // anti-forgery cookie bound to it (the login form of a signed-in person posted with a cookie bound to nobody).
+    expect(globalThis.$altcha.defaults.get('fetch')).toBe(fetchAsTheApp);
+    setTokenSource(() => 'the-session');
+    await fetchAsTheApp(HUMAN_CHECK_CHALLENGE_PATH, { headers: { Accept: 'application/json' } });
+    let sent = new Headers(fetchMock.mock.calls[0]?.[1]?.headers);
+    expect(sent.get('Authorization')).toBe('Bearer the-session');
+    expect(sent.get('Accept')).toBe('application/json');
+    // Never to another origin; nothing when signed out.
+    await fetchAsTheApp('https://elsewhere.example.org/challenge');
+    expect(new Headers(fetchMock.mock.calls[1]?.[1]?.headers).has('Authorization')).toBe(false);
+    setTokenSource(() => null);
+    await fetchAsTheApp(HUMAN_CHECK_CHALLENGE_PATH);
+    sent = new Headers(fetchMock.mock.calls[2]?.[1]?.headers);
+    expect(sent.has('Authorization')).toBe(false);
+  });
+});
+
+afterEach(() => {
+  setTokenSource(() => null);
+  vi.unstubAllGlobals();
 });

@@ -16,6 +16,7 @@ import { Fragment, useEffect, useId, useRef } from 'react';
 import type { CSSProperties } from 'react';
 import { Box, VisuallyHidden } from '@mantine/core';
 import { humanCheckMessages } from '#common/messages.ts';
+import { requestHeaders } from '#web/api/client.ts';
 
 /** Where the widget fetches its challenge (ALTCHA's own JSON, not the API envelope). */
 export const HUMAN_CHECK_CHALLENGE_PATH = '/api/captcha';
@@ -26,6 +27,26 @@ type HumanCheckProps = {
   /** Change it to start over with a fresh challenge (a solution works once: after every failed submit). */
   resetKey?: number;
 };
+
+/**
+ * The widget's own requests (its challenge), sent as the app's calls are: with the session's bearer when someone is
+ * signed in. The challenge's answer then keeps the browser's anti-forgery cookie bound to that session; fetched
+ * without it, the answer rebound the cookie to nobody, and the login form's POST of a signed-in person (the 401
+ * page's Login, to sign in as someone else) was refused 403 (issue 32).
+ */
+export const fetchAsTheApp: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  const url = new URL(input instanceof Request ? input.url : String(input), window.location.href);
+  // The bearer goes to our own origin only.
+  const authorization =
+    url.origin === window.location.origin
+      ? requestHeaders('GET', url.pathname, null, '*/*').get('Authorization')
+      : null;
+  if (authorization && !headers.has('Authorization')) headers.set('Authorization', authorization);
+  return fetch(input, { ...init, headers });
+};
+// Every widget of the app fetches so (ALTCHA's defaults, read by each widget as it starts).
+globalThis.$altcha.defaults.set('fetch', fetchAsTheApp);
 
 /** What the widget's statechange event carries. */
 type StateChangeDetail = { state?: string; payload?: string | null };

@@ -10,9 +10,6 @@ export function captchaRoutes(captcha: Captcha): FastifyPluginAsyncZod {
     app.get(
       '/api/captcha',
       {
-        // The ALTCHA widget fetches this itself, without the bearer: like a page, it must not rebind a signed-in
-        // browser's anti-forgery cookie to nobody, or the login form's POST (signing in as someone else) is refused.
-        config: { keepsXsrfCookie: true },
         schema: {
           tags: ['account'],
           summary: 'A human-check challenge (ALTCHA proof of work) for login, signup and forgot password',
