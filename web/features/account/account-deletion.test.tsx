@@ -10,7 +10,6 @@ import { encodeVerification } from '#web/session/storage.ts';
 import { sampleVerification } from '#web/session/test-session.ts';
 
 // The whole app (session, guard, routes) renders here; slow in jsdom on a shared machine.
-vi.setConfig({ testTimeout: 30_000 });
 
 /*
  * Deleting the account in the whole app: the account page leaves through /account/logout, which signs out on a public

@@ -18,7 +18,6 @@ import { sampleVerification } from '#web/session/test-session.ts';
 import { AccountPage } from './account-page.tsx';
 
 // A page with modals and a router is slow to render in jsdom on a shared machine.
-vi.setConfig({ testTimeout: 20_000 });
 
 // The Security section is another piece with its own tests; here it only has to be where the page puts it.
 vi.mock('#web/features/account/security/security-section.tsx', () => ({

@@ -11,7 +11,6 @@ import { BrowserPage } from './browser-page.tsx';
 import { albumTable, customerTable, notesTable } from './test-tables.ts';
 
 // A page with a router, a grid and forms is slow to render in jsdom on a shared machine.
-vi.setConfig({ testTimeout: 20_000 });
 
 // The grid, editor, export and information pieces have their own tests; here they only have to receive what the
 // page gives them and hand back what a person does with them.

@@ -14,7 +14,6 @@ import {
 } from './database-select.tsx';
 import { albumTable } from './test-tables.ts';
 
-vi.setConfig({ testTimeout: 20_000 });
 
 const fetchMock = vi.fn<(input: string, init: RequestInit) => Promise<Response>>();
 const envelope = (data: unknown) =>

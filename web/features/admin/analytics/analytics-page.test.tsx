@@ -7,7 +7,6 @@ import { AnalyticsPage } from '#web/features/admin/analytics/analytics-page.tsx'
 import { analyticsDaysOf } from '#web/features/admin/analytics/analytics-address.ts';
 import { dayLabel, summaryOf } from '#web/features/admin/analytics/analytics-summary.ts';
 
-vi.setConfig({ testTimeout: 20_000 });
 
 const daysOf = (count: number, views: Record<number, number> = {}) =>
   Array.from({ length: count }, (_, i) => ({

@@ -7,7 +7,6 @@ import { AppProviders } from '#web/app-providers.tsx';
 import { AuditPage } from './audit-page.tsx';
 
 // jsdom with Mantine's comboboxes is slow on a shared machine.
-vi.setConfig({ testTimeout: 20_000 });
 
 /*
  * The audit trail against a stubbed fetch: entries open to their changes (changed fields marked), the filters go

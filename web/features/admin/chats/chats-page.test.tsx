@@ -11,7 +11,6 @@ import {
 import { AppProviders } from '#web/app-providers.tsx';
 import { ChatsPage } from './chats-page.tsx';
 
-vi.setConfig({ testTimeout: 20_000 });
 
 type FetchArgs = [input: string, init: RequestInit];
 const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();

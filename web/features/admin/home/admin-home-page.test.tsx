@@ -5,7 +5,6 @@ import type { AdminOverview } from '#common/contract/admin.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AdminHomePage } from '#web/features/admin/home/admin-home-page.tsx';
 
-vi.setConfig({ testTimeout: 20_000 });
 
 const overview: AdminOverview = {
   users: 12,

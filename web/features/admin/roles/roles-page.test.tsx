@@ -9,7 +9,6 @@ import { AppProviders } from '#web/app-providers.tsx';
 import { RolesPage } from './roles-page.tsx';
 
 // A page with a router, lists and forms is slow to render in jsdom on a shared machine.
-vi.setConfig({ testTimeout: 20_000 });
 
 // The admin frame (menu and title) has its own tests; here it only has to hold the page.
 vi.mock('#web/features/admin/admin-frame.tsx', () => ({

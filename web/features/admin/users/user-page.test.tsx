@@ -15,7 +15,6 @@ import { adminVerification } from '#web/session/test-session.ts';
 import { UserPage } from './user-page.tsx';
 
 // A page with modals, a multiselect and a router is slow to render in jsdom on a shared machine.
-vi.setConfig({ testTimeout: 20_000 });
 
 type FetchArgs = [input: string, init: RequestInit];
 const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();

@@ -9,7 +9,6 @@ import { shortInstant } from './user-format.ts';
 import { UsersPage } from './users-page.tsx';
 
 // A page with a router and a table is slow to render in jsdom on a shared machine.
-vi.setConfig({ testTimeout: 20_000 });
 
 type FetchArgs = [input: string, init: RequestInit];
 const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();

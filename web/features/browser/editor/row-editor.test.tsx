@@ -9,7 +9,6 @@ import { ada, customersTable, productTagsTable } from './editor-test-table.ts';
 import { RowEditor, type EditorTarget } from './row-editor.tsx';
 
 // A modal with many Mantine inputs is slow to render in jsdom on a shared machine.
-vi.setConfig({ testTimeout: 20_000 });
 
 // The History tab is another piece with its own tests; here it only has to be where the editor puts it.
 vi.mock('#web/features/browser/editor/row-history.tsx', () => ({

@@ -6,7 +6,6 @@ import { testColumn } from '#web/features/browser/test-tables.ts';
 import { RowHistory } from './row-history.tsx';
 
 // jsdom with Mantine's modal transitions is slow on a shared machine.
-vi.setConfig({ testTimeout: 20_000 });
 
 /*
  * The editor's History tab against a stubbed fetch: the row's entries (who, when, what, old → new), Undo and Restore
