@@ -14,7 +14,6 @@ import {
 } from './database-select.tsx';
 import { albumTable } from './test-tables.ts';
 
-
 const fetchMock = vi.fn<(input: string, init: RequestInit) => Promise<Response>>();
 const envelope = (data: unknown) =>
   new Response(JSON.stringify({ isSuccess: true, data, message: null }), {

@@ -8,7 +8,6 @@ import { AppProviders } from '#web/app-providers.tsx';
 import { CHAT_STORAGE_KEY } from './chat-storage.ts';
 import { ChatWidget } from './chat-widget.tsx';
 
-
 // jsdom has no document.fonts; Mantine's autosizing message box listens to it.
 if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', {

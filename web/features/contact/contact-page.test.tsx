@@ -9,7 +9,6 @@ import { SessionContext, type Session } from '#web/session/session-context.ts';
 import { sampleVerification } from '#web/session/test-session.ts';
 import { ContactPage } from './contact-page.tsx';
 
-
 type FetchArgs = [input: string, init: RequestInit];
 const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
 

@@ -7,7 +7,6 @@ import { AnalyticsPage } from '#web/features/admin/analytics/analytics-page.tsx'
 import { analyticsDaysOf } from '#web/features/admin/analytics/analytics-address.ts';
 import { dayLabel, summaryOf } from '#web/features/admin/analytics/analytics-summary.ts';
 
-
 const daysOf = (count: number, views: Record<number, number> = {}) =>
   Array.from({ length: count }, (_, i) => ({
     day: new Date(Date.UTC(2026, 10, 24 - (count - 1 - i))).toISOString().slice(0, 10),

@@ -11,7 +11,6 @@ import {
 import { AppProviders } from '#web/app-providers.tsx';
 import { ChatsPage } from './chats-page.tsx';
 
-
 type FetchArgs = [input: string, init: RequestInit];
 const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
 let answer: (url: URL) => Response;

@@ -5,7 +5,6 @@ import type { AdminOverview } from '#common/contract/admin.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { AdminHomePage } from '#web/features/admin/home/admin-home-page.tsx';
 
-
 const overview: AdminOverview = {
   users: 12,
   administrators: 2,

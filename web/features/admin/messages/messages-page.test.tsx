@@ -7,7 +7,6 @@ import { formMessages } from '#common/messages.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { MessagesPage } from './messages-page.tsx';
 
-
 type FetchArgs = [input: string, init: RequestInit];
 const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
 let answer: (url: URL, init: RequestInit) => Response;

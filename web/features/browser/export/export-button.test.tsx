@@ -16,7 +16,6 @@ import { ExportButton } from './export-button.tsx';
 import { exportJobReducer, idleExport, resetExportJob } from './use-export-job.ts';
 import { progressText, timeLeftText } from './export-progress-text.ts';
 
-
 const ID = '7d1f3c2e-8a4b-4c5d-9e6f-0a1b2c3d4e5f';
 const ID2 = '0b9e8d7c-6b5a-4f3e-8d2c-1b0a9f8e7d6c';
 const BASE = '/api/sql/Chinook/dbo/Invoice/export';

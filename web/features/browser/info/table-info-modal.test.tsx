@@ -4,7 +4,6 @@ import type { Column, TableListItem } from '#common/contract/sql.ts';
 import { AppProviders } from '#web/app-providers.tsx';
 import { TableInfoModal } from './table-info-modal.tsx';
 
-
 function column(id: number, name: string, overrides: Partial<Column>): Column {
   return {
     id,
