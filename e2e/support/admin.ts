@@ -141,8 +141,13 @@ export async function lookAtSoftly(page: Page, name: string): Promise<void> {
   }
   // On a phone the page itself never scrolls sideways (a wide table scrolls inside its own box).
   await page.setViewportSize({ width: 375, height: 812 });
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect.soft(width, `${name}: the page's width on a 375 px phone`).toBeLessThanOrEqual(375);
+  // Waits for the page to settle at the new size (a chart measures its box after the resize is observed).
+  await expect
+    .configure({ soft: true })
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth), {
+      message: `${name}: the page's width on a 375 px phone`,
+    })
+    .toBeLessThanOrEqual(375);
   if (original) await page.setViewportSize(original);
 }
 

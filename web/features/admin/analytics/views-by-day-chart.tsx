@@ -28,7 +28,8 @@ export function ViewsByDayChart({
             {at.noViews(days)}
           </Text>
         ) : (
-          <div role="img" aria-label={at.chartLabel(days)}>
+          // Hidden overflow: until the chart has measured its box after a resize, it never widens the page.
+          <div role="img" aria-label={at.chartLabel(days)} style={{ overflow: 'hidden' }}>
             <BarChart
               h={240}
               data={data}
