@@ -1,5 +1,6 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
+import { screenshotsWanted } from './support/look.ts';
 
 /** The two sizes every journey is looked at in (brief: a phone and a laptop). */
 export const viewports = {
@@ -13,8 +14,9 @@ const DIRECTORY = 'test-results/screenshots';
 
 /** Saves the page as it is now to test-results/screenshots/<name>-<viewport>.png, for a person to look at. */
 export async function saveScreenshot(page: Page, name: string, viewport: ViewportName): Promise<string> {
-  await mkdir(DIRECTORY, { recursive: true });
   const path = `${DIRECTORY}/${name}-${viewport}.png`;
+  if (!screenshotsWanted) return path;
+  await mkdir(DIRECTORY, { recursive: true });
   // Let fonts and transitions settle so the picture shows the page as a person would see it.
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(300);

@@ -11,9 +11,19 @@ const schemes = ['light', 'dark'] as const;
 const DIRECTORY = 'test-results/screenshots';
 
 /**
+ * Whether the journeys save their pictures: always on a developer's machine, where a person looks at them after a
+ * change (architecture habit 17); not in CI, where nobody does and the full-page pictures took a third of the run
+ * (decision 0054), unless SCREENSHOTS=1. SCREENSHOTS=0 skips them anywhere.
+ * The checks that go with looking (axe, the phone's width) run either way.
+ */
+export const screenshotsWanted: boolean =
+  process.env.SCREENSHOTS === undefined ? !process.env.CI : process.env.SCREENSHOTS !== '0';
+
+/**
  * Looks at the page as it is now, without navigating (a step of a journey keeps its state): an axe scan in light and
- * in dark (contrast only: the rest does not change with the scheme) that fails on serious or critical violations, then screenshots at phone and desktop width in light and dark
- * (test-results/screenshots/<name>-<phone|desktop>-<light|dark>.png) for a person to look at. The page is left at
+ * in dark (contrast only: the rest does not change with the scheme) that fails on serious or critical violations, then
+ * screenshots at phone and desktop width in light and dark (test-results/screenshots/<name>-<phone|desktop>-<light|dark>.png)
+ * for a person to look at, when they are wanted (not in CI: ../screenshots.ts). The page is left at
  * its original size and colour scheme.
  */
 export async function lookAt(page: Page, name: string): Promise<void> {
@@ -31,6 +41,7 @@ export async function lookAt(page: Page, name: string): Promise<void> {
       `accessibility of ${name} (${scheme})`,
     ).toEqual([]);
   }
+  if (!screenshotsWanted) return;
   for (const [size, viewport] of Object.entries(sizes)) {
     await page.setViewportSize(viewport);
     for (const scheme of schemes) {
