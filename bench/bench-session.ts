@@ -1,5 +1,5 @@
 import { encodeBody } from '#common/contract/body-encoding.ts';
-import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
+import { randomToken, sha256Hex } from '#server/crypto/tokens.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { migrateAppStore, openAppStore, type AppStoreTarget } from '#server/store/app-store.ts';
 import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';

@@ -40,7 +40,7 @@ import { exportRoutes } from './features/exports/routes.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { openSecretBox } from './features/account/sealed-secrets.ts';
-import { loadSecretKey } from './features/auth/secret-box.ts';
+import { loadSecretKey } from './crypto/secret-box.ts';
 import { auditRetention } from './features/admin/audit-retention.ts';
 import { auditIntentResolver } from './features/sql/audit-intents.ts';
 import { analyticsRoutes } from './features/analytics/routes.ts';

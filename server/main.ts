@@ -9,7 +9,7 @@ import { DatabaseRegistry } from './engines/database-registry.ts';
 import { redactUrl } from './engines/engine-url.ts';
 import { migrateAppStore, openAppStore, type AppStore } from './store/app-store.ts';
 import { prepareFirstAdministrator, setupLink } from './features/setup/service.ts';
-import { loadSecretKey, secretBox } from './features/auth/secret-box.ts';
+import { loadSecretKey, secretBox } from './crypto/secret-box.ts';
 import { SHUTDOWN_GRACE_MS, startForcedExit } from './forced-exit.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
 import { stdoutLog } from './stdout-log.ts';

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import { accountApiMessages as am } from '#common/messages.ts';
-import { safeEqual } from '#server/features/auth/tokens.ts';
+import { safeEqual } from '#server/crypto/tokens.ts';
 import { ApiError } from './error-envelope.ts';
 
 /** The cookie the web app reads and the header it sends back (spec 000 §7; docs/decisions/0005-accounts.md). */

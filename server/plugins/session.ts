@@ -3,8 +3,8 @@ import type { TableRights } from '#common/contract/sql.ts';
 import { accountApiMessages as am } from '#common/messages.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { findLiveSession, touchSession } from '#server/store/sessions.ts';
-import { accessCache } from '#server/features/access/access-cache.ts';
-import { sha256Hex } from '#server/features/auth/tokens.ts';
+import { accessCache } from '#server/access/access-cache.ts';
+import { sha256Hex } from '#server/crypto/tokens.ts';
 import { ApiError } from './error-envelope.ts';
 
 /** The signed-in person behind a request (docs/decisions/0005-accounts.md). Rights are as of the request: cached

@@ -39,7 +39,7 @@ export interface UserAccess {
   permissions: ReadonlyMap<string, TableRights>;
 }
 
-/** A user's rights, read whole (calls then need no app store read for them: features/access/access-cache.ts). */
+/** A user's rights, read whole (calls then need no app store read for them: access/access-cache.ts). */
 export async function accessOfUser(db: Db, userId: number): Promise<UserAccess> {
   const [isAdmin, links, rows] = await Promise.all([
     userIsAdmin(db, userId),

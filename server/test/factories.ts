@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { hashPassword } from '#server/features/auth/password-hash.ts';
-import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
+import { hashPassword } from '#server/crypto/password-hash.ts';
+import { randomToken, sha256Hex } from '#server/crypto/tokens.ts';
 import { saveRole } from '#server/features/admin/roles-service.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { slidingExpiry } from '#server/plugins/session.ts';

@@ -12,7 +12,7 @@ import { connectDatabase } from '#server/engines/connect.ts';
 import { CHAT_COOKIE } from '#server/features/chat/chat-service.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { prepareFirstAdministrator } from '#server/features/setup/service.ts';
-import { loadSecretKey, secretBox } from '#server/features/auth/secret-box.ts';
+import { loadSecretKey, secretBox } from '#server/crypto/secret-box.ts';
 import { exportJobTuning } from '#server/jobs/export-job.ts';
 import { migrations } from '#server/store/migrations/index.ts';
 import { buildAdmin, buildUser, TEST_PASSWORD, type TestUser } from '#server/test/factories.ts';
@@ -242,7 +242,7 @@ describe('two DBUI instances behind one address, sharing PostgreSQL, Redis and E
 
   it('started together on an empty app store: migrated once, one administrator, both serving', async () => {
     // The lock itself (one instance runs the migrations, the others wait) is proven step by step in
-    // server/store/concurrent-migrations.test.ts; here two whole apps started at once and both serve.
+    // server/features/setup/concurrent-migrations.test.ts; here two whole apps started at once and both serve.
     const db = a.t.store.db;
     const recorded = await db
       .selectFrom('dbui_migrations' as never)

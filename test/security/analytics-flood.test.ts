@@ -9,7 +9,7 @@ import {
   utcDay,
   type AnalyticsLimits,
 } from '#server/features/analytics/service.ts';
-import { secretBox } from '#server/features/auth/secret-box.ts';
+import { secretBox } from '#server/crypto/secret-box.ts';
 import { buildAdmin, withXsrf, type TestUser } from '#server/test/factories.ts';
 import type { TestApp } from '#server/test/test-app.ts';
 import { appStoreKinds, buildAppOnStore } from './app-stores.ts';

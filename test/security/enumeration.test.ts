@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreSignIn } from '#common/contract/account.ts';
 import { accountApiMessages as am, accountMessages as m } from '#common/messages.ts';
-import { hashPassword, verifyPassword } from '#server/features/auth/password-hash.ts';
+import { hashPassword, verifyPassword } from '#server/crypto/password-hash.ts';
 import { AccountClient, type Answer } from '#server/test/account-client.ts';
 import { buildUser, type TestUser } from '#server/test/factories.ts';
 import { startMailSink, type MailSink } from '#server/test/mail-sink.ts';

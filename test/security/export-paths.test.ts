@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '#common/contract/admin.ts';
 import { exportMessages as em } from '#common/messages.ts';
-import { ACCESS_DENIED } from '#server/features/access/policy.ts';
+import { ACCESS_DENIED } from '#server/access/policy.ts';
 import {
   readStatus,
   startExport,

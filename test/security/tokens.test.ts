@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
+import { randomToken, sha256Hex } from '#server/crypto/tokens.ts';
 import { slidingExpiry } from '#server/plugins/session.ts';
 import { insertSession } from '#server/store/sessions.ts';
 import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';

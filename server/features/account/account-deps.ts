@@ -5,7 +5,7 @@ import type { SmsSender } from '#server/sms/sms-sender.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import type { RateLimits } from '#server/plugins/rate-limits.ts';
 import type { Captcha } from '#server/features/captcha/captcha.ts';
-import type { SecretBox } from '#server/features/auth/secret-box.ts';
+import type { SecretBox } from '#server/crypto/secret-box.ts';
 
 /** What the account services work with; app.ts builds it once. */
 export interface AccountDeps {
@@ -21,7 +21,7 @@ export interface AccountDeps {
   /** The time (tests move it). */
   now: () => Date;
   log: FastifyBaseLogger;
-  /** Seals and opens the authenticator keys kept in the app store (features/auth/secret-box.ts). */
+  /** Seals and opens the authenticator keys kept in the app store (crypto/secret-box.ts). */
   secrets: SecretBox;
   /** Sends started in the background (forgot password), awaited when the app closes. */
   pending: Set<Promise<void>>;

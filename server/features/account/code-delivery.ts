@@ -1,6 +1,6 @@
 import { oneTimeCodeMail, type CodePurpose } from '#server/mail/code-mail.ts';
 import { codeSms } from '#server/sms/sms-sender.ts';
-import { randomSixDigits, sha256Hex } from '#server/features/auth/tokens.ts';
+import { randomSixDigits, sha256Hex } from '#server/crypto/tokens.ts';
 import { replaceCode, type NewCode } from '#server/store/one-time-codes.ts';
 import { accountRules, type AccountDeps } from './account-deps.ts';
 

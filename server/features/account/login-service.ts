@@ -25,8 +25,8 @@ import {
   type SignInAttemptRow,
 } from '#server/store/sign-in-attempts.ts';
 import { findUserById, findUserByUsername, updateUser, type UserRow } from '#server/store/users.ts';
-import { hashPassword, verifyPassword } from '#server/features/auth/password-hash.ts';
-import { randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
+import { hashPassword, verifyPassword } from '#server/crypto/password-hash.ts';
+import { randomToken, safeEqual, sha256Hex } from '#server/crypto/tokens.ts';
 import { ApiError, success } from '#server/plugins/error-envelope.ts';
 import { accountRules, type AccountDeps } from './account-deps.ts';
 import { deliverQuietly, issueCode } from './code-delivery.ts';

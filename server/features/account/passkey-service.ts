@@ -34,7 +34,7 @@ import {
 import { sharedSecret } from '#server/store/settings.ts';
 import { findOpenAttempt } from '#server/store/sign-in-attempts.ts';
 import { findUserById } from '#server/store/users.ts';
-import { randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
+import { randomToken, safeEqual, sha256Hex } from '#server/crypto/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';

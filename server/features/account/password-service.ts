@@ -4,7 +4,7 @@ import { accountApiMessages as am } from '#common/messages.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import { clearResetMark } from '#server/store/sessions.ts';
 import { findUserById, findUserByUsername, updateUser } from '#server/store/users.ts';
-import { hashPassword, verifyPassword } from '#server/features/auth/password-hash.ts';
+import { hashPassword, verifyPassword } from '#server/crypto/password-hash.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';

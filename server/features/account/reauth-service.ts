@@ -4,7 +4,7 @@ import { accountApiMessages as am, accountMessages as m } from '#common/messages
 import { writeAudit } from '#server/store/audit.ts';
 import { markReauthenticated, revokeSession } from '#server/store/sessions.ts';
 import { clearFailuresUnlessLocked, findUserById } from '#server/store/users.ts';
-import { verifyPassword } from '#server/features/auth/password-hash.ts';
+import { verifyPassword } from '#server/crypto/password-hash.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';

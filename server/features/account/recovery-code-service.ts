@@ -7,7 +7,7 @@ import {
   unusedRecoveryCodes,
   useRecoveryCode,
 } from '#server/store/recovery-codes.ts';
-import { safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
+import { safeEqual, sha256Hex } from '#server/crypto/tokens.ts';
 import type { AccountDeps } from './account-deps.ts';
 
 // No 0/o, 1/l/i: codes are read off paper.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TotpSetup } from '#common/contract/account.ts';
 import { buildApp } from '#server/app.ts';
 import { loadConfig } from '#server/config.ts';
-import { loadSecretKey, secretBox } from '#server/features/auth/secret-box.ts';
+import { loadSecretKey, secretBox } from '#server/crypto/secret-box.ts';
 import { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import { migrateAppStore, openAppStore, type AppStore } from '#server/store/app-store.ts';
 import { AccountClient, signedInClient } from '#server/test/account-client.ts';

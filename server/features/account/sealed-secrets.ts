@@ -1,10 +1,10 @@
 import { ConfigError, type Config } from '#server/config.ts';
-import { isSealed, loadSecretKey, secretBox, type SecretBox } from '#server/features/auth/secret-box.ts';
+import { isSealed, loadSecretKey, secretBox, type SecretBox } from '#server/crypto/secret-box.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { sharedSecret } from '#server/store/settings.ts';
 
 /**
- * The secret box of this app store (features/auth/secret-box.ts), checked and put to work at start: the app store
+ * The secret box of this app store (crypto/secret-box.ts), checked and put to work at start: the app store
  * remembers the first key's fingerprint, so a different key (another SECRET_KEY, a lost key file) stops the start
  * with a message instead of failing every authenticator sign-in; authenticator keys stored before sealing existed
  * are sealed now.

@@ -4,7 +4,7 @@ import { writeAudit } from '#server/store/audit.ts';
 import { linksOfUser, userIsAdmin } from '#server/store/roles.ts';
 import { insertSession, revokeSession, revokeSessionsOfUser } from '#server/store/sessions.ts';
 import { clearFailuresUnlessLocked, type UserRow } from '#server/store/users.ts';
-import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
+import { randomToken, sha256Hex } from '#server/crypto/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { rebindXsrf } from '#server/plugins/csrf.ts';
 import { passwordIsExpired, slidingExpiry } from '#server/plugins/session.ts';

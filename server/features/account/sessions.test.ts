@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreSignIn, User, Verification } from '#common/contract/account.ts';
 import { accountApiMessages as am, accountMessages as m } from '#common/messages.ts';
-import { sha256Hex } from '#server/features/auth/tokens.ts';
+import { sha256Hex } from '#server/crypto/tokens.ts';
 import { AccountClient } from '#server/test/account-client.ts';
 import { TEST_PASSWORD, buildAdmin, buildUser } from '#server/test/factories.ts';
 import { startMailSink, type MailSink } from '#server/test/mail-sink.ts';

@@ -9,7 +9,7 @@ import {
   insertUser,
   updateUser,
 } from '#server/store/users.ts';
-import { hashPassword } from '#server/features/auth/password-hash.ts';
+import { hashPassword } from '#server/crypto/password-hash.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { AccountDeps } from './account-deps.ts';
 import { requireHumanCheck } from './human-check.ts';

@@ -29,7 +29,7 @@ import {
   updateUser,
   type UserRow,
 } from '#server/store/users.ts';
-import { safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
+import { safeEqual, sha256Hex } from '#server/crypto/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
 import type { AccountDeps } from './account-deps.ts';

@@ -18,7 +18,7 @@ import {
   useCode,
 } from '#server/store/one-time-codes.ts';
 import { findUserById, updateUser, type UserRow } from '#server/store/users.ts';
-import { safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
+import { safeEqual, sha256Hex } from '#server/crypto/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
 import { accountRules, type AccountDeps } from './account-deps.ts';

@@ -26,7 +26,7 @@ import {
 import { envelope } from '#common/contract/envelope.ts';
 import { accountApiMessages, adminMessages, browserMessages } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
-import type { Caller } from '#server/features/sql/table-access.ts';
+import type { Caller } from '#server/access/table-access.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { markAccessChanged } from '#server/store/roles.ts';
 import { ApiError, success } from '#server/plugins/error-envelope.ts';

@@ -11,7 +11,7 @@ import {
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
 import { withRowVersion } from '#server/engines/row-version.ts';
-import { requireTableAccess, type TableAction, type TableRef } from '#server/features/access/policy.ts';
+import { requireTableAccess, type TableAction, type TableRef } from '#server/access/policy.ts';
 import { auditedWrite } from '#server/features/sql/audit-intents.ts';
 import {
   auditedRow,
@@ -20,7 +20,8 @@ import {
   keyOf,
   type DataChange,
 } from '#server/features/sql/row-audit.ts';
-import { databaseNamed, type Caller, type SqlContext } from '#server/features/sql/table-access.ts';
+import { databaseNamed, type Caller } from '#server/access/table-access.ts';
+import type { SqlContext } from '#server/features/sql/sql-context.ts';
 import {
   claimUndo,
   findAudit,

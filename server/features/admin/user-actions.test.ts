@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roleMessages, userMessages, type AdminUser, type AdminUserDetail } from '#common/contract/admin.ts';
-import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
+import { randomToken, sha256Hex } from '#server/crypto/tokens.ts';
 import { buildAdmin, buildUser, withXsrf, type TestUser } from '#server/test/factories.ts';
 import { createPostgresDatabase, type TestDatabase } from '#server/test/server-databases.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANALYTICS_OTHER_PAGES, type AnalyticsReport } from '#common/contract/analytics.ts';
-import { secretBox } from '#server/features/auth/secret-box.ts';
+import { secretBox } from '#server/crypto/secret-box.ts';
 import { buildAdmin, buildUser, withXsrf, type TestUser } from '#server/test/factories.ts';
 import { createPostgresDatabase, type TestDatabase } from '#server/test/server-databases.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';

@@ -8,7 +8,7 @@ import {
   type AnalyticsReport,
 } from '#common/contract/analytics.ts';
 import { fixedPagePath } from '#common/page-routes.ts';
-import type { SecretBox } from '#server/features/auth/secret-box.ts';
+import type { SecretBox } from '#server/crypto/secret-box.ts';
 import {
   addDayCounts,
   choicesBetween,

@@ -10,7 +10,7 @@ import {
   type PagedChats,
 } from '#common/contract/chat.ts';
 import { CHAT_MESSAGE_LIMIT } from '#common/limits.ts';
-import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
+import { randomToken, sha256Hex } from '#server/crypto/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import {

@@ -10,7 +10,7 @@ import {
 } from '#common/contract/chat.ts';
 import { CHAT_MESSAGE_LIMIT } from '#common/limits.ts';
 import { accountApiMessages as am } from '#common/messages.ts';
-import { sha256Hex } from '#server/features/auth/tokens.ts';
+import { sha256Hex } from '#server/crypto/tokens.ts';
 import { buildAdmin, buildUser, withXsrf, type TestUser } from '#server/test/factories.ts';
 import { createPostgresDatabase, type TestDatabase } from '#server/test/server-databases.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';

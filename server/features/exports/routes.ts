@@ -14,8 +14,8 @@ import {
 import { filterBody, tableParams, type TableParams } from '#common/contract/sql.ts';
 import { exportMessages as em } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
-import { acceptEncodedBodies } from '#server/features/sql/body-decoding.ts';
-import { callerOf, refOf } from '#server/features/sql/table-access.ts';
+import { acceptEncodedBodies } from '#server/plugins/body-decoding.ts';
+import { callerOf, refOf } from '#server/access/table-access.ts';
 import { success } from '#server/plugins/error-envelope.ts';
 import { requireSignedIn } from '#server/plugins/session.ts';
 import type { AppStore } from '#server/store/app-store.ts';

@@ -6,9 +6,9 @@ import type { Filter } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { exportMessages as em } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
-import { ACCESS_DENIED, mayAccessTable, type TableRef } from '#server/features/access/policy.ts';
-import { randomToken, safeEqual, sha256Hex } from '#server/features/auth/tokens.ts';
-import { openTable, type Caller } from '#server/features/sql/table-access.ts';
+import { ACCESS_DENIED, mayAccessTable, type TableRef } from '#server/access/policy.ts';
+import { randomToken, safeEqual, sha256Hex } from '#server/crypto/tokens.ts';
+import { openTable, type Caller } from '#server/access/table-access.ts';
 import {
   exportContentTypes,
   exportFileIn,

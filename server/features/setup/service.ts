@@ -8,9 +8,9 @@ import { writeAudit } from '#server/store/audit.ts';
 import { consumeCode, replaceCode } from '#server/store/one-time-codes.ts';
 import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';
 import { addUserRole, countUsers, insertUser } from '#server/store/users.ts';
-import { hashPassword } from '#server/features/auth/password-hash.ts';
-import type { SecretBox } from '#server/features/auth/secret-box.ts';
-import { randomToken, sha256Hex } from '#server/features/auth/tokens.ts';
+import { hashPassword } from '#server/crypto/password-hash.ts';
+import type { SecretBox } from '#server/crypto/secret-box.ts';
+import { randomToken, sha256Hex } from '#server/crypto/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 
 const SETUP_PURPOSE = 'setup';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { verifyPassword } from '#server/features/auth/password-hash.ts';
-import { secretBox } from '#server/features/auth/secret-box.ts';
+import { verifyPassword } from '#server/crypto/password-hash.ts';
+import { secretBox } from '#server/crypto/secret-box.ts';
 import { withXsrf } from '#server/test/factories.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 import { prepareFirstAdministrator } from './service.ts';

@@ -25,10 +25,11 @@ import {
   undoResult,
 } from '#common/contract/sql.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
+import { callerOf, refOf } from '#server/access/table-access.ts';
 import type { AppStore } from '#server/store/app-store.ts';
+import { acceptEncodedBodies } from '#server/plugins/body-decoding.ts';
 import { success } from '#server/plugins/error-envelope.ts';
 import { requireSignedIn } from '#server/plugins/session.ts';
-import { acceptEncodedBodies } from './body-decoding.ts';
 import { catalogRefresh } from './catalog-refresh.ts';
 import {
   allRows,
@@ -42,7 +43,7 @@ import {
 } from './sql-service.ts';
 import { pageCursorKey } from './page-cursor.ts';
 import { rowHistory, undoRowChange } from './row-history-service.ts';
-import { callerOf, refOf, type SqlContext } from './table-access.ts';
+import type { SqlContext } from './sql-context.ts';
 
 /** How a save uses the row's version (decision 0045), for the OpenAPI description. */
 const VERSION_RULE =

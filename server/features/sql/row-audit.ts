@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CellValue, Row, Table } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { rowKey } from '#server/engines/row-writes.ts';
-import type { TableRef } from '#server/features/access/policy.ts';
+import type { TableRef } from '#server/access/policy.ts';
 import type { AuditEntry } from '#server/store/audit.ts';
 
 /*

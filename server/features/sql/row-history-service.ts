@@ -6,13 +6,14 @@ import {
   type UndoResult,
 } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
-import { NO_RIGHTS, tablePermissions, type TableRef } from '#server/features/access/policy.ts';
+import { NO_RIGHTS, tablePermissions, type TableRef } from '#server/access/policy.ts';
 import { parsedDetail } from '#server/features/admin/audit-service.ts';
 import { canUndo, changeOf, undoChangeOfTable } from '#server/features/admin/undo-service.ts';
 import { auditOfKey, undosOf, type StoredAuditEntry } from '#server/store/audit.ts';
 import { z } from 'zod';
 import { auditedRow, keyOf, type DataChange } from './row-audit.ts';
-import { openTable, type Caller, type SqlContext } from './table-access.ts';
+import { openTable, type Caller } from '#server/access/table-access.ts';
+import type { SqlContext } from './sql-context.ts';
 
 /*
  * A row's history for anyone who may read its table (docs/decisions/0026-row-history-and-last-page.md): the audit

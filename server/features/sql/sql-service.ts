@@ -21,16 +21,17 @@ import {
   visibleDatabases,
   visibleTables,
   type TableRef,
-} from '#server/features/access/policy.ts';
+} from '#server/access/policy.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { auditedWrite } from './audit-intents.ts';
 import { readPageCursor, writePageCursor } from './page-cursor.ts';
 import { dataChangeEntry } from './row-audit.ts';
-import { databaseNamed, openDatabase, openTable, type Caller, type SqlContext } from './table-access.ts';
+import { databaseNamed, openDatabase, openTable, type Caller } from '#server/access/table-access.ts';
+import type { SqlContext } from './sql-context.ts';
 
 /*
  * The data API's work (spec 000 §7 "Database data"): what the caller may see and change, then the engine call.
- * Every handler goes signed in → access policy → catalog lookup → work (table-access.ts).
+ * Every handler goes signed in → access policy → catalog lookup → work (server/access/table-access.ts).
  */
 
 /** Rows as the data API answers them: each with its version (decision 0045), so the caller can send it back with a

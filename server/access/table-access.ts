@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Table, TableParams } from '#common/contract/sql.ts';
 import { accountApiMessages } from '#common/messages.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
@@ -8,11 +8,10 @@ import {
   requireTableAccess,
   type TableAction,
   type TableRef,
-} from '#server/features/access/policy.ts';
+} from '#server/access/policy.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
-import type { CatalogRefresh } from './catalog-refresh.ts';
 
 /*
  * The order every data call follows: signed in (the route's preHandler) → the access policy, decided from the links
@@ -20,14 +19,11 @@ import type { CatalogRefresh } from './catalog-refresh.ts';
  * callers allowed to see the table) → the work.
  */
 
-/** What a data call needs: the app store for rights and audit, the registered databases, and where to log what
- * the caller is not told (an audit intent left for later). */
-export interface SqlContext {
+/** What opening a table needs: the app store for rights and the registered databases (a feature's own context,
+ * like features/sql's SqlContext, adds to it). */
+export interface TableAccessContext {
   store: AppStore;
   databases: DatabaseRegistry;
-  log?: FastifyBaseLogger;
-  /** Tells the other instances when an administrator refreshes a catalog (catalog-refresh.ts). */
-  catalogRefresh?: CatalogRefresh;
 }
 
 /** Who is asking and from where (for the audit trail). */
@@ -50,7 +46,7 @@ export function callerOf(request: FastifyRequest): Caller {
   return { account: request.account, address: request.ip };
 }
 
-export function databaseNamed(context: SqlContext, name: string): DatabaseEngine {
+export function databaseNamed(context: TableAccessContext, name: string): DatabaseEngine {
   const engine = context.databases.get(name);
   if (!engine) throw new ApiError(404, `The database ${name} was not found.`);
   return engine;
@@ -58,7 +54,7 @@ export function databaseNamed(context: SqlContext, name: string): DatabaseEngine
 
 /** The database after the policy allowed it. */
 export async function openDatabase(
-  context: SqlContext,
+  context: TableAccessContext,
   caller: Caller,
   name: string,
 ): Promise<DatabaseEngine> {
@@ -68,7 +64,7 @@ export async function openDatabase(
 
 /** The table after the policy allowed `action` on it: its engine and catalog entry. */
 export async function openTable(
-  context: SqlContext,
+  context: TableAccessContext,
   caller: Caller,
   ref: TableRef,
   action: TableAction,

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { encodeBody, type Table } from '#common/contract/sql.ts';
+import { encodeBody } from '#common/contract/sql.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { decodeBody } from './body-decoding.ts';
-import { auditedRow } from './row-audit.ts';
 
 function refusal(work: () => unknown): string {
   try {
@@ -80,23 +79,5 @@ describe('decoding filter and row bodies', () => {
       note: '__proto__ in a value',
       b: 'é',
     });
-  });
-});
-
-describe('rows in the audit trail', () => {
-  it('keeps binary values as their length and SHA-256', () => {
-    const table = {
-      columns: [
-        { name: 'Id', typeGroup: 'Number' },
-        { name: 'Photo', typeGroup: 'image' },
-        { name: 'Bytes', typeGroup: 'Binary' },
-      ],
-    } as unknown as Table;
-    expect(auditedRow(table, { Id: 1, Photo: Buffer.from('abc').toString('base64'), Bytes: null })).toEqual({
-      Id: 1,
-      Photo: 'binary, 3 bytes, sha256 ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
-      Bytes: null,
-    });
-    expect(auditedRow(table, null)).toBeNull();
   });
 });

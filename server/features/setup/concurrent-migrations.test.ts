@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { prepareFirstAdministrator } from '#server/features/setup/service.ts';
 import { openSecretBox } from '#server/features/account/sealed-secrets.ts';
-import { secretBox } from '#server/features/auth/secret-box.ts';
+import { secretBox } from '#server/crypto/secret-box.ts';
 import { createPostgresDatabase, type TestDatabase } from '#server/test/server-databases.ts';
 import { tempDir } from '#server/test/temp-dir.ts';
-import { migrateAppStore, openAppStore, type AppStore } from './app-store.ts';
-import { migrations } from './migrations/index.ts';
+import { migrateAppStore, openAppStore, type AppStore } from '#server/store/app-store.ts';
+import { migrations } from '#server/store/migrations/index.ts';
 
 /*
  * Issue 18: several instances starting at once against one empty PostgreSQL app store. Each "instance" here is an
