@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveRole } from '#server/features/admin/roles-service.ts';
 import type { SignedInAccount } from '#server/plugins/session.ts';
-import { buildUser, type TestUser } from '#server/test/factories.ts';
+import { buildRole, buildUser, type TestUser } from '#server/test/factories.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 import { databasePermissions, NO_RIGHTS, tablePermissions } from './policy.ts';
 
@@ -25,26 +24,11 @@ beforeAll(async () => {
     ],
   });
   // A second role of the same user adding a right on a table the first names too: rights add up.
-  await saveRole(
-    t.store,
-    {
-      Id: 0,
-      Name: 'deleters',
-      Role_Links: [{ Id: 0, RoleId: 0, Link: '/db/shop/main/orders' }],
-      Role_Permissions: [
-        {
-          Id: 0,
-          RoleId: 0,
-          TableId: 'shop/main/orders',
-          CanInsert: false,
-          CanUpdate: false,
-          CanDelete: true,
-        },
-      ],
-      User_Roles: [{ Id: 0, UserId: user.userId, RoleId: 0 }],
-    },
-    user.userId,
-  );
+  await buildRole(t, user.userId, {
+    name: 'deleters',
+    links: ['/db/shop/main/orders'],
+    permissions: [{ table: 'shop/main/orders', canDelete: true }],
+  });
   account = {
     userId: user.userId,
     username: user.username,

@@ -65,28 +65,38 @@ export async function buildUser(t: TestApp, options: TestUserOptions = {}): Prom
   const links = options.links ?? [];
   const permissions = options.permissions ?? [];
   if (links.length || permissions.length) {
-    await saveRole(
-      store,
-      {
-        Id: 0,
-        Name: `role-${username}`,
-        Role_Links: links.map((link) => ({ Id: 0, RoleId: 0, Link: link })),
-        Role_Permissions: permissions.map((p) => ({
-          Id: 0,
-          RoleId: 0,
-          TableId: p.table,
-          CanInsert: p.canInsert ?? false,
-          CanUpdate: p.canUpdate ?? false,
-          CanDelete: p.canDelete ?? false,
-        })),
-        User_Roles: [{ Id: 0, UserId: userId, RoleId: 0 }],
-      },
-      userId,
-    );
+    await buildRole(t, userId, { name: `role-${username}`, links, permissions });
   }
   if (options.isAdmin) await addUserRole(store.db, userId, ADMINISTRATOR_ROLE_ID);
 
   return { userId, username, ...(await newSession(t, userId)) };
+}
+
+/** Saves a role of the links and per-table permissions and gives it to the user, as an administrator's save of the
+ * role does (admin/roles-service.ts saveRole). */
+export async function buildRole(
+  t: TestApp,
+  userId: number,
+  role: { name: string; links?: string[]; permissions?: TestPermission[] },
+): Promise<void> {
+  await saveRole(
+    t.store,
+    {
+      Id: 0,
+      Name: role.name,
+      Role_Links: (role.links ?? []).map((link) => ({ Id: 0, RoleId: 0, Link: link })),
+      Role_Permissions: (role.permissions ?? []).map((p) => ({
+        Id: 0,
+        RoleId: 0,
+        TableId: p.table,
+        CanInsert: p.canInsert ?? false,
+        CanUpdate: p.canUpdate ?? false,
+        CanDelete: p.canDelete ?? false,
+      })),
+      User_Roles: [{ Id: 0, UserId: userId, RoleId: 0 }],
+    },
+    userId,
+  );
 }
 
 /** Another live session of a factory user, as a second sign-in (another device) makes one. */
