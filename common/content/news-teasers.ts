@@ -1,13 +1,18 @@
-import type { NewsArticle } from '#common/content/news.ts';
-
 /*
  * What the home page's news cards show of each article (title, day, summary) and the helpers they use: news.ts holds
  * the whole articles, which only the news pages need (decision 0033). The same words as news.ts, which
  * news-teasers.test.ts checks.
  */
 
-/** An article as a card shows it. */
-export type NewsTeaser = Pick<NewsArticle, 'title' | 'createdOn' | 'summary'>;
+/** An article as a card shows it (news.ts's NewsArticle adds the rest). */
+export interface NewsTeaser {
+  /** The article's title; its address is /news/{title} (see newsPath). */
+  title: string;
+  /** Publication day, YYYY-MM-DD. */
+  createdOn: string;
+  /** One or two sentences for cards and lists. */
+  summary: string;
+}
 
 /** In the spec's order, as news.ts. */
 export const newsTeasers: readonly NewsTeaser[] = [
@@ -38,7 +43,7 @@ export const newsTeasers: readonly NewsTeaser[] = [
 ];
 
 /** The address of an article's page: /news/{title}, the title as one percent-encoded segment. */
-export function newsPath(article: Pick<NewsArticle, 'title'>): string {
+export function newsPath(article: Pick<NewsTeaser, 'title'>): string {
   return `/news/${encodeURIComponent(article.title)}`;
 }
 

@@ -1,3 +1,5 @@
+import type { NewsTeaser } from '#common/content/news-teasers.ts';
+
 /**
  * The four news articles of spec 001 §2 (News) and §3 (News article: title, subtitle, image, createdOn, content).
  * Static content (spec 001 §7). The content is a list of plain-text paragraphs (no HTML: the pages render each one
@@ -12,16 +14,11 @@ export interface NewsImage {
   motif: 'operations' | 'agile' | 'challenges' | 'future';
 }
 
-export interface NewsArticle {
-  /** The article's title; its address is /news/{title} (see newsPath). */
-  title: string;
+/** A whole article: the teaser's title, day and summary (news-teasers.ts) and the rest. */
+export interface NewsArticle extends NewsTeaser {
   subtitle: string;
   image: NewsImage;
-  /** Publication day, YYYY-MM-DD. */
-  createdOn: string;
   author: string;
-  /** One or two sentences for cards and lists. */
-  summary: string;
   /** The body, one paragraph per item; at least four, so both columns have text (spec 001 §9). */
   content: readonly string[];
 }

@@ -1,10 +1,18 @@
-import type { ServiceId, ServiceSummary } from '#common/content/services.ts';
-
 /*
  * The six services' names and summaries, for what every page or the home page shows (the header menu, the footer,
  * the home cards): services.ts holds each service's whole page, which only /services/{service} needs (decision
  * 0033). The same words as services.ts, which service-summaries.test.ts checks.
  */
+
+export type ServiceId = 'database' | 'cloud' | 'custom-apps' | 'ai' | 'web-mobile' | 'consult';
+
+/** A service as the menu, the footer and the home cards show it (services.ts's Service adds its page). */
+export interface ServiceSummary {
+  id: ServiceId;
+  name: string;
+  /** One line for the home page's cards. */
+  summary: string;
+}
 
 /** The summaries, in the spec's order. */
 export const serviceSummaries: readonly ServiceSummary[] = [

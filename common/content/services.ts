@@ -1,14 +1,7 @@
+import type { ServiceId, ServiceSummary } from '#common/content/service-summaries.ts';
+
 /** The six services of spec 001 §2 and §3, in menu order: the summaries the header menu and home cards use, and
  * each service's page (heading, two descriptions, six offers). Icons are named here and drawn by the page. */
-
-export type ServiceId = 'database' | 'cloud' | 'custom-apps' | 'ai' | 'web-mobile' | 'consult';
-
-export interface ServiceSummary {
-  id: ServiceId;
-  name: string;
-  /** One line for the home page's cards. */
-  summary: string;
-}
 
 /** The icons a service page can draw (web/features/services/service-icons.ts maps them to pictures). */
 export type ServiceIconName =

@@ -15,11 +15,9 @@ import { siteMessages } from '#common/shell-messages.ts';
 import { withQueriesOf } from '#web/api/queries.tsx';
 import type { ChatWindow as ChatWindowComponent } from '#web/features/chat/chat-window.tsx';
 import { readStoredChat, writeStoredChat } from '#web/features/chat/chat-storage.ts';
+import type { ChatStage } from '#web/features/chat/chat-stage.ts';
 import classes from './chat-widget.module.css';
 import { useLauncherOverForm } from './launcher-clearance.ts';
-
-/** Spec 001 §4: the widget's states. Closed is minimized after the window was shown (its conversation is kept). */
-export type ChatStage = 'minimized' | 'opening' | 'open' | 'closing' | 'closed';
 
 // The window, its streaming and its links load on first open (the home page's JavaScript budget, spec 001 §2), with
 // TanStack Query's client, which the window's calls use (decision 0033: withQueriesOf).

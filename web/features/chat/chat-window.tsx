@@ -16,7 +16,7 @@ import { IconMessageChatbot, IconMinus, IconSend } from '@tabler/icons-react';
 import { CHAT_TEXT_MAX, type ChatMessage } from '#common/contract/chat.ts';
 import { siteMessages } from '#common/messages.ts';
 import { chatTexts } from '#web/features/chat/chat-texts.ts';
-import type { ChatStage } from '#web/features/chat/chat-widget.tsx';
+import type { ChatStage } from '#web/features/chat/chat-stage.ts';
 import { useConversation, type PendingReply } from '#web/features/chat/use-conversation.ts';
 import { LinkedText, safeHref } from '#web/ui/linked-text.tsx';
 import classes from './chat-window.module.css';

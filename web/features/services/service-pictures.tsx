@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { ServiceId } from '#common/content/services.ts';
+import type { ServiceId } from '#common/content/service-summaries.ts';
 import classes from '#web/features/services/service-pictures.module.css';
 
 /*

@@ -40,8 +40,11 @@ import {
 } from '#common/content/home.ts';
 // Teasers and summaries: the articles' bodies and the services' pages are the news and service pages' own.
 import { formatNewsDate, newsPath, newsTeasers, type NewsTeaser } from '#common/content/news-teasers.ts';
-import { serviceSummaries as services, servicePath } from '#common/content/service-summaries.ts';
-import type { ServiceSummary } from '#common/content/services.ts';
+import {
+  serviceSummaries as services,
+  servicePath,
+  type ServiceSummary,
+} from '#common/content/service-summaries.ts';
 import { siteLinks } from '#web/site-links.ts';
 import classes from '#web/features/site/home-page.module.css';
 import { HomeTablePreview } from '#web/features/site/home-table-preview.tsx';
