@@ -1,4 +1,4 @@
-import type { ServiceId, ServiceSummary } from '#common/content/service-summaries.ts';
+import type { ServiceSummary } from '#common/content/service-summaries.ts';
 
 /** The six services of spec 001 §2 and §3, in menu order: the summaries the header menu and home cards use, and
  * each service's page (heading, two descriptions, six offers). Icons are named here and drawn by the page. */
