@@ -7,7 +7,7 @@ import type { AppStore } from '#server/store/app-store.ts';
 import { undosOf, type StoredAuditEntry } from '#server/store/audit.ts';
 import type { AppDatabase } from '#server/store/schema.ts';
 import { countAdministrators } from '#server/store/users.ts';
-import { auditEntryView } from './audit-service.ts';
+import { auditEntryView } from '#server/features/audit/audit-service.ts';
 
 /*
  * GET /api/admin/overview (/admin/home): counts of users, administrators, locked users, live sessions and roles; the

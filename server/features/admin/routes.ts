@@ -27,16 +27,16 @@ import { envelope } from '#common/contract/envelope.ts';
 import { accountApiMessages, adminMessages, browserMessages } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import type { Caller } from '#server/access/table-access.ts';
+import { pageOfAudit } from '#server/features/audit/audit-service.ts';
+import { undoChange } from '#server/features/audit/undo-service.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { markAccessChanged } from '#server/store/roles.ts';
 import { ApiError, success } from '#server/plugins/error-envelope.ts';
 import { requireAdmin, requireSignedIn } from '#server/plugins/session.ts';
 import { deleteAppRow, getAppRow, upsertAppRow } from './app-data-service.ts';
-import { pageOfAudit } from './audit-service.ts';
 import { adminOverview as overviewOf } from './overview-service.ts';
 import { deleteRole, getRole, pageOfRoles, saveRole } from './roles-service.ts';
 import { allTables } from './tables-service.ts';
-import { undoChange } from './undo-service.ts';
 import {
   endUserSessions,
   lockUser,

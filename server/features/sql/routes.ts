@@ -24,6 +24,7 @@ import {
   tableParams,
   undoResult,
 } from '#common/contract/sql.ts';
+import { rowHistory, undoRowChange } from '#server/features/audit/row-history-service.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import { callerOf, refOf } from '#server/access/table-access.ts';
 import type { AppStore } from '#server/store/app-store.ts';
@@ -42,7 +43,6 @@ import {
   upsertRow,
 } from './sql-service.ts';
 import { pageCursorKey } from './page-cursor.ts';
-import { rowHistory, undoRowChange } from './row-history-service.ts';
 import type { SqlContext } from './sql-context.ts';
 
 /** How a save uses the row's version (decision 0045), for the OpenAPI description. */

@@ -23,9 +23,9 @@ import {
   type TableRef,
 } from '#server/access/policy.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
-import { auditedWrite } from './audit-intents.ts';
+import { auditedWrite } from '#server/features/audit/audit-intents.ts';
 import { readPageCursor, writePageCursor } from './page-cursor.ts';
-import { dataChangeEntry } from './row-audit.ts';
+import { dataChangeEntry } from '#server/features/audit/row-audit.ts';
 import { databaseNamed, openDatabase, openTable, type Caller } from '#server/access/table-access.ts';
 import type { SqlContext } from './sql-context.ts';
 

@@ -89,7 +89,7 @@ export function auditActionLabel(action: string): string {
   return labels.get(action) ?? action;
 }
 
-/** The data changes the audit trail can undo: the server's list (server/features/admin/undo-service.ts changeOf;
+/** The data changes the audit trail can undo: the server's list (server/features/audit/undo-service.ts changeOf;
  * an undo, data.undo, is not undone in turn). Restore is the undo of a delete. */
 export function undoKind(action: string): 'undo' | 'restore' | null {
   return action === 'data.update' || action === 'data.insert'

@@ -21,7 +21,7 @@ function undosHref(entry: AuditEntryView): string {
 
 /**
  * An entry's undo: "Undo" for an update or insert, "Restore" for a delete, while it is done and not undone (the
- * server undoes only those: server/features/admin/undo-service.ts); an undone entry says by which entry. The toast
+ * server undoes only those: server/features/audit/undo-service.ts); an undone entry says by which entry. The toast
  * is the server's message, green when it undid, red with its reason when it refused.
  */
 export function UndoControl({ entry }: { entry: AuditEntryView }) {

@@ -12,14 +12,14 @@ import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
 import { withRowVersion } from '#server/engines/row-version.ts';
 import { requireTableAccess, type TableAction, type TableRef } from '#server/access/policy.ts';
-import { auditedWrite } from '#server/features/sql/audit-intents.ts';
+import { auditedWrite } from './audit-intents.ts';
 import {
   auditedRow,
   changedColumns,
   isShortenedBinary,
   keyOf,
   type DataChange,
-} from '#server/features/sql/row-audit.ts';
+} from './row-audit.ts';
 import { databaseNamed, type Caller } from '#server/access/table-access.ts';
 import type { SqlContext } from '#server/features/sql/sql-context.ts';
 import {
@@ -41,7 +41,7 @@ import { parsedDetail } from './audit-service.ts';
  * docs/decisions/0026-row-history-and-last-page.md) anyone who holds that right on the table. Nothing is overwritten that changed after the audited change, and every undo is itself an
  * audited data change (`data.undo`, detail {of, change, key, before, after}); a change is undone at most once. The
  * undo's entry is its claim, an intent recorded before the change commits and confirmed after, like every data
- * change's (#server/features/sql/audit-intents.ts); a change whose own entry is still an intent is not undone.
+ * change's (audit-intents.ts); a change whose own entry is still an intent is not undone.
  */
 
 export const undoMessages = {

@@ -20,7 +20,7 @@ import { tempDir } from '#server/test/temp-dir.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 import { claimUndo, writeAudit, writeAuditIntent } from '#server/store/audit.ts';
 import { AUDIT_UNWRITABLE, resolveAuditIntent, resolveOpenIntents } from './audit-intents.ts';
-import { undoMessages } from '#server/features/admin/undo-service.ts';
+import { undoMessages } from './undo-service.ts';
 
 /*
  * Audit entries written as intents and resolved by reading the row (issue 11 finding 4; the crash itself is in

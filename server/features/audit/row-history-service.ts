@@ -7,13 +7,13 @@ import {
 } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { NO_RIGHTS, tablePermissions, type TableRef } from '#server/access/policy.ts';
-import { parsedDetail } from '#server/features/admin/audit-service.ts';
-import { canUndo, changeOf, undoChangeOfTable } from '#server/features/admin/undo-service.ts';
+import { parsedDetail } from './audit-service.ts';
+import { canUndo, changeOf, undoChangeOfTable } from './undo-service.ts';
 import { auditOfKey, undosOf, type StoredAuditEntry } from '#server/store/audit.ts';
 import { z } from 'zod';
 import { auditedRow, keyOf, type DataChange } from './row-audit.ts';
 import { openTable, type Caller } from '#server/access/table-access.ts';
-import type { SqlContext } from './sql-context.ts';
+import type { SqlContext } from '#server/features/sql/sql-context.ts';
 
 /*
  * A row's history for anyone who may read its table (docs/decisions/0026-row-history-and-last-page.md): the audit
