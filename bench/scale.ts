@@ -41,7 +41,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { encodeBody } from '#common/contract/body-encoding.ts';
-import { exportQueueName } from '#server/features/exports/service.ts';
+import { exportQueueName } from '#server/jobs/export-queue.ts';
 import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { openAppStore } from '#server/store/app-store.ts';
 import { benchAdministrator, createBenchRows } from './bench-session.ts';

@@ -3,7 +3,6 @@ import { encodeSegment, linkMatcher, tableId, tablePath } from '#common/links.ts
 import type { AppStore } from '#server/store/app-store.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
-import type { SignedInAccount } from '#server/plugins/session.ts';
 
 /*
  * Who may do what with a table, decided on the server for every data call (docs/decisions/0006-access-control.md):
@@ -21,6 +20,17 @@ const ACTION_DENIED: Record<Exclude<TableAction, 'read'>, string> = {
   update: 'You do not have permission to change rows of that table.',
   delete: 'You do not have permission to delete rows of that table.',
 };
+
+/** Who the policy decides for: what it reads of an account. A signed-in request's account (plugins/session.ts) is
+ * one; an export's download builds one for the job's owner from the app store. */
+export interface AccessCaller {
+  userId: number;
+  isAdmin: boolean;
+  links: string[];
+  /** The write permissions of the user's roles by TableId, when known (the access cache); else the policy reads
+   * them. */
+  permissions?: ReadonlyMap<string, TableRights>;
+}
 
 export interface TableRef {
   database: string;
@@ -48,7 +58,7 @@ export const NO_RIGHTS: TableRights = { canInsert: false, canUpdate: false, canD
 /** The write permissions the account's roles grant on one table. */
 export async function tablePermissions(
   store: AppStore,
-  account: SignedInAccount,
+  account: AccessCaller,
   ref: TableRef,
 ): Promise<TableRights> {
   if (account.isAdmin) return ALL_RIGHTS;
@@ -59,7 +69,7 @@ export async function tablePermissions(
  * number. */
 export async function databasePermissions(
   store: AppStore,
-  account: SignedInAccount,
+  account: AccessCaller,
   database: string,
   tables: { schema: string; table: string }[],
 ): Promise<(table: { schema: string; table: string }) => TableRights> {
@@ -73,7 +83,7 @@ export async function databasePermissions(
  * a user's roles name far fewer tables than a big database has) and answers a lookup by table. */
 async function permissionsOfTables(
   store: AppStore,
-  account: SignedInAccount,
+  account: AccessCaller,
   tableIds: string[],
 ): Promise<(ref: TableRef) => TableRights> {
   // Known from the access cache (a signed-in call): no read at all.
@@ -100,7 +110,7 @@ async function permissionsOfTables(
 /** Whether the account may do `action` on the table. */
 export async function mayAccessTable(
   store: AppStore,
-  account: SignedInAccount,
+  account: AccessCaller,
   ref: TableRef,
   action: TableAction,
 ) {
@@ -119,7 +129,7 @@ export async function mayAccessTable(
  * up, so a refusal never tells whether the table exists. */
 export async function requireTableAccess(
   store: AppStore,
-  account: SignedInAccount,
+  account: AccessCaller,
   ref: TableRef,
   action: TableAction,
   address: string | null = null,
@@ -143,7 +153,7 @@ export async function requireTableAccess(
 /** Throws a 403 (and audits it) unless the account's links show the database. */
 export async function requireDatabaseAccess(
   store: AppStore,
-  account: SignedInAccount,
+  account: AccessCaller,
   database: string,
   address: string | null = null,
 ): Promise<void> {
@@ -158,7 +168,7 @@ export async function requireDatabaseAccess(
 }
 
 /** The databases the account's links show, in registration order. */
-export function visibleDatabases(account: SignedInAccount, names: string[]): string[] {
+export function visibleDatabases(account: AccessCaller, names: string[]): string[] {
   if (account.isAdmin) return names;
   const allows = matcherOf(account.links);
   return names.filter((name) => allows.database(name));
@@ -166,7 +176,7 @@ export function visibleDatabases(account: SignedInAccount, names: string[]): str
 
 /** The tables of a database the account's links allow. */
 export function visibleTables<T extends { schema: string; name: string }>(
-  account: SignedInAccount,
+  account: AccessCaller,
   database: string,
   tables: T[],
 ): T[] {

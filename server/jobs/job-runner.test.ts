@@ -7,7 +7,7 @@ import pino from 'pino';
 import { z } from 'zod';
 import { exportMessages as em } from '#common/messages.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
-import { exportQueueName } from '#server/features/exports/service.ts';
+import { exportQueueName } from './export-queue.ts';
 import {
   exportAndDownload,
   readCsv,
@@ -16,7 +16,7 @@ import {
   startExport,
   waitForExport,
   type Envelope,
-} from '#server/features/exports/export-test-support.ts';
+} from '#server/test/export-steps.ts';
 import { loadChinook } from '#server/test/chinook.ts';
 import { buildUser } from '#server/test/factories.ts';
 import type { TestDatabase } from '#server/test/server-databases.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExportStatus } from '#common/contract/exports.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
 import { exportJobTuning } from '#server/jobs/export-job.ts';
-import { readStatus, startExport, type Envelope } from '#server/features/exports/export-test-support.ts';
+import { readStatus, startExport, type Envelope } from '#server/test/export-steps.ts';
 import { buildAdmin, type TestUser } from '#server/test/factories.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 import {

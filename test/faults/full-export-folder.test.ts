@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreSignIn } from '#common/contract/account.ts';
 import { exportMessages as em } from '#common/messages.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
-import { startExport, waitForExport } from '#server/features/exports/export-test-support.ts';
+import { startExport, waitForExport } from '#server/test/export-steps.ts';
 import { AccountClient } from '#server/test/account-client.ts';
 import { TEST_PASSWORD, buildUser, type TestUser } from '#server/test/factories.ts';
 import { tempDir } from '#server/test/temp-dir.ts';

@@ -13,7 +13,7 @@ import {
   type TestDatabase,
 } from '#server/test/server-databases.ts';
 import { tempDir } from '#server/test/temp-dir.ts';
-import { EXPORT_STALE_CHECK_MS, EXPORT_STALE_MS, exportQueueName } from '#server/features/exports/service.ts';
+import { EXPORT_STALE_CHECK_MS, EXPORT_STALE_MS, exportQueueName } from '#server/jobs/export-queue.ts';
 import { openDbuiStore, prepareAdmin, signedInHeaders, startDbui, type DbuiProcess } from './dbui-process.ts';
 
 /*

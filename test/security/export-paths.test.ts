@@ -3,12 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '#common/contract/admin.ts';
 import { exportMessages as em } from '#common/messages.ts';
 import { ACCESS_DENIED } from '#server/access/policy.ts';
-import {
-  readStatus,
-  startExport,
-  waitForExport,
-  type Envelope,
-} from '#server/features/exports/export-test-support.ts';
+import { readStatus, startExport, waitForExport, type Envelope } from '#server/test/export-steps.ts';
 import { insertExportJob } from '#server/store/export-jobs.ts';
 import { buildUser, type TestUser } from '#server/test/factories.ts';
 import {

@@ -2,12 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreSignIn } from '#common/contract/account.ts';
 import { accountMessages as m, exportMessages as em } from '#common/messages.ts';
-import {
-  readStatus,
-  startExport,
-  waitForExport,
-  type Envelope,
-} from '#server/features/exports/export-test-support.ts';
+import { readStatus, startExport, waitForExport, type Envelope } from '#server/test/export-steps.ts';
 import { findExportJob, insertExportJob } from '#server/store/export-jobs.ts';
 import { AccountClient } from '#server/test/account-client.ts';
 import { anotherSession, buildUser, type TestUser } from '#server/test/factories.ts';

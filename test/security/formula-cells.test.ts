@@ -9,7 +9,7 @@ import {
   startExport,
   waitForExport,
   type Envelope,
-} from '#server/features/exports/export-test-support.ts';
+} from '#server/test/export-steps.ts';
 import {
   expectHealthy,
   expectNoLeak,

@@ -6,7 +6,7 @@ import type { PageResult, TableListItem } from '#common/contract/sql.ts';
 import { LINK_MAX_LENGTH, ROLE_MAX_LINKS } from '#common/limits.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
 import { ACCESS_DENIED } from '#server/access/policy.ts';
-import { startExport } from '#server/features/exports/export-test-support.ts';
+import { startExport } from '#server/test/export-steps.ts';
 import { buildUser, type TestUser } from '#server/test/factories.ts';
 import { tempDir } from '#server/test/temp-dir.ts';
 import {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportAndDownload } from '#server/features/exports/export-test-support.ts';
+import { exportAndDownload } from '#server/test/export-steps.ts';
 import { openSecurityTarget, securityEngines, type SecurityTarget } from './harness.ts';
 
 /*

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageResult, Row } from '#common/contract/sql.ts';
-import { exportAndDownload, readCsv, startExport } from '#server/features/exports/export-test-support.ts';
+import { exportAndDownload, readCsv, startExport } from '#server/test/export-steps.ts';
 import {
   expectHealthy,
   expectNoLeak,

@@ -3,12 +3,10 @@ import { z } from 'zod';
 import { transportMessages } from '#common/messages.ts';
 import {
   apiDelete,
-  apiDownload,
   apiGet,
   apiPost,
   apiPostEncoded,
   apiPut,
-  fileNameOf,
   readCookie,
   saveDownload,
   setSessionEndedHandler,
@@ -268,37 +266,6 @@ describe('PUT, DELETE and the encoded bodies', () => {
 });
 
 describe('downloads', () => {
-  it('returns the file with the name the server gave it, sending the bearer token', async () => {
-    setTokenSource(() => 'tok');
-    fetchMock.mockResolvedValue(
-      new Response('a,b\n1,2\n', {
-        status: 200,
-        headers: { 'Content-Disposition': 'attachment; filename="rows.csv"' },
-      }),
-    );
-    const result = await apiDownload('/api/sql/db/main/t/export/1/file', 'export.csv');
-    expect(sentHeaders().get('Authorization')).toBe('Bearer tok');
-    if (!result.isSuccess) throw new Error(result.message);
-    expect(result.fileName).toBe('rows.csv');
-    expect(await result.blob.text()).toBe('a,b\n1,2\n');
-  });
-
-  it("fails with the server's message, else the GET fallback", async () => {
-    fetchMock.mockResolvedValue(jsonResponse({ isSuccess: false, data: null, message: 'Gone.' }, 404));
-    expect(await apiDownload('/api/f', 'f')).toEqual({ isSuccess: false, message: 'Gone.' });
-    fetchMock.mockResolvedValue(new Response('', { status: 500 }));
-    expect(await apiDownload('/api/f', 'f')).toEqual({ isSuccess: false, message: 'GET request failed.' });
-  });
-
-  it('reads file names safely from Content-Disposition', () => {
-    expect(fileNameOf('attachment; filename*=UTF-8\'\'caf%C3%A9.csv; filename="cafe.csv"')).toBe('café.csv');
-    expect(fileNameOf('attachment; filename=plain.txt')).toBe('plain.txt');
-    expect(fileNameOf('attachment; filename="../../etc/passwd"')).toBe('passwd');
-    expect(fileNameOf('attachment; filename=".."')).toBeNull();
-    expect(fileNameOf('attachment')).toBeNull();
-    expect(fileNameOf(null)).toBeNull();
-  });
-
   it('hands the file to the browser through a temporary link', () => {
     vi.useFakeTimers();
     const create = vi.fn(() => 'blob:x');

@@ -159,27 +159,6 @@ async function transport(
   }
 }
 
-/** A file the API answered: its bytes and the name the server gave it (Content-Disposition), else the fallback. */
-export type DownloadResult =
-  { isSuccess: true; blob: Blob; fileName: string } | { isSuccess: false; message: string };
-
-/** GET a file of the API with the session's token (a plain link could not send it); errors follow the spec's rules,
- * read from the JSON error body the server sends instead of the file. */
-export async function apiDownload(
-  path: string,
-  fallbackName: string,
-  signal?: AbortSignal,
-): Promise<DownloadResult> {
-  const answer = await transport('GET', path, undefined, '*/*', signal);
-  if (!answer.ok) return { isSuccess: false, message: answer.message ?? transportMessages.GET };
-  const response = answer.response;
-  if (!response.ok) {
-    return { isSuccess: false, message: serverMessage(await readJson(response)) ?? transportMessages.GET };
-  }
-  const fileName = fileNameOf(response.headers.get('Content-Disposition')) ?? fallbackName;
-  return { isSuccess: true, blob: await response.blob(), fileName };
-}
-
 /** Hands a downloaded file to the browser as a download (an object URL on a temporary link, released after). */
 export function saveDownload(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
@@ -192,27 +171,6 @@ export function saveDownload(blob: Blob, fileName: string): void {
   link.remove();
   // The click starts the download synchronously; revoking on the next task leaves it time to take the URL.
   setTimeout(() => URL.revokeObjectURL(url), 0);
-}
-
-/** The file name of a Content-Disposition header (filename* in UTF-8 first, then filename), without any folder. */
-export function fileNameOf(header: string | null): string | null {
-  if (!header) return null;
-  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header);
-  let name: string | null = null;
-  if (extended?.[1]) {
-    try {
-      name = decodeURIComponent(extended[1].trim());
-    } catch {
-      name = null;
-    }
-  }
-  if (name === null) {
-    const plain = /filename\s*=\s*(?:"([^"]*)"|([^;]+))/i.exec(header);
-    name = (plain?.[1] ?? plain?.[2] ?? '').trim() || null;
-  }
-  if (name === null) return null;
-  const base = name.split(/[\\/]/).pop() ?? '';
-  return base && base !== '.' && base !== '..' ? base : null;
 }
 
 /** The headers every call of the API sends: Accept, the body's type, the bearer token when signed in, and the

@@ -5,7 +5,13 @@ import { loadChinook } from '#server/test/chinook.ts';
 import { buildUser, type TestUser } from '#server/test/factories.ts';
 import type { TestDatabase } from '#server/test/server-databases.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
-import { type Envelope, readStatus, schemaOf, startExport, waitForExport } from './export-test-support.ts';
+import {
+  type Envelope,
+  readStatus,
+  schemaOf,
+  startExport,
+  waitForExport,
+} from '#server/test/export-steps.ts';
 
 /*
  * The web app downloads a finished export with a plain link (no bearer). That answer must not replace the session's

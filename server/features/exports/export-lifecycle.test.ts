@@ -16,7 +16,7 @@ import { buildUser, type TestUser } from '#server/test/factories.ts';
 import { createPostgresDatabase, type TestDatabase } from '#server/test/server-databases.ts';
 import { tempDir } from '#server/test/temp-dir.ts';
 import { testClock, type TestApp } from '#server/test/test-app.ts';
-import { readStatus, startExport, waitForExport, type Envelope } from './export-test-support.ts';
+import { readStatus, startExport, waitForExport, type Envelope } from '#server/test/export-steps.ts';
 
 /*
  * An export's life on a table big enough to watch (200,000 generated rows on PostgreSQL): progress that moves and

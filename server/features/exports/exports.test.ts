@@ -26,7 +26,7 @@ import {
   waitForExport,
   type Envelope,
   type Kind,
-} from './export-test-support.ts';
+} from '#server/test/export-steps.ts';
 import { contentDisposition } from './routes.ts';
 
 /*

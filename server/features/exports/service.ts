@@ -6,36 +6,21 @@ import type { Filter } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { exportMessages as em } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
-import { ACCESS_DENIED, mayAccessTable, type TableRef } from '#server/access/policy.ts';
+import { ACCESS_DENIED, mayAccessTable, type AccessCaller, type TableRef } from '#server/access/policy.ts';
 import { randomToken, safeEqual, sha256Hex } from '#server/crypto/tokens.ts';
 import { openTable, type Caller } from '#server/access/table-access.ts';
-import {
-  exportContentTypes,
-  exportFileIn,
-  orphanExportFiles,
-  removeExportFile,
-} from '#server/jobs/export-files.ts';
-import {
-  exportJob,
-  type ExportJobDeps,
-  type ExportPayload,
-  type ExportRequest,
-} from '#server/jobs/export-job.ts';
-import { inProcessRunner } from '#server/jobs/in-process-runner.ts';
-import type { JobRunner } from '#server/jobs/job-runner.ts';
+import { exportContentTypes, exportFileIn } from '#server/jobs/export-files.ts';
+import type { ExportJobDeps, ExportRequest } from '#server/jobs/export-job.ts';
+import { openExportQueue } from '#server/jobs/export-queue.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
-import type { SignedInAccount } from '#server/plugins/session.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import {
   activeExportsOf,
   activeStates,
   type ExportJobRow,
-  allExportIds,
   deleteExportJob,
   endExport,
-  endedExportsBefore,
-  failUnfinishedExports,
   findExportJob,
   insertExportJob,
   setDownloadToken,
@@ -44,32 +29,19 @@ import {
 } from '#server/store/export-jobs.ts';
 import { linksOfUser, userIsAdmin } from '#server/store/roles.ts';
 import { sessionLives as storedSessionLives } from '#server/store/sessions.ts';
-import { sharedSecret } from '#server/store/settings.ts';
 
 /*
  * Exports as background jobs (docs/decisions/0008-exports.md). Start checks access, the filter and the sort, counts
- * the rows, records a queued job and answers its id at once; the job runner does the writing. Status reads the
- * job's row; when it is done it mints the download link's single-use token (stored hashed, 5 minutes). A job
- * belongs to the session that started it: its status, cancel and link work only while that session lives (an
- * administrator's lock ends it), read from the app store at every call (decision 0044). Files and rows go after the retention
- * time; a job a restart interrupted, or whose session ended, is failed with a reason, never left running.
+ * the rows, records a queued job and answers its id at once; the job queue (server/jobs/export-queue.ts) does the
+ * writing. Status reads the job's row; when it is done it mints the download link's single-use token (stored hashed,
+ * 5 minutes). A job belongs to the session that started it: its status, cancel and link work only while that session
+ * lives (an administrator's lock ends it), read from the app store at every call (decision 0044). Files and rows go
+ * after the retention time; a job a restart interrupted, or whose session ended, is failed with a reason, never left
+ * running.
  */
 
 /** How long a download link works. */
 export const DOWNLOAD_TOKEN_TTL_MS = 5 * 60 * 1000;
-/** How long export files and their jobs are kept after the job ended. */
-export const EXPORT_RETENTION_MS = 24 * 60 * 60 * 1000;
-/** A running job whose heartbeat (written every second) is older than this has lost its worker (a crashed or killed
- * instance): fifteen beats missed, which a live worker under load does not come near (decision 0023). */
-export const EXPORT_STALE_MS = 15 * 1000;
-/** With jobs on a shared queue (REDIS_URL), how often running jobs are checked for a lost worker: a restarted
- * instance cannot tell a dead worker from another live instance's, so their jobs end by the heartbeat, within
- * EXPORT_STALE_MS + this of the crash, rather than when BullMQ's lock expires or the hourly sweep comes. */
-export const EXPORT_STALE_CHECK_MS = 5 * 1000;
-/** How often retention and stale jobs are swept. */
-export const EXPORT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
-/** Jobs one instance writes at once (each holds one database connection and one core while it formats). */
-const CONCURRENCY = 2;
 
 export interface ExportContext {
   store: AppStore;
@@ -106,7 +78,7 @@ export interface ExportService {
   /** Cancels a queued or running export; one that has already ended is answered with how it ended. */
   cancel(caller: Caller, ref: TableRef, id: string): Promise<ExportStatus>;
   download(
-    account: SignedInAccount | null,
+    account: AccessCaller | null,
     id: string,
     token: string,
     address: string | null,
@@ -116,106 +88,25 @@ export interface ExportService {
   close(): Promise<void>;
 }
 
-/** The BullMQ queue of an app store: every instance sharing the store shares it (its name is kept in the store). */
-export async function exportQueueName(store: AppStore): Promise<string> {
-  return `dbui-exports-${await sharedSecret(store.db, 'exports-queue', () => randomUUID())}`;
-}
-
 const iso = (ms = Date.now()) => new Date(ms).toISOString();
 
-/** Opens the export service: the job runner (in-process, or BullMQ with REDIS_URL) and the sweeps; on start the
- * jobs a restart interrupted are failed and their partial files deleted. */
+/** Opens the export service over its job queue (server/jobs/export-queue.ts: the runner, the clean-up after a
+ * restart, the sweeps). */
 export async function createExportService(context: ExportContext): Promise<ExportService> {
   const { store, exportDir, log } = context;
-  const definition = exportJob({
-    store,
-    databases: context.databases,
-    exportDir,
-    log,
-    ...context.job,
-  });
-  const failAndRemove = async (jobs: { id: string; format: string }[]) => {
-    for (const job of jobs) await removeExportFile(exportDir, job.id, job.format);
-  };
-
-  let runner: JobRunner<ExportPayload>;
-  if (context.redisUrl) {
-    // Other instances may be running jobs of this queue: only jobs whose heartbeat stopped lost their worker.
-    await failAndRemove(
-      await failUnfinishedExports(store.db, em.restarted, iso(), {
-        staleBefore: iso(Date.now() - EXPORT_STALE_MS),
-        states: ['running'],
-      }),
-    );
-    // Loaded only when REDIS_URL asks for it: BullMQ and ioredis take a third of a second to load.
-    const { bullmqRunner } = await import('#server/jobs/bullmq-runner.ts');
-    runner = bullmqRunner(definition, {
-      redisUrl: context.redisUrl,
-      queueName: await exportQueueName(store),
-      concurrency: CONCURRENCY,
-      log,
-      onAbandoned: async (id) => {
-        const job = await findExportJob(store.db, id);
-        if (job && (await endExport(store.db, id, 'failed', em.restarted, iso())))
-          await removeExportFile(exportDir, id, job.format);
-      },
-    });
-  } else {
-    // In-process jobs live in this process only: whatever had not ended was interrupted by the restart.
-    await failAndRemove(await failUnfinishedExports(store.db, em.restarted, iso()));
-    runner = inProcessRunner(definition, { concurrency: CONCURRENCY, log });
-  }
-
   const sessionTime = () => (context.now ?? (() => new Date()))().toISOString();
   /** Whether the job's session still lives (an administrator's lock ends it): the rule of every call on the job. */
   const sessionLives = (job: Pick<ExportJobRow, 'user_id' | 'session_id'>) =>
     storedSessionLives(store.db, job.session_id, job.user_id, sessionTime());
-  /** Fails the jobs that have not ended but whose session no longer lives (no one can reach them, and one would hold
-   * its owner's next export back) and deletes their files; `userId`: only that user's. */
-  const failOrphaned = async (userId?: number) => {
-    let query = store.db
-      .selectFrom('export_jobs')
-      .select(['id', 'format', 'user_id', 'session_id'])
-      .where('status', 'in', activeStates);
-    if (userId !== undefined) query = query.where('user_id', '=', userId);
-    for (const job of await query.execute()) {
-      if (await sessionLives(job)) continue;
-      if (await endExport(store.db, job.id, 'failed', em.sessionEnded, iso())) {
-        runner.stop(job.id, 'cancelled');
-        await removeExportFile(exportDir, job.id, job.format);
-      }
-    }
-  };
-  const failStale = async () =>
-    failAndRemove(
-      await failUnfinishedExports(store.db, em.restarted, iso(), {
-        staleBefore: iso(Date.now() - EXPORT_STALE_MS),
-        states: ['running'],
-      }),
-    );
-  const sweep = async () => {
-    await failStale();
-    await failOrphaned();
-    for (const job of await endedExportsBefore(store.db, iso(Date.now() - EXPORT_RETENTION_MS))) {
-      await removeExportFile(exportDir, job.id, job.format);
-      await deleteExportJob(store.db, job.id);
-    }
-    // Files whose job row is gone (deleted with its user, or a crash between the two deletes above).
-    for (const file of await orphanExportFiles(exportDir, await allExportIds(store.db), 10 * 60 * 1000))
-      await fs.promises.rm(file, { force: true });
-  };
-  await sweep();
-  const sweeper = setInterval(() => {
-    sweep().catch((error: unknown) => log.error({ err: error }, 'export sweep failed'));
-  }, EXPORT_SWEEP_INTERVAL_MS);
-  sweeper.unref();
-  const staleChecker =
-    runner.mode === 'bullmq'
-      ? setInterval(() => {
-          failStale().catch((error: unknown) => log.error({ err: error }, 'export stale check failed'));
-        }, EXPORT_STALE_CHECK_MS)
-      : null;
-  staleChecker?.unref();
+  const queue = await openExportQueue({
+    store,
+    databases: context.databases,
+    exportDir,
+    redisUrl: context.redisUrl,
+    log,
+    sessionLives,
+    ...(context.job ? { job: context.job } : {}),
+  });
 
   /** The caller's own job of this table, or a 404 that says nothing about other people's jobs. */
   async function ownJob(caller: Caller, ref: TableRef, id: string): Promise<ExportJobRow> {
@@ -234,7 +125,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
   }
 
   return {
-    mode: runner.mode,
+    mode: queue.mode,
 
     async start(caller, ref, request) {
       const { engine, table } = await openTable(context, caller, ref, 'read');
@@ -242,7 +133,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
       const total = await engine.countRows(table, { filter: request.filter, orderBy: request.orderBy });
       const userId = caller.account.userId;
       const sessionId = caller.account.sessionId;
-      await failOrphaned(userId);
+      await queue.failOrphaned(userId);
       if ((await activeExportsOf(store.db, userId)).length > 0) throw new ApiError(409, em.alreadyRunning);
       const id = randomUUID();
       const stored: ExportRequest = { filter: request.filter, orderBy: request.orderBy, bom: request.bom };
@@ -269,7 +160,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
         throw new ApiError(409, em.alreadyRunning);
       }
       try {
-        await runner.enqueue(id, { jobId: id });
+        await queue.enqueue(id);
       } catch (error) {
         log.error({ err: error, job: id }, 'export could not be queued');
         await endExport(store.db, id, 'failed', em.failed, iso());
@@ -310,7 +201,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
       }
       // Here the job stops at once; on another instance it sees the cancel in its row within a second. Either way
       // its handler deletes the partial file.
-      runner.stop(id, 'cancelled');
+      queue.stop(id, 'cancelled');
       const after = await findExportJob(store.db, id);
       return statusOf(after ?? job, null);
     },
@@ -340,14 +231,10 @@ export async function createExportService(context: ExportContext): Promise<Expor
       // The link ends with the session that started the export (an administrator's lock ends that session).
       if (!(await sessionLives(job))) throw await refuse(job.user_id, em.sessionEnded);
       // The owner must still be allowed to read the table.
-      const owner: SignedInAccount = account ?? {
+      const owner: AccessCaller = account ?? {
         userId: job.user_id,
-        username: '',
         isAdmin: await userIsAdmin(store.db, job.user_id),
-        sessionId: 0,
         links: await linksOfUser(store.db, job.user_id),
-        reauthenticatedAt: null,
-        passwordExpired: false,
       };
       const ref = { database: job.database_name, schema: job.schema_name, table: job.table_name };
       if (!(await mayAccessTable(store, owner, ref, 'read'))) throw await refuse(job.user_id, ACCESS_DENIED);
@@ -373,16 +260,8 @@ export async function createExportService(context: ExportContext): Promise<Expor
       };
     },
 
-    sweep,
-
-    async close() {
-      clearInterval(sweeper);
-      if (staleChecker) clearInterval(staleChecker);
-      await runner.close();
-      // In-process: anything still queued was never started and never will be.
-      if (runner.mode === 'in-process')
-        await failAndRemove(await failUnfinishedExports(store.db, em.restarted, iso()));
-    },
+    sweep: () => queue.sweep(),
+    close: () => queue.close(),
   };
 }
 
