@@ -13,13 +13,7 @@ import { EngineError } from '#server/engines/engine-error.ts';
 import { withRowVersion } from '#server/engines/row-version.ts';
 import { requireTableAccess, type TableAction, type TableRef } from '#server/access/policy.ts';
 import { auditedWrite } from './audit-intents.ts';
-import {
-  auditedRow,
-  changedColumns,
-  isShortenedBinary,
-  keyOf,
-  type DataChange,
-} from './row-audit.ts';
+import { auditedRow, changedColumns, isShortenedBinary, keyOf, type DataChange } from './row-audit.ts';
 import { databaseNamed, type Caller } from '#server/access/table-access.ts';
 import type { SqlContext } from '#server/features/sql/sql-context.ts';
 import {
