@@ -47,7 +47,10 @@ export const INTENT_RETRY_INTERVAL_MS = 60_000;
 /** Intents younger than this are their write's own business (it confirms them within moments). */
 export const INTENT_GRACE_MS = 60_000;
 
-export interface IntentContext {
+/** What the audit feature works with (its intents, history and undo): the app store, where entries live; the
+ * registered databases, where the changed rows live; and where to log what the caller is not told. A feature's own
+ * context (features/sql's SqlContext) is one. */
+export interface AuditContext {
   store: AppStore;
   databases: DatabaseRegistry;
   log?: FastifyBaseLogger;
@@ -68,7 +71,7 @@ export type RecordChange = (entry: AuditEntry) => Promise<void>;
  * that fails, the resolver's next pass does it.
  */
 export async function auditedWrite<T>(
-  context: IntentContext,
+  context: AuditContext,
   write: (record: RecordChange) => Promise<T>,
   options: { intentId?: number } = {},
 ): Promise<T> {
@@ -176,10 +179,7 @@ async function tableOfTarget(
 }
 
 /** Resolves one open intent (see the rules above); 'open' when it must wait (its database cannot be read now). */
-export async function resolveAuditIntent(
-  context: IntentContext,
-  intent: AuditIntent,
-): Promise<IntentOutcome> {
+export async function resolveAuditIntent(context: AuditContext, intent: AuditIntent): Promise<IntentOutcome> {
   const { store } = context;
   const detail = parsedDetail(intent.detail);
   const change = changeOf(intent.action, detail);
@@ -246,14 +246,14 @@ export async function resolveAuditIntent(
 }
 
 /** Resolves one intent by id now, if it is still open (a write that failed after recording it). */
-async function resolveAuditIntentNow(context: IntentContext, id: number): Promise<IntentOutcome | null> {
+async function resolveAuditIntentNow(context: AuditContext, id: number): Promise<IntentOutcome | null> {
   const intent = await findAuditIntent(context.store.db, id);
   return intent ? resolveAuditIntent(context, intent) : null;
 }
 
 /** Resolves the intents left open before `before`; answers how many went each way. */
 export async function resolveOpenIntents(
-  context: IntentContext,
+  context: AuditContext,
   before: Date,
 ): Promise<Record<IntentOutcome, number>> {
   const counts: Record<IntentOutcome, number> = { done: 0, dropped: 0, uncertain: 0, open: 0 };
@@ -287,9 +287,7 @@ export interface AuditIntentResolver {
   stop(): Promise<void>;
 }
 
-export function auditIntentResolver(
-  context: IntentContext & { log: FastifyBaseLogger },
-): AuditIntentResolver {
+export function auditIntentResolver(context: AuditContext & { log: FastifyBaseLogger }): AuditIntentResolver {
   // Intents written before this moment belong to an earlier process (or to another instance, whose writes in flight
   // the locking read waits for).
   const createdAt = new Date();

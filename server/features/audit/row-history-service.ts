@@ -7,13 +7,13 @@ import {
 } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { NO_RIGHTS, tablePermissions, type TableRef } from '#server/access/policy.ts';
+import type { AuditContext } from './audit-intents.ts';
 import { parsedDetail } from './audit-service.ts';
 import { canUndo, changeOf, undoChangeOfTable } from './undo-service.ts';
 import { auditOfKey, undosOf, type StoredAuditEntry } from '#server/store/audit.ts';
 import { z } from 'zod';
 import { auditedRow, keyOf, type DataChange } from './row-audit.ts';
 import { openTable, type Caller } from '#server/access/table-access.ts';
-import type { SqlContext } from '#server/features/sql/sql-context.ts';
 
 /*
  * A row's history for anyone who may read its table (docs/decisions/0026-row-history-and-last-page.md): the audit
@@ -43,7 +43,7 @@ function changedColumnsOf(before: Row | null, after: Row | null): string[] {
 
 /** The entries of a table's target whose recorded key is exactly `keyJson`, newest first, at most `limit`. */
 async function entriesOfKey(
-  context: SqlContext,
+  context: AuditContext,
   target: string,
   keyJson: string,
   limit: number,
@@ -66,7 +66,7 @@ async function entriesOfKey(
 
 /** POST …/history: the audit entries of the row with the given row's key, newest first (ROW_HISTORY_LIMIT). */
 export async function rowHistory(
-  context: SqlContext,
+  context: AuditContext,
   caller: Caller,
   ref: TableRef,
   given: Row,
@@ -108,7 +108,7 @@ export async function rowHistory(
 /** POST …/history/{id}/undo: undoes one change of this table, for a caller who may read the table and holds the
  * right the undo needs (undo-service.ts decides the rest, as for the audit trail's undo). */
 export async function undoRowChange(
-  context: SqlContext,
+  context: AuditContext,
   caller: Caller,
   ref: TableRef,
   id: number,

@@ -12,10 +12,9 @@ import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
 import { withRowVersion } from '#server/engines/row-version.ts';
 import { requireTableAccess, type TableAction, type TableRef } from '#server/access/policy.ts';
-import { auditedWrite } from './audit-intents.ts';
+import { auditedWrite, type AuditContext } from './audit-intents.ts';
 import { auditedRow, changedColumns, isShortenedBinary, keyOf, type DataChange } from './row-audit.ts';
 import { databaseNamed, type Caller } from '#server/access/table-access.ts';
-import type { SqlContext } from '#server/features/sql/sql-context.ts';
 import {
   claimUndo,
   findAudit,
@@ -253,7 +252,7 @@ async function undoneBy(
 }
 
 /** Who may undo: an administrator, or the entry's author (their rights on the table are checked next). */
-async function refuseOthers(context: SqlContext, caller: Caller, entry: StoredAuditEntry): Promise<void> {
+async function refuseOthers(context: AuditContext, caller: Caller, entry: StoredAuditEntry): Promise<void> {
   if (caller.account.isAdmin || entry.user_id === caller.account.userId) return;
   await writeAudit(context.store.db, {
     userId: caller.account.userId,
@@ -353,7 +352,7 @@ export function canUndo(entry: StoredAuditEntry, preview: UndoPreview): boolean 
 
 /** POST api/admin/audit/{id}/undo: undoes one data change; answers what was done and a message saying it. */
 export async function undoChange(
-  context: SqlContext,
+  context: AuditContext,
   caller: Caller,
   id: number,
 ): Promise<{ result: UndoResult; message: string }> {
@@ -368,7 +367,7 @@ export async function undoChange(
  * were checked by the data API); an entry of another table is not found here.
  */
 export async function undoChangeOfTable(
-  context: SqlContext,
+  context: AuditContext,
   caller: Caller,
   ref: TableRef,
   id: number,
@@ -381,7 +380,7 @@ export async function undoChangeOfTable(
 
 /** Undoes an entry once whoever may ask has been decided: the right the opposite change needs, then the change. */
 async function undoEntry(
-  context: SqlContext,
+  context: AuditContext,
   caller: Caller,
   entry: StoredAuditEntry,
 ): Promise<{ result: UndoResult; message: string }> {
