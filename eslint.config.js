@@ -134,14 +134,5 @@ export default tseslint.config(
     files: [`server/${folder}/**/*.test.ts`],
     rules: boundary(serverBan, featureBan(folder)),
   })),
-  {
-    // Temporary (issue 33 item 4: the export service's job queue moves to server/jobs/): the runner's test starts
-    // exports through the exports feature until then. Remove with that move.
-    files: ['server/jobs/job-runner.test.ts'],
-    rules: boundary(
-      serverBan,
-      ban('^#server/features/(?!exports/(service|export-test-support)\\.ts$)', featureBan('jobs').message),
-    ),
-  },
   prettier,
 );
