@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { databaseBusy, databaseNotAnswering } from './engine-error.ts';
 import { streamWatch } from './stream-watch.ts';
 
@@ -27,11 +27,24 @@ async function read<T>(source: AsyncIterable<T>, readerPause = 0): Promise<T[]> 
   return items;
 }
 
+/** Reads `source` on fake timers (a loaded machine fires real ones late): the read's result after `ms`. */
+async function readOver<T>(source: AsyncIterable<T>, ms: number, readerPause = 0): Promise<T[]> {
+  const items = read(source, readerPause);
+  items.catch(() => undefined);
+  await vi.advanceTimersByTimeAsync(ms);
+  return items;
+}
+
 describe('streamWatch', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('asks the database after a silence, and waits on while it answers (a long sort before the first row)', async () => {
+    vi.useFakeTimers();
     let pings = 0;
     const watch = streamWatch({ quietMs: 40, alive: async () => void pings++ });
-    await expect(read(watch.watch(paced([150, 10], watch.signal)))).resolves.toEqual([0, 1]);
+    await expect(readOver(watch.watch(paced([150, 10], watch.signal)), 200)).resolves.toEqual([0, 1]);
     expect(pings).toBeGreaterThanOrEqual(2);
   });
 
@@ -48,6 +61,7 @@ describe('streamWatch', () => {
   });
 
   it('waits on when the database is busy (it answers others; no connection was free for the ping)', async () => {
+    vi.useFakeTimers();
     let pings = 0;
     const watch = streamWatch({
       quietMs: 30,
@@ -56,14 +70,15 @@ describe('streamWatch', () => {
         return Promise.reject(databaseBusy('crm'));
       },
     });
-    await expect(read(watch.watch(paced([120], watch.signal)))).resolves.toEqual([0]);
+    await expect(readOver(watch.watch(paced([120], watch.signal)), 150)).resolves.toEqual([0]);
     expect(pings).toBeGreaterThanOrEqual(2);
   });
 
   it('counts no silence while the reader is slow: only the reader was waiting', async () => {
+    vi.useFakeTimers();
     let pings = 0;
     const watch = streamWatch({ quietMs: 40, alive: async () => void pings++ });
-    await expect(read(watch.watch(paced([0, 0, 0], watch.signal)), 100)).resolves.toEqual([0, 1, 2]);
+    await expect(readOver(watch.watch(paced([0, 0, 0], watch.signal)), 400, 100)).resolves.toEqual([0, 1, 2]);
     expect(pings).toBe(0);
   });
 
