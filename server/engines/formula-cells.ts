@@ -1,5 +1,6 @@
 import type { CellValue, Column } from '#common/contract/sql.ts';
 import type { EngineKind } from './engine.ts';
+import { engineCapabilities } from './engine-capabilities.ts';
 
 /*
  * CSV injection (OWASP "CSV Injection"): a spreadsheet opening a CSV reads a cell that starts with =, +, -, @, a
@@ -48,7 +49,7 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 /** How a cell of this column goes into a CSV file: unchanged, or with formula-like text quoted (see above). */
 export function formulaSafeCell(kind: EngineKind, column: Column): (value: CellValue) => CellValue {
   if (holdsText(column)) return (value) => (typeof value === 'string' ? formulaSafeText(value) : value);
-  if (kind !== 'sqlite') return (value) => value;
+  if (!engineCapabilities(kind).anyValueInAnyColumn) return (value) => value;
   const typed = column.typeGroup === 'Binary' || column.typeGroup === 'image' ? BASE64 : NUMBER;
   return (value) =>
     typeof value === 'string' && startsLikeFormula(value) && !typed.test(value) ? `'${value}` : value;

@@ -3,6 +3,7 @@ import type { CellValue, Column, Row, Table } from '#common/contract/sql.ts';
 import type { EngineAdapter, SqlFragment } from './adapter.ts';
 import type { EnginePage, PageBoundary, PageQuery } from './engine.ts';
 import { compiledOnce } from './compiled-shapes.ts';
+import { engineCapabilities } from './engine-capabilities.ts';
 import { badInput } from './engine-error.ts';
 import { searchPredicates } from './search-terms.ts';
 import { countUpTo, rowFigureOf } from './table-catalog.ts';
@@ -257,7 +258,8 @@ export class RowPages {
   }
 
   private orderBy(parts: SortPart[], ref: (part: SortPart) => SqlFragment): SqlFragment {
-    if (!parts.length) return this.adapter.kind === 'mssql' ? sql`order by (select null)` : sql``;
+    if (!parts.length)
+      return engineCapabilities(this.adapter.kind).offsetNeedsOrderBy ? sql`order by (select null)` : sql``;
     return sql`order by ${sql.join(parts.map((p) => (p.descending ? sql`${ref(p)} desc` : sql`${ref(p)} asc`)))}`;
   }
 
@@ -396,7 +398,8 @@ const UNFILTERED = sql`1 = 1`;
 const shapeOf = (parts: SortPart[]) => JSON.stringify(parts.map((p) => [p.column.name, p.descending]));
 
 /**
- * Whether an index gives the page's keys in this order without reading the rows: on PostgreSQL an index whose
+ * Whether an index gives the page's keys in this order without reading the rows, as the engine's keysFromIndex
+ * says (capabilities.ts): on PostgreSQL an index whose
  * columns start with the sort columns and the key; on MariaDB/MySQL and SQL Server the primary key for the key's own
  * order (the rows are stored in it) or an index led by the sort column (a secondary index carries the primary key).
  * SQLite skips OFFSET's rows without reading their columns already: it reads directly.
@@ -406,14 +409,17 @@ function keysCovered(adapter: EngineAdapter, table: Table, parts: SortPart[]): b
   const names = parts.map((p) => p.column.name);
   if (!keys.length || !names.length) return false;
   const startsWith = (columns: string[], start: string[]) => start.every((name, i) => columns[i] === name);
-  if (adapter.kind === 'postgres') return table.indexes.some((index) => startsWith(index.columns, names));
-  if (adapter.kind !== 'mysql' && adapter.kind !== 'mssql') return false;
+  const { keysFromIndex } = engineCapabilities(adapter.kind);
+  if (keysFromIndex === 'index-prefix')
+    return table.indexes.some((index) => startsWith(index.columns, names));
+  if (keysFromIndex !== 'clustered-key') return false;
   if (table.primaryKey.length && startsWith(names, table.primaryKey)) return true;
   return table.primaryKey.length > 0 && table.indexes.some((index) => index.columns[0] === names[0]);
 }
 
-/** PostgreSQL sorts NULLs as larger than any value; MariaDB/MySQL, SQLite and SQL Server as smaller. */
-const nullsLargest = (adapter: EngineAdapter) => adapter.kind === 'postgres';
+/** PostgreSQL sorts NULLs as larger than any value; MariaDB/MySQL, SQLite and SQL Server as smaller (the
+ * nullsSortLargest capability). */
+const nullsLargest = (adapter: EngineAdapter) => engineCapabilities(adapter.kind).nullsSortLargest;
 
 /**
  * Rows strictly after (or before) the given sort values in the sort order: the first column beyond its value, or

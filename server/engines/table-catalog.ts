@@ -3,6 +3,7 @@ import type { Column, Table } from '#common/contract/sql.ts';
 import { tableId } from '#common/links.ts';
 import type { CatalogTable, EngineAdapter } from './adapter.ts';
 import { columnDefault } from './column-defaults.ts';
+import { engineCapabilities } from './engine-capabilities.ts';
 
 /** Tables with at most this many rows (by the engine's estimate) are counted exactly for the catalog. */
 export const EXACT_COUNT_THRESHOLD = 50_000;
@@ -115,10 +116,9 @@ export async function countUpTo(
   cap: number,
   where: ReturnType<typeof sql> = sql`1 = 1`,
 ): Promise<number> {
-  const inner =
-    adapter.kind === 'mssql'
-      ? sql`select top (${cap + 1}) 1 as one from ${sql.id(table.schema, table.name)} where ${where}`
-      : sql`select 1 as one from ${sql.id(table.schema, table.name)} where ${where} ${adapter.limitOffset(cap + 1, 0)}`;
+  const inner = engineCapabilities(adapter.kind).capsRowsWithTop
+    ? sql`select top (${cap + 1}) 1 as one from ${sql.id(table.schema, table.name)} where ${where}`
+    : sql`select 1 as one from ${sql.id(table.schema, table.name)} where ${where} ${adapter.limitOffset(cap + 1, 0)}`;
   const result = await sql<{
     n: number | string | bigint;
   }>`select count(*) as n from (${inner}) as counted`.execute(adapter.db);
