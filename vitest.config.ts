@@ -1,7 +1,14 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Two projects: the server and common code in Node, the web app in jsdom.
+// The Node test files, and those of them a database server must answer (PostgreSQL, MariaDB, Redis or SQL Server),
+// which say so in their name (docs/decisions/0052-the-fast-test-loop.md).
+const nodeTests = ['server/**/*.test.ts', 'common/**/*.test.ts', 'scripts/**/*.test.ts'];
+const databaseTests = ['server/**/*.db.test.ts', 'common/**/*.db.test.ts', 'scripts/**/*.db.test.ts'];
+
+// Projects: the unit tests of the server and common code in Node ("server") and of the web app in jsdom ("web"),
+// npm run test:unit; the tests on real database servers ("integration"), npm run test:integration; the attack,
+// fault and scale suites, npm run test:attack. `vitest run` (npm test) runs them all.
 export default defineConfig({
   plugins: [react()],
   test: {
@@ -20,7 +27,16 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'common/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: nodeTests,
+          exclude: [...configDefaults.exclude, '**/*.db.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: databaseTests,
         },
       },
       {
