@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
-import { chinookRows, chosen, expectError, openSuiteEngine } from './suite-setup.ts';
+import { chinookRows, chosen, expectError, openSuiteEngine } from '#server/test/engine-suite.ts';
 
 describe.each(chosen)('the %s engine', (kind) => {
   let engine: DatabaseEngine;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Table } from '#common/contract/sql.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
-import { chosen, expectError, openSuiteEngine } from './suite-setup.ts';
+import { chosen, expectError, openSuiteEngine } from '#server/test/engine-suite.ts';
 
 describe.each(chosen)('the %s engine', (kind) => {
   let engine: DatabaseEngine;

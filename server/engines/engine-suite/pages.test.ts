@@ -5,7 +5,7 @@ import { PAGE_SIZES } from '#common/limits.ts';
 import type { TestDatabase } from '#server/test/server-databases.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
 import type { DatabaseEngine, PageQuery } from '#server/engines/engine.ts';
-import { chosen, expectError, openSuiteEngine } from './suite-setup.ts';
+import { chosen, expectError, openSuiteEngine } from '#server/test/engine-suite.ts';
 
 describe.each(chosen)('the %s engine', (kind) => {
   let database: TestDatabase;

@@ -5,7 +5,7 @@ import { rowVersionMessages } from '#common/messages.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
 import { rowVersion, withRowVersion } from '#server/engines/row-version.ts';
-import { chosen, expectError, openSuiteEngine } from './suite-setup.ts';
+import { chosen, expectError, openSuiteEngine } from '#server/test/engine-suite.ts';
 
 describe.each(chosen)('the %s engine', (kind) => {
   let engine: DatabaseEngine;

@@ -4,7 +4,7 @@ import type { Row, Table } from '#common/contract/sql.ts';
 import type { TestDatabase } from '#server/test/server-databases.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
 import type { DatabaseEngine, PageQuery } from '#server/engines/engine.ts';
-import { chosen, openSuiteEngine, type SuiteEngine } from './suite-setup.ts';
+import { chosen, openSuiteEngine, type SuiteEngine } from '#server/test/engine-suite.ts';
 
 describe.each(chosen)('the %s engine', (kind) => {
   let database: TestDatabase;

@@ -12,8 +12,9 @@ import { EngineError } from '#server/engines/engine-error.ts';
  * Chinook database (MIT, server/test/fixtures/chinook) plus a table with one column of each type group. Chinook
  * names are PascalCase except on PostgreSQL, where they are snake_case.
  *
- * The suite is one file per capability (catalog, pages, seeking, row writes, foreign keys); each opens its own
- * Chinook per engine through openSuiteEngine, so a file can run alone and two run side by side.
+ * The suite is server/engines/engine-suite/, one file per capability (catalog, pages, seeking, row writes, foreign
+ * keys); each opens its own Chinook per engine through openSuiteEngine, so a file can run alone and two run side
+ * by side.
  */
 
 export type SuiteEngine = Exclude<EngineKind, 'mssql'>;
