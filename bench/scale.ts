@@ -549,7 +549,7 @@ async function main() {
     LOG_LEVEL: 'info',
   };
   // Both at once, as instances start behind a balancer (the store is migrated already: the first start's race is
-  // server/features/setup/concurrent-migrations.test.ts's).
+  // server/features/setup/concurrent-migrations.db.test.ts's).
   const startingAt = Date.now();
   const started = await Promise.allSettled(['A', 'B'].map((name) => startInstance(name, folder, env)));
   const instances = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));

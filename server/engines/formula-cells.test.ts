@@ -6,7 +6,7 @@ import { columnWith } from './mssql/test-support.ts';
 
 /*
  * Which CSV cells get a leading quote (OWASP CSV injection): the rule csv-stringify's path applies, which the
- * engines' own CSV (PostgreSQL COPY, the MySQL select) must match; export-formats.test.ts checks that they do.
+ * engines' own CSV (PostgreSQL COPY, the MySQL select) must match; export-formats.db.test.ts checks that they do.
  */
 
 const cell = (kind: EngineKind, typeGroup: TypeGroup, type: string, value: CellValue) =>

@@ -242,7 +242,7 @@ describe('two DBUI instances behind one address, sharing PostgreSQL, Redis and E
 
   it('started together on an empty app store: migrated once, one administrator, both serving', async () => {
     // The lock itself (one instance runs the migrations, the others wait) is proven step by step in
-    // server/features/setup/concurrent-migrations.test.ts; here two whole apps started at once and both serve.
+    // server/features/setup/concurrent-migrations.db.test.ts; here two whole apps started at once and both serve.
     const db = a.t.store.db;
     const recorded = await db
       .selectFrom('dbui_migrations' as never)

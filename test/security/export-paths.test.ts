@@ -20,7 +20,7 @@ import { expectNoSideEffect } from './side-effects.ts';
  * another user's job id at status, cancel and delete; a download token of another job, or changed; `..`, encoded
  * slashes, backslashes, look-alike slashes and NULs in the id, the table path and the file route; a job of a table
  * its owner lost access to. Every refusal is a plain 4xx that serves no file and changes nothing. Covered in
- * server/features/exports/exports.test.ts and not repeated: a status is only its owner's, also under another
+ * server/features/exports/exports.db.test.ts and not repeated: a status is only its owner's, also under another
  * table's path; a link works once, expires after five minutes, is replaced by the next status read, and refuses
  * another signed-in user; a made-up token and non-UUID ids (`..%2F..%2Fapp.db`, `%2Fetc%2Fpasswd`) are refused.
  */

@@ -21,7 +21,7 @@ import { expectNoSideEffect } from './side-effects.ts';
  * Covered elsewhere and not repeated here: the profile upsert ignoring isAdmin, roles, username, email, phone and the
  * verification flags (server/features/account/sessions.test.ts), the admin data calls refusing every users column
  * but names, the password-change flag and the lock (server/features/admin/app-data.test.ts), and an insert-only
- * user's body that names an existing row (server/features/sql/sql-api.test.ts).
+ * user's body that names an existing row (server/features/sql/sql-api.db.test.ts).
  */
 
 /** A fresh-looking user row, as the store holds what matters to rights and sign-in. */

@@ -63,7 +63,7 @@ const rules: Record<string, Rule> = {
   'GET /api/health': 'public',
   'GET /api/health/alive': 'public',
   'GET /api/health/ready': 'public',
-  // A scraper's bearer METRICS_TOKEN, never a session; unset here, so 404 for everyone (metrics.test.ts: 401, 200).
+  // A scraper's bearer METRICS_TOKEN, never a session; unset here, so 404 for everyone (metrics.db.test.ts: 401, 200).
   'GET /api/metrics': 'metricsToken',
   'GET /api/setup': 'public',
   'POST /api/setup': 'public',
@@ -122,7 +122,7 @@ const rules: Record<string, Rule> = {
   'POST /api/sql/:db/:schema/:table': 'tableInsert',
   'POST /api/sql/:db/:schema/:table/delete': 'tableDelete',
   // A row's history is read with the table; its undo needs the read first, then the right the change needs (which
-  // the entry decides: row-history.test.ts covers those refusals).
+  // the entry decides: row-history.db.test.ts covers those refusals).
   'POST /api/sql/:db/:schema/:table/history': 'tableRead',
   'POST /api/sql/:db/:schema/:table/history/:id/undo': 'tableRead',
   'GET /api/exports/:id/file': 'downloadToken',

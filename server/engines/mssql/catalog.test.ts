@@ -5,7 +5,7 @@ import { compileOnlyDb, recordingDb, squash, tableOf, type RecordedQuery } from 
 
 /*
  * The catalog without a server: the queries as compiled, and the catalog assembled from rows shaped as tedious
- * answers them (bit as boolean, sums of bigint as strings). Chinook's own facts are checked live (live.test.ts).
+ * answers them (bit as boolean, sums of bigint as strings). Chinook's own facts are checked live (live.db.test.ts).
  */
 
 type Row = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { csvFieldKind, MysqlCsvEncoder, parseFloatAsMysql2 } from './csv-records
  * The encoder reads a row two ways: straight from the text protocol packet (the hooked parser, stream.ts) or from
  * the Buffers mysql2 makes with typeCast: false (a mysql2 without that hook). Both must write the same bytes, for
  * every length code (1, 3, 4 and 9 bytes) and NULL. The byte-for-byte comparison with csv-stringify on a real
- * server is server/jobs/export-formats.test.ts.
+ * server is server/jobs/export-formats.db.test.ts.
  */
 
 const column = (type: string, typeGroup: Column['typeGroup']) => ({ type, typeGroup }) as Column;

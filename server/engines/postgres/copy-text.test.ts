@@ -8,7 +8,7 @@ import { csvRecords } from '#server/jobs/export-formats.ts';
 /*
  * The encoder on its own: COPY text cut at every byte, and the cursor's text values, give what JSON.stringify (and
  * csv-stringify, as export-formats.ts calls it) makes of the values the driver's parsers and decodeValue make of the
- * same text. export-formats.test.ts compares both paths
+ * same text. export-formats.db.test.ts compares both paths
  * with the rows on a real PostgreSQL.
  */
 

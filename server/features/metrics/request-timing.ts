@@ -43,7 +43,7 @@ const escapeLabel = (value: string) =>
  * (reply.elapsedTime at onResponse), into http_request_duration_seconds (a Prometheus histogram; its _count is the
  * request rate). prom-client's own histogram hashes its labels into a new string on every observation, so the
  * series are kept here: nested maps keyed by the strings and numbers Fastify already holds, then a bucket search
- * and three additions. A request allocates nothing once its series exists (measured in metrics.test.ts).
+ * and three additions. A request allocates nothing once its series exists (measured in metrics.db.test.ts).
  */
 export function requestTiming(app: FastifyInstance): RequestTiming {
   const byRoute = new Map<string, Map<string, Map<number, Series>>>();
