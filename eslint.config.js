@@ -76,6 +76,23 @@ const onlyCommonFolders = ['crypto', 'demo', 'engines', 'store'];
 const onlyCommonBan = (folder) =>
   ban(`^#server/(?!${folder}/)`, `server/${folder} imports only common/ (and its own files).`);
 
+/*
+ * A server feature uses another only where listed here (issue 33): the audit is the one change path of sql/ and
+ * admin/, which never lean on each other; account/ counts its failures in metrics/ and asks captcha/; admin/ shows
+ * account/'s sessions and health/'s report; setup/ makes the first account. Any other arrow is a new decision.
+ */
+const serverFeatureUses = {
+  account: ['captcha', 'metrics'],
+  admin: ['account', 'audit', 'health'],
+  setup: ['account'],
+  sql: ['audit'],
+};
+const otherServerFeatureBan = (feature) =>
+  ban(
+    `^#server/features/(?!${[feature, ...(serverFeatureUses[feature] ?? [])].map((f) => `${escapeRegex(f)}/`).join('|')})`,
+    `server/features/${feature} uses another feature only where serverFeatureUses in eslint.config.js lists it.`,
+  );
+
 /** The rules of one block: ../ always banned, plus `bans`. */
 function boundary(...bans) {
   const all = [parentPath, ...bans];
@@ -129,6 +146,10 @@ export default tseslint.config(
     rules: onlyCommonFolders.includes(folder)
       ? boundary(serverBan, onlyCommonBan(folder))
       : boundary(serverBan, featureBan(folder)),
+  })),
+  ...foldersOf('./server/features/').map((feature) => ({
+    files: [`server/features/${feature}/**`],
+    rules: boundary(serverBan, otherServerFeatureBan(feature)),
   })),
   ...onlyCommonFolders.map((folder) => ({
     files: [`server/${folder}/**/*.test.ts`],
