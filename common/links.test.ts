@@ -192,26 +192,32 @@ describe('canonical links', () => {
   });
 });
 
+/** The CPU this process has spent, in ms: unlike the wall clock, it does not grow while a loaded machine waits. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 describe('matching cost', () => {
   // Issue 11, finding 7: a trailing-slash pattern made long runs of slashes cost time quadratic in their length.
   // Sizes where quadratic work would take minutes and linear work takes milliseconds.
   it('is linear in the length of a link and of a path', () => {
     const slashes = `/db/${'/'.repeat(300_000)}x`;
-    const started = performance.now();
+    const started = cpuMs();
     expect(linkAllows(slashes, '/db/x/main/t')).toBe(false);
     expect(linkAllows('/db/x/*', slashes)).toBe(false);
     expect(linksShowDatabase([slashes], 'x')).toBe(false);
     expect(canonicalLink(slashes)).toEqual({ problem: 'length' });
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(cpuMs() - started).toBeLessThan(2_000);
   });
 
   it('answers many tables against a large set of links without comparing every pair', () => {
     const links = Array.from({ length: 2_000 }, (_, i) => `/db/x/s${i}/${'t'.repeat(400)}`);
     const allows = linkMatcher(links);
-    const started = performance.now();
+    const started = cpuMs();
     for (let i = 0; i < 20_000; i++) expect(allows.table('x', `s${i % 3000}`, 't')).toBe(false);
     expect(allows.table('x', 's7', 't'.repeat(400))).toBe(true);
     // 20,000 tables × 2,000 links × 400 characters compared pairwise would be 1.6e10 character steps.
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(cpuMs() - started).toBeLessThan(2_000);
   });
 });

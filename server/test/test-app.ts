@@ -12,6 +12,10 @@ export interface TestClock {
   now(): Date;
   /** Moves the app's time forward by `ms`. */
   advance(ms: number): void;
+  /** Holds the app's time where it is now (a loaded machine's own seconds then count for nothing) until thaw(). */
+  freeze(): void;
+  /** Lets the app's time run with the real time again, keeping every advance. */
+  thaw(): void;
 }
 
 /** A real app on a fresh SQLite app store (or APP_DB_URL given in env), as tests call it in-process. */
@@ -41,10 +45,18 @@ export interface TestAppOptions {
 /** A test clock starting at the real time. */
 export function testClock(): TestClock {
   let offset = 0;
+  let frozenAt: number | null = null;
   return {
-    now: () => new Date(Date.now() + offset),
+    now: () => new Date((frozenAt ?? Date.now()) + offset),
     advance(ms) {
       offset += ms;
+    },
+    freeze() {
+      frozenAt ??= Date.now();
+    },
+    thaw() {
+      if (frozenAt !== null) offset -= Date.now() - frozenAt;
+      frozenAt = null;
     },
   };
 }
