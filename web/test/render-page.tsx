@@ -1,0 +1,88 @@
+import { createContext, use, type ReactNode } from 'react';
+import { render, type RenderResult } from '@testing-library/react';
+import { vi } from 'vitest';
+import { createMemoryRouter, Outlet, RouterProvider, type InitialEntry } from 'react-router';
+import type { Verification } from '#common/contract/account.ts';
+import { AppProviders } from '#web/app-providers.tsx';
+import { NavigationGuardProvider } from '#web/forms/navigation-guard.tsx';
+import { SessionContext, type Session } from '#web/session/session-context.ts';
+
+export interface RenderPageOptions {
+  /** Where the router starts (default '/'): a path with its query, or an entry with state. */
+  at?: InitialEntry;
+  /** The route pattern the page renders at (default '*', any address), so it reads its params as in the app. */
+  path?: string;
+  /** Other routes beside the page's: pattern → element (where a page sends someone, a stand-in). */
+  routes?: Record<string, ReactNode>;
+  /**
+   * The session the page reads (useSession): a verification is signed in, null signed out, or a whole Session
+   * (fakeSession) whose calls the test watches. Left out, there is none, as for a page that brings the real
+   * SessionProvider (the route table does).
+   */
+  session?: Verification | null | Session;
+}
+
+export type RenderedPage = RenderResult & { router: ReturnType<typeof createMemoryRouter> };
+
+const PageContext = createContext<ReactNode>(null);
+
+/** The page itself, inside the router: what render (or rerender) was last given. */
+function Page() {
+  return use(PageContext);
+}
+
+/**
+ * Renders `page` as the app does (web/app.tsx): the app's providers (Mantine theme, toasts, TanStack Query's client),
+ * a data router with the one navigation guard, starting at `at`, and the session when given. `rerender` takes a new
+ * page and keeps the router where it is; `router` is there to navigate or read the address.
+ */
+export function renderPage(page: ReactNode, options: RenderPageOptions = {}): RenderedPage {
+  const { at = '/', path = '*', routes = {}, session } = options;
+  const router = createMemoryRouter(
+    [
+      {
+        element: (
+          <NavigationGuardProvider>
+            <Outlet />
+          </NavigationGuardProvider>
+        ),
+        children: [
+          { path, element: <Page /> },
+          ...Object.entries(routes).map(([routePath, element]) => ({ path: routePath, element })),
+        ],
+      },
+    ],
+    { initialEntries: [at] },
+  );
+  const sessionValue = session === undefined ? null : isSession(session) ? session : fakeSession(session);
+  function Wrapper({ children }: { children: ReactNode }) {
+    const routed = (
+      <PageContext value={children}>
+        <RouterProvider router={router} />
+      </PageContext>
+    );
+    return (
+      <AppProviders>
+        {sessionValue ? <SessionContext value={sessionValue}>{routed}</SessionContext> : routed}
+      </AppProviders>
+    );
+  }
+  const rendered: RenderResult = render(page, { wrapper: Wrapper });
+  return Object.assign(rendered, { router });
+}
+
+/** A session for a test: signed in with `verification` (signed out for null); its calls are mocks unless given. */
+export function fakeSession(verification: Verification | null, calls: Partial<Session> = {}): Session {
+  return {
+    status: verification ? 'signedIn' : 'signedOut',
+    verification,
+    signIn: vi.fn(),
+    signOut: vi.fn(),
+    reverify: vi.fn(() => Promise.resolve(true)),
+    ...calls,
+  };
+}
+
+function isSession(value: Verification | Session | null): value is Session {
+  return value !== null && 'status' in value;
+}
