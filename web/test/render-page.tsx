@@ -1,5 +1,5 @@
 import { createContext, use, type ReactNode } from 'react';
-import { render, type RenderResult } from '@testing-library/react';
+import { render, renderHook, type RenderHookResult, type RenderResult } from '@testing-library/react';
 import { vi } from 'vitest';
 import { createMemoryRouter, Outlet, RouterProvider, type InitialEntry } from 'react-router';
 import type { Verification } from '#common/contract/account.ts';
@@ -22,7 +22,7 @@ export interface RenderPageOptions {
   session?: Verification | null | Session;
 }
 
-export type RenderedPage = RenderResult & { router: ReturnType<typeof createMemoryRouter> };
+export type RenderedPage = RenderResult & { router: Router };
 
 const PageContext = createContext<ReactNode>(null);
 
@@ -37,6 +37,28 @@ function Page() {
  * page and keeps the router where it is; `router` is there to navigate or read the address.
  */
 export function renderPage(page: ReactNode, options: RenderPageOptions = {}): RenderedPage {
+  const { Wrapper, router } = pageWrapper(options);
+  const rendered: RenderResult = render(page, { wrapper: Wrapper });
+  return Object.assign(rendered, { router });
+}
+
+/** renderHook inside the same providers and router as renderPage, for a hook that needs them. */
+export function renderPageHook<Result, Props>(
+  hook: (props: Props) => Result,
+  options: RenderPageOptions & { initialProps?: Props } = {},
+): RenderHookResult<Result, Props> & { router: Router } {
+  const { initialProps, ...pageOptions } = options;
+  const { Wrapper, router } = pageWrapper(pageOptions);
+  const rendered = renderHook<Result, Props>(hook, { wrapper: Wrapper, initialProps });
+  return Object.assign(rendered, { router });
+}
+
+type Router = ReturnType<typeof createMemoryRouter>;
+
+function pageWrapper(options: RenderPageOptions): {
+  Wrapper: (props: { children: ReactNode }) => ReactNode;
+  router: Router;
+} {
   const { at = '/', path = '*', routes = {}, session } = options;
   const router = createMemoryRouter(
     [
@@ -67,8 +89,7 @@ export function renderPage(page: ReactNode, options: RenderPageOptions = {}): Re
       </AppProviders>
     );
   }
-  const rendered: RenderResult = render(page, { wrapper: Wrapper });
-  return Object.assign(rendered, { router });
+  return { Wrapper, router };
 }
 
 /** A session for a test: signed in with `verification` (signed out for null); its calls are mocks unless given. */
