@@ -202,6 +202,7 @@ export function createFakeApi(): FakeApiControl {
     }
     const chosen = pick(registrations, request);
     if (!chosen) {
+      if (process.env.FAKE_API_DEBUG) console.warn(`UNANSWERED ${method} ${request.url}`);
       return json(404, {
         isSuccess: false,
         data: null,

@@ -22,7 +22,11 @@ export interface RenderPageOptions {
   session?: Verification | null | Session;
 }
 
-export type RenderedPage = RenderResult & { router: Router };
+export type RenderedPage = RenderResult & {
+  router: Router;
+  /** Every path the router has been at, from the first (pathnames, in order). */
+  visited: string[];
+};
 
 const PageContext = createContext<ReactNode>(null);
 
@@ -37,9 +41,9 @@ function Page() {
  * page and keeps the router where it is; `router` is there to navigate or read the address.
  */
 export function renderPage(page: ReactNode, options: RenderPageOptions = {}): RenderedPage {
-  const { Wrapper, router } = pageWrapper(options);
+  const { Wrapper, router, visited } = pageWrapper(options);
   const rendered: RenderResult = render(page, { wrapper: Wrapper });
-  return Object.assign(rendered, { router });
+  return Object.assign(rendered, { router, visited });
 }
 
 /** renderHook inside the same providers and router as renderPage, for a hook that needs them. */
@@ -58,6 +62,7 @@ type Router = ReturnType<typeof createMemoryRouter>;
 function pageWrapper(options: RenderPageOptions): {
   Wrapper: (props: { children: ReactNode }) => ReactNode;
   router: Router;
+  visited: string[];
 } {
   const { at = '/', path = '*', routes = {}, session } = options;
   const router = createMemoryRouter(
@@ -76,6 +81,10 @@ function pageWrapper(options: RenderPageOptions): {
     ],
     { initialEntries: [at] },
   );
+  const visited = [router.state.location.pathname];
+  router.subscribe((state) => {
+    if (state.location.pathname !== visited.at(-1)) visited.push(state.location.pathname);
+  });
   const sessionValue = session === undefined ? null : isSession(session) ? session : fakeSession(session);
   function Wrapper({ children }: { children: ReactNode }) {
     const routed = (
@@ -89,7 +98,7 @@ function pageWrapper(options: RenderPageOptions): {
       </AppProviders>
     );
   }
-  return { Wrapper, router };
+  return { Wrapper, router, visited };
 }
 
 /** A session for a test: signed in with `verification` (signed out for null); its calls are mocks unless given. */
