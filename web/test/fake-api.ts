@@ -12,6 +12,9 @@ import { findContractRoute, type ContractRoute } from '#web/test/contract-routes
  * with the route and the Zod issues.
  */
 
+/** The page's origin: paths of the API are relative to it; anything sent elsewhere is no call of the API. */
+const ORIGIN = globalThis.location?.origin ?? 'http://localhost';
+
 /** A canned answer: the success envelope, a failure envelope, or (unchecked) a raw response or a transport error. */
 export type FakeAnswer =
   | { kind: 'ok'; data: unknown; message: string | null }
@@ -181,12 +184,13 @@ export function createFakeApi(): FakeApiControl {
   };
 
   const serve = async (input: string, init: RequestInit = {}): Promise<Response> => {
-    const url = new URL(String(input), 'http://localhost');
+    const url = new URL(String(input), ORIGIN);
     const method = (init.method ?? 'GET').toUpperCase() as HttpMethod;
-    const matched = findContractRoute(method, url.pathname);
+    const ours = url.origin === ORIGIN;
+    const matched = ours ? findContractRoute(method, url.pathname) : null;
     const request: FakeRequest = {
       method,
-      url: `${url.pathname}${url.search}`,
+      url: ours ? `${url.pathname}${url.search}` : url.href,
       pathname: url.pathname,
       query: url.searchParams,
       params: matched?.params ?? {},
@@ -194,6 +198,7 @@ export function createFakeApi(): FakeApiControl {
       headers: new Headers(init.headers),
     };
     seen.push(request);
+    if (!ours) return json(404, { message: `fake API: nothing answers ${url.origin} in a test` });
     if (!matched) {
       violations.push(
         `fake API: the app asked for ${method} ${url.pathname}, a route the server does not have.`,
