@@ -119,6 +119,8 @@ export interface FakeApi {
   once(method: HttpMethod, path: string, handler: FakeHandler): void;
   /** The requests so far, in order; only those of `method` and `path` (a pattern, as for `on`) when given. */
   requests(method?: HttpMethod, path?: string): FakeRequest[];
+  /** Every request so far, in order: the same array all along, so it can be kept and read later. */
+  readonly log: readonly FakeRequest[];
   /** The stubbed fetch, whose calls are `[path, init]` as the app made them. */
   fetch: Mock<(input: string, init: RequestInit) => Promise<Response>>;
 }
@@ -163,7 +165,7 @@ export function fakeApi(): FakeApi {
 /** The fake API itself, not yet standing in for fetch. */
 export function createFakeApi(): FakeApiControl {
   let registrations: Registration[] = [];
-  let seen: FakeRequest[] = [];
+  const seen: FakeRequest[] = [];
   let violations: string[] = [];
 
   const register = (method: HttpMethod, path: string, handler: FakeHandler, once: boolean) => {
@@ -240,11 +242,12 @@ export function createFakeApi(): FakeApiControl {
             (method === undefined || request.method === method) &&
             (path === undefined || pathMatches(path.split('?')[0]?.split('/') ?? [], request.pathname)),
         ),
+      log: seen,
       fetch,
     },
     reset: () => {
       registrations = [];
-      seen = [];
+      seen.length = 0;
       violations = [];
       fetch.mockClear();
     },
