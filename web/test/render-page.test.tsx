@@ -8,7 +8,7 @@ import { adminMessages } from '#common/messages.ts';
 import { usePendingChanges } from '#web/forms/pending-changes.ts';
 import { useSession } from '#web/session/session-context.ts';
 import { sampleVerification } from '#web/session/test-session.ts';
-import { fakeSession, renderPage } from '#web/test/render-page.tsx';
+import { fakeSession, renderPage, renderPageHook } from '#web/test/render-page.tsx';
 
 function Probe({ label = 'probe' }: { label?: string }) {
   const { pathname, search } = useLocation();
@@ -69,6 +69,16 @@ describe('renderPage', () => {
     rerender(<Probe label="second" />);
     expect(screen.getByText('second')).toBeTruthy();
     expect(screen.getByText('at /two')).toBeTruthy();
+  });
+
+  it("hands out the app's query client, the one the page uses", () => {
+    const { queryClient } = renderPage(<Probe />);
+    queryClient.setQueryData(['probe'], 'filled');
+    const { result } = renderPageHook(() => useQueryClient());
+    expect(result.current.getQueryData(['probe'])).toBeUndefined();
+    expect(queryClient.getQueryData(['probe'])).toBe('filled');
+    const hook = renderPageHook(() => useQueryClient());
+    expect(hook.queryClient).toBe(hook.result.current);
   });
 
   it('gives the page the session asked for', () => {

@@ -1,8 +1,10 @@
-import { createContext, use, type ReactNode } from 'react';
+import { createContext, use, useLayoutEffect, type ReactNode } from 'react';
 import { render, renderHook, type RenderHookResult, type RenderResult } from '@testing-library/react';
 import { vi } from 'vitest';
 import { createMemoryRouter, Outlet, RouterProvider, type InitialEntry } from 'react-router';
 import type { Verification } from '#common/contract/account.ts';
+import type { QueryClient } from '@tanstack/react-query';
+import { useQueryClientHolder, type QueryClientHolder } from '#web/api/queries.tsx';
 import { AppProviders } from '#web/app-providers.tsx';
 import { NavigationGuardProvider } from '#web/forms/navigation-guard.tsx';
 import { SessionContext, type Session } from '#web/session/session-context.ts';
@@ -24,6 +26,8 @@ export interface RenderPageOptions {
 
 export type RenderedPage = RenderResult & {
   router: Router;
+  /** The app's TanStack Query client, to read or fill its cache. */
+  queryClient: QueryClient;
   /** Every path the router has been at, from the first (pathnames, in order). */
   visited: string[];
 };
@@ -41,20 +45,20 @@ function Page() {
  * page and keeps the router where it is; `router` is there to navigate or read the address.
  */
 export function renderPage(page: ReactNode, options: RenderPageOptions = {}): RenderedPage {
-  const { Wrapper, router, visited } = pageWrapper(options);
+  const { Wrapper, router, visited, queryClient } = pageWrapper(options);
   const rendered: RenderResult = render(page, { wrapper: Wrapper });
-  return Object.assign(rendered, { router, visited });
+  return Object.assign(rendered, { router, visited, queryClient: queryClient() });
 }
 
 /** renderHook inside the same providers and router as renderPage, for a hook that needs them. */
 export function renderPageHook<Result, Props>(
   hook: (props: Props) => Result,
   options: RenderPageOptions & { initialProps?: Props } = {},
-): RenderHookResult<Result, Props> & { router: Router } {
+): RenderHookResult<Result, Props> & { router: Router; queryClient: QueryClient } {
   const { initialProps, ...pageOptions } = options;
-  const { Wrapper, router } = pageWrapper(pageOptions);
+  const { Wrapper, router, queryClient } = pageWrapper(pageOptions);
   const rendered = renderHook<Result, Props>(hook, { wrapper: Wrapper, initialProps });
-  return Object.assign(rendered, { router });
+  return Object.assign(rendered, { router, queryClient: queryClient() });
 }
 
 type Router = ReturnType<typeof createMemoryRouter>;
@@ -63,6 +67,7 @@ function pageWrapper(options: RenderPageOptions): {
   Wrapper: (props: { children: ReactNode }) => ReactNode;
   router: Router;
   visited: string[];
+  queryClient: () => QueryClient;
 } {
   const { at = '/', path = '*', routes = {}, session } = options;
   const router = createMemoryRouter(
@@ -86,6 +91,14 @@ function pageWrapper(options: RenderPageOptions): {
     if (state.location.pathname !== visited.at(-1)) visited.push(state.location.pathname);
   });
   const sessionValue = session === undefined ? null : isSession(session) ? session : fakeSession(session);
+  const found: { holder: QueryClientHolder | null } = { holder: null };
+  function HolderProbe() {
+    const holder = useQueryClientHolder();
+    useLayoutEffect(() => {
+      found.holder = holder;
+    }, [holder]);
+    return null;
+  }
   function Wrapper({ children }: { children: ReactNode }) {
     const routed = (
       <PageContext value={children}>
@@ -94,11 +107,16 @@ function pageWrapper(options: RenderPageOptions): {
     );
     return (
       <AppProviders>
+        <HolderProbe />
         {sessionValue ? <SessionContext value={sessionValue}>{routed}</SessionContext> : routed}
       </AppProviders>
     );
   }
-  return { Wrapper, router, visited };
+  const queryClient = () => {
+    if (!found.holder) throw new Error('renderPage: the query client is asked for before the page rendered.');
+    return found.holder.get();
+  };
+  return { Wrapper, router, visited, queryClient };
 }
 
 /** A session for a test: signed in with `verification` (signed out for null); its calls are mocks unless given. */
