@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import type { AltchaWidgetElement } from 'altcha';
 import { humanCheckMessages } from '#common/messages.ts';
 import { setTokenSource } from '#web/api/client.ts';

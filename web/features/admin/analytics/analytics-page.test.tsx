@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useLocation } from 'react-router';
 import { ANALYTICS_OTHER_PAGES, type AnalyticsReport } from '#common/contract/analytics.ts';
 import { AnalyticsPage } from '#web/features/admin/analytics/analytics-page.tsx';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import type { CellValue as WireValue, Column } from '#common/contract/sql.ts';
 import { CellValue } from './cell-value.tsx';
 import { testColumn } from './grid-test-table.ts';
