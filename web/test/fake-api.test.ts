@@ -88,6 +88,20 @@ describe('the fake API', () => {
     ]);
   });
 
+  it('lets unchecked answers stand outside the contract, and only those', async () => {
+    control.api.on('PUT', '*', raw(new Response('<html>proxy</html>', { status: 502 })));
+    control.api.on('GET', '/api/nowhere', transportError(new TypeError('offline')));
+    expect((await fetch('/api/anything', { method: 'PUT' })).status).toBe(502);
+    expect((await fetch('https://elsewhere.example/x', { method: 'PUT' })).status).toBe(502);
+    expect((await apiGet('/api/nowhere')).message).toBe('offline');
+    expect(() => control.api.on('GET', '*', ok(null))).toThrow(/no route GET \*/);
+    control.api.on('GET', '/api/elsewhere', () => ok(null));
+    expect((await apiGet('/api/elsewhere')).isSuccess).toBe(false);
+    expect(control.violations()).toEqual([
+      expect.stringMatching(/GET \/api\/elsewhere: the server has no such route/),
+    ]);
+  });
+
   it('picks the route as the server does: a literal segment before a parameter', () => {
     expect(findContractRoute('POST', '/api/admin/users/3/roles')?.route.path).toBe(
       '/api/admin/users/:id/roles',

@@ -112,7 +112,9 @@ export interface FakeApi {
   /**
    * Answers `method path` with `handler` from now on (the last registration that matches wins, so a test overrides
    * its file's defaults). `path` is a path of the API, `:name` matching one segment; a query (`?page=2`) matches
-   * requests carrying at least those parameters. The route must be one the server has (contract-routes.ts).
+   * requests carrying at least those parameters. The route must be one the server has (contract-routes.ts), except
+   * for raw() and transportError() answers, which may stand anywhere (`*`: any path of any origin): the HTTP
+   * client's own tests feed it what no DBUI server sends.
    */
   on(method: HttpMethod, path: string, handler: FakeHandler): void;
   /** Answers the next matching request only; several queue up in order, before any `on` answer. */
@@ -127,7 +129,8 @@ export interface FakeApi {
 
 interface Registration {
   method: HttpMethod;
-  pathSegments: string[];
+  /** Null for `*`, any path of any origin. */
+  pathSegments: string[] | null;
   query: URLSearchParams;
   handler: FakeHandler;
   once: boolean;
@@ -170,15 +173,16 @@ export function createFakeApi(): FakeApiControl {
 
   const register = (method: HttpMethod, path: string, handler: FakeHandler, once: boolean) => {
     const [pathname = '', search = ''] = path.split('?');
-    const matched = findContractRoute(method, pathname);
-    if (!matched) throw new Error(noRoute(method, pathname));
+    const matched = path === '*' ? null : findContractRoute(method, pathname);
     if (typeof handler !== 'function') {
-      const problem = contractProblem(matched.route, handler);
-      if (problem) throw new Error(mismatch(method, path, matched.route, problem));
+      // Outside the contract (any path, or one the server does not have) only unchecked answers make sense.
+      if (!matched && !unchecked(handler)) throw new Error(noRoute(method, pathname));
+      const problem = matched ? contractProblem(matched.route, handler) : null;
+      if (matched && problem) throw new Error(mismatch(method, path, matched.route, problem));
     }
     registrations.push({
       method,
-      pathSegments: pathname.split('/'),
+      pathSegments: path === '*' ? null : pathname.split('/'),
       query: new URLSearchParams(search),
       handler,
       once,
@@ -200,15 +204,15 @@ export function createFakeApi(): FakeApiControl {
       headers: new Headers(init.headers),
     };
     seen.push(request);
-    if (!ours) return json(404, { message: `fake API: nothing answers ${url.origin} in a test` });
-    if (!matched) {
-      violations.push(
-        `fake API: the app asked for ${method} ${url.pathname}, a route the server does not have.`,
-      );
-      return json(404, { isSuccess: false, data: null, message: noRoute(method, url.pathname) });
-    }
-    const chosen = pick(registrations, request);
+    const chosen = pick(registrations, request, ours);
     if (!chosen) {
+      if (!ours) return json(404, { message: `fake API: nothing answers ${url.origin} in a test` });
+      if (!matched) {
+        violations.push(
+          `fake API: the app asked for ${method} ${url.pathname}, a route the server does not have.`,
+        );
+        return json(404, { isSuccess: false, data: null, message: noRoute(method, url.pathname) });
+      }
       if (process.env.FAKE_API_DEBUG) console.warn(`UNANSWERED ${method} ${request.url}`);
       return json(404, {
         isSuccess: false,
@@ -217,17 +221,22 @@ export function createFakeApi(): FakeApiControl {
       });
     }
     if (chosen.once) registrations = registrations.filter((registration) => registration !== chosen);
-    const answer = await abortable(
-      Promise.resolve(typeof chosen.handler === 'function' ? chosen.handler(request) : chosen.handler),
-      init.signal,
-    );
-    const problem = contractProblem(matched.route, answer);
+    const produced = typeof chosen.handler === 'function' ? chosen.handler(request) : chosen.handler;
+    // An answer at hand arrives at once; one still coming loses to the request's abort, as in a browser.
+    const answer = produced instanceof Promise ? await abortable(produced, init.signal) : produced;
+    const problem = matched
+      ? contractProblem(matched.route, answer)
+      : unchecked(answer)
+        ? null
+        : 'the server has no such route, so only raw() and transportError() answers fit it';
     if (problem) {
-      const message = mismatch(method, request.url, matched.route, problem);
+      const message = matched
+        ? mismatch(method, request.url, matched.route, problem)
+        : `fake API: the answer to ${method} ${request.url}: ${problem}`;
       violations.push(message);
       throw new Error(message);
     }
-    return responseOf(matched.route, answer);
+    return responseOf(matched?.route.successStatus ?? 200, answer);
   };
 
   const fetch = vi.fn<(input: string, init: RequestInit) => Promise<Response>>(serve);
@@ -256,11 +265,12 @@ export function createFakeApi(): FakeApiControl {
 }
 
 /** The registration that answers a request: the first one-time answer that matches, else the last standing one. */
-function pick(registrations: Registration[], request: FakeRequest): Registration | null {
+function pick(registrations: Registration[], request: FakeRequest, ours: boolean): Registration | null {
   const matching = registrations.filter(
     (registration) =>
       registration.method === request.method &&
-      pathMatches(registration.pathSegments, request.pathname) &&
+      (registration.pathSegments === null ||
+        (ours && pathMatches(registration.pathSegments, request.pathname))) &&
       [...registration.query].every(([name, value]) => request.query.getAll(name).includes(value)),
   );
   return matching.find((registration) => registration.once) ?? matching.at(-1) ?? null;
@@ -328,10 +338,15 @@ function noRoute(method: string, path: string): string {
   return `fake API: the server has no route ${method} ${path} (web/test/contract-routes.ts lists them)`;
 }
 
-function responseOf(route: ContractRoute, answer: FakeAnswer): Promise<Response> | Response {
+/** Answers that no contract checks: raw responses and transport errors. */
+function unchecked(answer: FakeAnswer): boolean {
+  return answer.kind === 'raw' || answer.kind === 'transport';
+}
+
+function responseOf(successStatus: number, answer: FakeAnswer): Promise<Response> | Response {
   switch (answer.kind) {
     case 'ok':
-      return json(route.successStatus, { isSuccess: true, data: answer.data, message: answer.message });
+      return json(successStatus, { isSuccess: true, data: answer.data, message: answer.message });
     case 'fail':
       return json(answer.status, { isSuccess: false, data: answer.data, message: answer.message });
     case 'raw':
