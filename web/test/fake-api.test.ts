@@ -11,6 +11,7 @@ import {
   fail,
   ok,
   raw,
+  reply,
   transportError,
   type FakeApiControl,
 } from '#web/test/fake-api.ts';
@@ -74,6 +75,39 @@ describe('the fake API', () => {
     expect(() =>
       control.api.on('POST', '/api/sql/:db/:schema/:table', fail(409, 'x', { current: 1 })),
     ).toThrow(/current/);
+  });
+
+  it('serves an envelope as it is where the server sends one that is neither', async () => {
+    const failed = {
+      id: 'e1',
+      state: 'failed',
+      inProgress: false,
+      percentageCompleted: 10,
+      percentageRemaining: 90,
+      secondsRemaining: null,
+      data: null,
+      url: null,
+      format: 'csv',
+      rowsWritten: 3,
+      rowsTotal: 30,
+      rowsTotalIsEstimate: false,
+      error: 'The export failed.',
+    };
+    const body = { isSuccess: false, data: failed, message: 'The export failed.' };
+    control.api.on('GET', '/api/sql/:db/:schema/:table/export/:id', reply(200, body));
+    const response = await fetch('/api/sql/c/main/t/export/e1');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual(body);
+    expect(() =>
+      control.api.on(
+        'GET',
+        '/api/sql/:db/:schema/:table/export/:id',
+        reply(200, { ...body, data: { id: 1 } }),
+      ),
+    ).toThrow(/state/);
+    expect(() => control.api.on('GET', '/api/setup', reply(500, { ...body, data: { id: 1 } }))).toThrow(
+      /500 failure carries data null/,
+    );
   });
 
   it('knows only the routes the server has', async () => {

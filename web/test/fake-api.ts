@@ -18,6 +18,7 @@ const ORIGIN = globalThis.location?.origin ?? 'http://localhost';
 /** A canned answer: the success envelope, a failure envelope, or (unchecked) a raw response or a transport error. */
 export type FakeAnswer =
   | { kind: 'ok'; data: unknown; message: string | null }
+  | { kind: 'envelope'; status: number; body: { isSuccess: boolean; data: unknown; message: string | null } }
   | { kind: 'fail'; status: number; message: string; data: unknown }
   | { kind: 'raw'; response: () => Response | Promise<Response> }
   | { kind: 'transport'; error: unknown }
@@ -26,6 +27,18 @@ export type FakeAnswer =
 /** The success envelope `{isSuccess: true, data, message}`, under the route's success status. */
 export function ok(data: unknown, message: string | null = null): FakeAnswer {
   return { kind: 'ok', data, message };
+}
+
+/**
+ * An envelope as it is, under `status`: for the answers that are neither, such as a failed export's status (200,
+ * `isSuccess` false, the status as data, its reason as the message). Checked as the route's success envelope below
+ * 400, as a failure from 400 on.
+ */
+export function reply(
+  status: number,
+  body: { isSuccess: boolean; data: unknown; message: string | null },
+): FakeAnswer {
+  return { kind: 'envelope', status, body };
 }
 
 /** A failure envelope `{isSuccess: false, data, message}` under `status`; data only where the route's failure
@@ -313,13 +326,29 @@ function contractProblem(route: ContractRoute, answer: FakeAnswer): string | nul
     }
     case 'fail': {
       if (answer.status < 400) return `a failure answers a status of 400 or more, not ${answer.status}`;
-      const body = { isSuccess: false, data: answer.data, message: answer.message };
-      const carried = route.failures[answer.status];
-      if (answer.data !== null && !carried)
-        return `its ${answer.status} failure carries data null (the server's failure envelope)`;
-      return problemOf(carried ? envelope(carried) : failureEnvelope, body);
+      return failureProblem(route, answer.status, {
+        isSuccess: false,
+        data: answer.data,
+        message: answer.message,
+      });
+    }
+    case 'envelope': {
+      if (answer.status >= 400) return failureProblem(route, answer.status, answer.body);
+      if (!route.data) return 'this route answers no envelope: give a raw() answer';
+      return problemOf(envelope(route.data), answer.body);
     }
   }
+}
+
+function failureProblem(
+  route: ContractRoute,
+  status: number,
+  body: { isSuccess: boolean; data: unknown; message: string | null },
+): string | null {
+  const carried = route.failures[status];
+  if (body.data !== null && !carried)
+    return `its ${status} failure carries data null (the server's failure envelope)`;
+  return problemOf(carried ? envelope(carried) : failureEnvelope, body);
 }
 
 function problemOf(schema: ZodType, value: unknown): string | null {
@@ -349,6 +378,8 @@ function responseOf(successStatus: number, answer: FakeAnswer): Promise<Response
       return json(successStatus, { isSuccess: true, data: answer.data, message: answer.message });
     case 'fail':
       return json(answer.status, { isSuccess: false, data: answer.data, message: answer.message });
+    case 'envelope':
+      return json(answer.status, answer.body);
     case 'raw':
       return answer.response();
     case 'transport':
