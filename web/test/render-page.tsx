@@ -12,8 +12,9 @@ import { SessionContext, type Session } from '#web/session/session-context.ts';
 export interface RenderPageOptions {
   /** Where the router starts (default '/'): a path with its query, or an entry with state. */
   at?: InitialEntry;
-  /** The route pattern the page renders at (default '*', any address), so it reads its params as in the app. */
-  path?: string;
+  /** The route pattern the page renders at (default '*', any address), so it reads its params as in the app; several
+   * for a page the app shows at more than one (the browser at a database and at a table). */
+  path?: string | string[];
   /** Other routes beside the page's: pattern → element (where a page sends someone, a stand-in). */
   routes?: Record<string, ReactNode>;
   /**
@@ -79,7 +80,7 @@ function pageWrapper(options: RenderPageOptions): {
           </NavigationGuardProvider>
         ),
         children: [
-          { path, element: <Page /> },
+          ...(Array.isArray(path) ? path : [path]).map((pagePath) => ({ path: pagePath, element: <Page /> })),
           ...Object.entries(routes).map(([routePath, element]) => ({ path: routePath, element })),
         ],
       },
