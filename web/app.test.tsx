@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen } from '@testing-library/react';
 import { shellMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
-
-function renderAt(path: string) {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+import { renderPage } from '#web/test/render-page.tsx';
 
 describe('the shell', () => {
   it('shows the 404 page at an unknown path, inside the header and footer', async () => {
-    renderAt('/no/such/page');
+    renderPage(<AppRoutes />, { at: '/no/such/page' });
     expect(await screen.findByRole('heading', { name: shellMessages.notFound })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Go Back' })).toBeTruthy();
     expect(screen.getByRole('banner')).toBeTruthy();
@@ -26,7 +15,7 @@ describe('the shell', () => {
   });
 
   it('shows the 401 page with Go Back and Login', async () => {
-    renderAt('/error/unauthorized');
+    renderPage(<AppRoutes />, { at: '/error/unauthorized' });
     expect(await screen.findByRole('heading', { name: shellMessages.unauthorized })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Go Back' })).toBeTruthy();
     const main = screen.getByRole('main');
@@ -35,7 +24,7 @@ describe('the shell', () => {
   });
 
   it('redirects the empty path to the home page', async () => {
-    renderAt('/');
+    renderPage(<AppRoutes />, { at: '/' });
     expect(await screen.findByRole('link', { name: /Discover the Solution/ })).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1 })).toBeTruthy();
   });

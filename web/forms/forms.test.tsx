@@ -3,10 +3,10 @@ import { act, renderHook, screen } from '@testing-library/react';
 import { useForm } from '@mantine/form';
 import { loginRequest } from '#common/contract/account.ts';
 import { accountMessages, adminMessages, formMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { usePendingChanges } from '#web/forms/pending-changes.ts';
 import { validateWith } from '#web/forms/schema-validation.ts';
 import { useSubmit } from '#web/forms/use-submit.ts';
+import { renderPageHook } from '#web/test/render-page.tsx';
 
 describe('validateWith', () => {
   it("gives a form the contract's rules and messages", () => {
@@ -63,9 +63,8 @@ describe('useSubmit', () => {
 describe('usePendingChanges', () => {
   it('blocks the action with the warning while changes are pending, and asks before the page unloads', async () => {
     const action = vi.fn();
-    const { result, rerender } = renderHook(({ pending }) => usePendingChanges(pending), {
+    const { result, rerender } = renderPageHook(({ pending }) => usePendingChanges(pending), {
       initialProps: { pending: true },
-      wrapper: AppProviders,
     });
     expect(result.current(action, adminMessages.cannotSwitchPages)).toBe(false);
     expect(action).not.toHaveBeenCalled();

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import { createMemoryRouter, Link, RouterProvider } from 'react-router';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { Link } from 'react-router';
 import { adminMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
-import { NavigationGuardProvider } from '#web/forms/navigation-guard.tsx';
 import { usePendingChanges } from '#web/forms/pending-changes.ts';
+import { renderPage } from '#web/test/render-page.tsx';
 
 function EditPage() {
   const [pending, setPending] = useState(false);
@@ -21,32 +20,13 @@ function EditPage() {
   );
 }
 
-function renderApp() {
-  const router = createMemoryRouter(
-    [
-      {
-        element: (
-          <NavigationGuardProvider>
-            <EditPage />
-          </NavigationGuardProvider>
-        ),
-        path: '/edit',
-      },
-      { path: '/other', element: <h1>Other</h1> },
-    ],
-    { initialEntries: ['/edit'] },
-  );
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
-
 describe('the navigation guard', () => {
   it('holds an in-app navigation while changes are pending, with the warning, and lets it go after', async () => {
-    const router = renderApp();
+    const { router } = renderPage(<EditPage />, {
+      at: '/edit',
+      path: '/edit',
+      routes: { '/other': <h1>Other</h1> },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Change' }));
     fireEvent.click(screen.getByRole('link', { name: 'Other page' }));
     expect(await screen.findByText(adminMessages.cannotSwitchPages)).toBeTruthy();

@@ -1,30 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useEffect } from 'react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import type { Verification } from '#common/contract/account.ts';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import { sessionMessages, shellMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes, type SessionOptions } from '#web/routes.tsx';
 import { specIdleTiming, type Clock } from '#web/session/idle-watch.ts';
 import { encodeVerification, readStoredVerification } from '#web/session/storage.ts';
 import { adminVerification, sampleVerification } from '#web/session/test-session.ts';
 import { registerPopup } from '#web/ui/popups.ts';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, type FakeAnswer } from '#web/test/fake-api.ts';
 
 type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+const api = fakeApi();
+const fetchMock = api.fetch;
 /** What GET /api/account/verify answers next: a verification, or null for a 401. */
 let verifyAnswer: Verification | null;
-
-function envelope(data: unknown, status = 200): Response {
-  return new Response(
-    JSON.stringify({ isSuccess: status < 400, data, message: status < 400 ? null : 'No.' }),
-    {
-      status,
-    },
-  );
-}
 
 function calls(path: string): FetchArgs[] {
   return fetchMock.mock.calls.filter(([url]) => url === path);
@@ -73,31 +66,22 @@ function Where() {
 }
 
 function renderAt(path: string, session: SessionOptions = {}) {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes session={session} />
-        <Where />
-      </MemoryRouter>
-    </AppProviders>,
+  return renderPage(
+    <>
+      <AppRoutes session={session} />
+      <Where />
+    </>,
+    { at: path },
   );
 }
 
 beforeEach(() => {
   verifyAnswer = sampleVerification;
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((url) => {
-    if (url === '/api/account/verify') {
-      return Promise.resolve(verifyAnswer ? envelope(verifyAnswer) : envelope(null, 401));
-    }
-    if (url === '/api/account/logout') return Promise.resolve(envelope(null));
-    return Promise.resolve(envelope(null, 404));
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('GET', '/api/account/verify', () => (verifyAnswer ? ok(verifyAnswer) : fail(401, 'No.')));
+  api.on('GET', '/api/account/logout', ok(null));
 });
 
 afterEach(() => {
-  vi.unstubAllGlobals();
   localStorage.clear();
 });
 
@@ -108,8 +92,8 @@ function signedInAs(value: Verification): void {
 describe('start-up', () => {
   it("verifies a stored session behind 'Starting Application...', with its token, then shows the app", async () => {
     signedInAs({ ...sampleVerification, token: 'stored' });
-    let answer: (response: Response) => void = () => undefined;
-    fetchMock.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    let answer: (response: FakeAnswer) => void = () => undefined;
+    api.once('GET', '/api/account/verify', () => new Promise((resolve) => (answer = resolve)));
     renderAt('/home');
     expect(screen.getByText(shellMessages.starting)).toBeTruthy();
     expect(screen.queryByRole('banner')).toBeNull();
@@ -118,7 +102,7 @@ describe('start-up', () => {
       'Bearer stored',
     );
 
-    answer(envelope({ ...sampleVerification, token: 'renewed' }));
+    answer(ok({ ...sampleVerification, token: 'renewed' }));
     expect(await screen.findByRole('banner')).toBeTruthy();
     expect(screen.queryByText(shellMessages.starting)).toBeNull();
     expect(readStoredVerification()?.token).toBe('renewed');

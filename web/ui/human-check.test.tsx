@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import type { AltchaWidgetElement } from 'altcha';
 import { humanCheckMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { setTokenSource } from '#web/api/client.ts';
 import { fetchAsTheApp, HUMAN_CHECK_CHALLENGE_PATH, HumanCheck } from './human-check.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fakeApi, raw } from '#web/test/fake-api.ts';
 
 // jsdom has no Web Workers, so the proof of work itself is left to the browser journeys; here the widget's
 // events are played as it sends them (statechange with {state, payload}).
@@ -14,9 +15,12 @@ const changeState = (state: string, payload: string | null) =>
     widget().dispatchEvent(new CustomEvent('statechange', { detail: { state, payload } }));
   });
 
+const api = fakeApi();
+const fetchMock = api.fetch;
+
 describe('HumanCheck', () => {
   it('is the ALTCHA widget, in a group named for screen readers, fetching our challenge', () => {
-    render(<HumanCheck onChange={() => undefined} />, { wrapper: AppProviders });
+    renderPage(<HumanCheck onChange={() => undefined} />);
     const group = screen.getByRole('group', { name: humanCheckMessages.label });
     expect(group.contains(widget())).toBe(true);
     expect(widget().tagName.toLowerCase()).toBe('altcha-widget');
@@ -27,7 +31,7 @@ describe('HumanCheck', () => {
 
   it('hands over the payload once verified, and null when it expires or fails', () => {
     const onChange = vi.fn();
-    render(<HumanCheck onChange={onChange} />, { wrapper: AppProviders });
+    renderPage(<HumanCheck onChange={onChange} />);
     onChange.mockClear();
     changeState('verifying', null);
     expect(onChange).toHaveBeenLastCalledWith(null);
@@ -42,7 +46,7 @@ describe('HumanCheck', () => {
 
   it('starts over with a new widget when resetKey changes, forgetting the used payload', () => {
     const onChange = vi.fn();
-    const { rerender } = render(<HumanCheck onChange={onChange} resetKey={0} />, { wrapper: AppProviders });
+    const { rerender } = renderPage(<HumanCheck onChange={onChange} resetKey={0} />);
     changeState('verified', 'Zmlyc3Q=');
     expect(onChange).toHaveBeenLastCalledWith('Zmlyc3Q=');
     const first = widget();
@@ -56,7 +60,7 @@ describe('HumanCheck', () => {
   it('tells the latest onChange, not the one of the first render', () => {
     const first = vi.fn();
     const second = vi.fn();
-    const { rerender } = render(<HumanCheck onChange={first} />, { wrapper: AppProviders });
+    const { rerender } = renderPage(<HumanCheck onChange={first} />);
     rerender(<HumanCheck onChange={second} />);
     changeState('verified', 'bGF0ZXN0');
     expect(second).toHaveBeenLastCalledWith('bGF0ZXN0');
@@ -64,9 +68,8 @@ describe('HumanCheck', () => {
   });
 
   it("fetches its challenge as the app's calls go, with the session's bearer (issue 32)", async () => {
-    const fetchMock = vi.fn<typeof fetch>(() => Promise.resolve(new Response('{}')));
-    vi.stubGlobal('fetch', fetchMock);
-    render(<HumanCheck onChange={() => undefined} />, { wrapper: AppProviders });
+    api.on('GET', HUMAN_CHECK_CHALLENGE_PATH, raw(new Response('{}')));
+    renderPage(<HumanCheck onChange={() => undefined} />);
     await act(() => Promise.resolve());
     // What the widgets fetch with: the page's signed-in session goes along, so the answer keeps the page's
     // anti-forgery cookie bound to it (the login form of a signed-in person posted with a cookie bound to nobody).
@@ -88,5 +91,4 @@ describe('HumanCheck', () => {
 
 afterEach(() => {
   setTokenSource(() => null);
-  vi.unstubAllGlobals();
 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
-import { MantineProvider } from '@mantine/core';
-import { MemoryRouter } from 'react-router';
+import { screen } from '@testing-library/react';
 import { LinkedText, linkedTextParts } from './linked-text.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 
 describe('linkedTextParts', () => {
   it('turns Markdown links to site paths and https addresses into links', () => {
@@ -36,14 +35,10 @@ describe('linkedTextParts', () => {
 
 describe('LinkedText', () => {
   it('renders HTML in a message as text', () => {
-    render(
-      <MantineProvider>
-        <MemoryRouter>
-          <p data-testid="m">
-            <LinkedText text={'<img src=x onerror=alert(1)> see [About](/about)'} />
-          </p>
-        </MemoryRouter>
-      </MantineProvider>,
+    renderPage(
+      <p data-testid="m">
+        <LinkedText text={'<img src=x onerror=alert(1)> see [About](/about)'} />
+      </p>,
     );
     const paragraph = screen.getByTestId('m');
     expect(paragraph.querySelector('img')).toBeNull();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
-import { AppProviders } from '#web/app-providers.tsx';
+import { screen } from '@testing-library/react';
 import { LOADER_HEADER_SIZE_DEFAULT, loaderHeaderSize, PageLoader } from '#web/ui/page-loader.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 
 describe('the page loader (spec 001 §9: header size 4 by default, 0 to 6 valid)', () => {
   it('takes a header size from 0 to 6, 4 by default, rounding and clamping the rest', () => {
@@ -16,11 +16,7 @@ describe('the page loader (spec 001 §9: header size 4 by default, 0 to 6 valid)
   });
 
   it('names its status and shows the label at the header size, h4 by default', () => {
-    const view = render(
-      <AppProviders>
-        <PageLoader label="Loading resume" />
-      </AppProviders>,
-    );
+    const view = renderPage(<PageLoader label="Loading resume" />);
     expect(screen.getByRole('status', { name: 'Loading resume' })).toBeTruthy();
     const header = view.container.querySelector('[data-header-size]');
     expect(header?.getAttribute('data-header-size')).toBe('4');
@@ -31,11 +27,11 @@ describe('the page loader (spec 001 §9: header size 4 by default, 0 to 6 valid)
   });
 
   it('shows no text at size 0, and clamps a size out of range', () => {
-    const view = render(
-      <AppProviders>
+    const view = renderPage(
+      <>
         <PageLoader label="Signing out" headerSize={0} />
         <PageLoader label="Loading…" headerSize={12} />
-      </AppProviders>,
+      </>,
     );
     expect(screen.getByRole('status', { name: 'Signing out' }).textContent).toBe('');
     const headers = view.container.querySelectorAll('[data-header-size]');

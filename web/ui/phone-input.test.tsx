@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { phoneField } from '#common/contract/account.ts';
 import { accountMessages, twoFactorMessages as tm } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { PhoneInput } from '#web/ui/phone-input.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 
 const area = () => screen.getByRole<HTMLInputElement>('textbox', { name: tm.phoneAreaCode });
 const prefix = () => screen.getByRole<HTMLInputElement>('textbox', { name: tm.phonePrefix });
@@ -14,7 +14,7 @@ const paste = (element: HTMLElement, text: string) =>
 
 function renderPhone(props: { defaultValue?: string; error?: string } = {}) {
   const onChange = vi.fn<(e164: string) => void>();
-  render(<PhoneInput label="Phone" onChange={onChange} {...props} />, { wrapper: AppProviders });
+  renderPage(<PhoneInput label="Phone" onChange={onChange} {...props} />);
   return onChange;
 }
 

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { TOAST_FADE_MS, TOAST_TIMEOUT_MS } from '#common/limits.ts';
-import { AppProviders } from '#web/app-providers.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 // Loaded ahead: toasts.tsx loads the stack with the first toast, and a module's first load is real time.
 import '#web/ui/toast-stack.tsx';
 
@@ -27,11 +27,7 @@ async function advance(ms: number) {
 
 describe('the toast stack', () => {
   it('closes every toast after 3000 ms (spec 000 §9), whatever the call asked for', async () => {
-    render(
-      <AppProviders>
-        <p>page</p>
-      </AppProviders>,
-    );
+    renderPage(<p>page</p>);
     // What a call of notifications.show anywhere might ask: to stay until closed by hand, or a time of its own.
     act(() => {
       notifications.show({ color: 'red', message: 'Stays for good?', autoClose: false });

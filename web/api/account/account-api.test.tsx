@@ -1,7 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ReactNode } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { renderHook, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { waitFor } from '@testing-library/react';
 import type { Verification } from '#common/contract/account.ts';
 import {
   accountQueryOptions,
@@ -22,15 +20,15 @@ import { postUpdatePassword } from '#web/api/account/update-password.ts';
 import { fetchVerification } from '#web/api/account/verify.ts';
 import { ApiFailure } from '#web/api/query.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
-import { createQueryClient } from '#web/api/query-client.ts';
 import { sampleVerification as signedInSample } from '#web/session/test-session.ts';
+import type { HttpMethod } from '#web/api/client.ts';
+import { renderPageHook } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, raw } from '#web/test/fake-api.ts';
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+const api = fakeApi();
+const fetchMock = api.fetch;
 
-function answer(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), { status });
-}
+const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200 });
 
 const sampleUser = signedInSample.user;
 
@@ -46,12 +44,6 @@ function call(index = 0): { url: string; method: string; body: unknown } {
   const [url, init] = fetchMock.mock.calls[index] ?? ['', {}];
   return { url, method: init.method ?? 'GET', body: init.body ? JSON.parse(String(init.body)) : undefined };
 }
-
-beforeEach(() => {
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-});
-afterEach(() => vi.unstubAllGlobals());
 
 describe('the account calls', () => {
   it('each call goes to its path with its method and body, and parses its answer', async () => {
@@ -129,21 +121,22 @@ describe('the account calls', () => {
       [() => fetchLogout(), null, 'GET', '/api/account/logout', undefined],
     ];
     for (const [run, data, method, url, body] of cases) {
-      fetchMock.mockReset();
-      fetchMock.mockResolvedValue(answer(data, 'Done.'));
+      fetchMock.mockClear();
+      api.on(method as HttpMethod, url, ok(data, 'Done.'));
       expect(await run()).toEqual({ isSuccess: true, data, message: 'Done.' });
       expect(call()).toEqual({ url, method, body });
     }
   });
 
   it('refuses an answer that does not match the contract', async () => {
-    fetchMock.mockResolvedValue(answer({ token: 3 }));
+    // Answers the server would never give (raw, so the fake API lets them through): the client refuses them.
+    api.on('GET', '/api/account/verify', raw(json({ isSuccess: true, data: { token: 3 }, message: null })));
     expect(await fetchVerification()).toEqual({
       isSuccess: false,
       data: null,
       message: 'GET request failed.',
     });
-    fetchMock.mockResolvedValue(answer({ key: 'k' }));
+    api.on('POST', '/api/account/login', raw(json({ isSuccess: true, data: { key: 'k' }, message: null })));
     expect((await postLogin({ username: 'a', password: 'p', token: 't' })).isSuccess).toBe(false);
   });
 
@@ -151,7 +144,16 @@ describe('the account calls', () => {
     const ended = vi.fn();
     setSessionEndedHandler(ended);
     setTokenSource(() => 'current');
-    fetchMock.mockImplementation(() => Promise.resolve(answer(null, 'Failed to validate OTP.', 401)));
+    for (const [method, path] of [
+      ['POST', '/api/account/login'],
+      ['POST', '/api/account/login/verify'],
+      ['POST', '/api/account/login/resend'],
+      ['POST', '/api/account/login/passkey/options'],
+      ['POST', '/api/account/login/passkey/verify'],
+      ['GET', '/api/account/verify'],
+    ] as const) {
+      api.on(method, path, fail(401, 'Failed to validate OTP.'));
+    }
     await postLogin({ username: 'a', password: 'p', token: 't' });
     await postLoginVerify({ key: 'k', otp: '123456', selected2fa: 'Email' });
     await postLoginResend({ key: 'k', selected2fa: 'Email' });
@@ -181,18 +183,9 @@ describe('the account calls', () => {
 });
 
 describe('the hooks', () => {
-  function wrapper() {
-    const client = createQueryClient();
-    const Wrapper = ({ children }: { children: ReactNode }) => (
-      <QueryClientProvider client={client}>{children}</QueryClientProvider>
-    );
-    return { client, Wrapper };
-  }
-
   it("puts a failure's message in the mutation's error", async () => {
-    fetchMock.mockResolvedValue(answer(null, 'Failed to login... Please try again.', 401));
-    const { Wrapper } = wrapper();
-    const { result } = renderHook(() => useLogin(), { wrapper: Wrapper });
+    api.on('POST', '/api/account/login', fail(401, 'Failed to login... Please try again.'));
+    const { result } = renderPageHook(() => useLogin());
     result.current.mutate({ username: 'a', password: 'p', token: 't' });
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error).toBeInstanceOf(ApiFailure);
@@ -200,9 +193,8 @@ describe('the hooks', () => {
   });
 
   it('keeps the saved user in the account query after an update', async () => {
-    fetchMock.mockResolvedValue(answer(sampleUser, 'Successfully updated user.'));
-    const { client, Wrapper } = wrapper();
-    const { result } = renderHook(() => useUpdateAccount(), { wrapper: Wrapper });
+    api.on('POST', '/api/account', ok(sampleUser, 'Successfully updated user.'));
+    const { result, queryClient: client } = renderPageHook(() => useUpdateAccount());
     const saved = await result.current.mutateAsync({ user_Details: [{ firstName: 'Ada' }] });
     expect(saved.message).toBe('Successfully updated user.');
     expect(client.getQueryData(queryKeys.account.user())).toEqual(sampleUser);

@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { AppProviders } from '#web/app-providers.tsx';
+import { screen, within } from '@testing-library/react';
 import { AppRoutes } from '#web/routes.tsx';
 import { about } from '#common/content/about.ts';
 import { privacyPolicy, termsOfUse } from '#common/content/legal.ts';
-
-function renderAt(path: string) {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+import { renderPage } from '#web/test/render-page.tsx';
 
 describe('about and legal pages', () => {
   it('/about-us has a Resume button to /resume', async () => {
-    renderAt('/about-us');
+    renderPage(<AppRoutes />, { at: '/about-us' });
     expect(await screen.findByRole('heading', { level: 1, name: about.heading })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Resume' }).getAttribute('href')).toBe('/resume');
   });
@@ -27,7 +16,7 @@ describe('about and legal pages', () => {
     ['/privacy-policy', privacyPolicy],
     ['/terms-of-use', termsOfUse],
   ] as const)('%s is effective January 1st 2024 and promises 30 days notice', async (path, document) => {
-    renderAt(path);
+    renderPage(<AppRoutes />, { at: path });
     expect(await screen.findByRole('heading', { level: 1, name: document.title })).toBeTruthy();
     expect(screen.getByText('Effective January 1st 2024')).toBeTruthy();
     expect(screen.getByRole('main').textContent).toMatch(/at least 30 days/);
@@ -42,7 +31,7 @@ describe('about and legal pages', () => {
   });
 
   it('the terms link to the privacy policy', async () => {
-    renderAt('/terms-of-use');
+    renderPage(<AppRoutes />, { at: '/terms-of-use' });
     const main = await screen.findByRole('main');
     const link = await within(main).findByRole('link', { name: 'Privacy Policy' });
     expect(link.getAttribute('href')).toBe('/privacy-policy');

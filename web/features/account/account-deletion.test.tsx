@@ -1,13 +1,12 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import { accountPageMessages as pm } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
-import { NavigationGuardProvider } from '#web/forms/navigation-guard.tsx';
 import { AppRoutes } from '#web/routes.tsx';
 import { encodeVerification } from '#web/session/storage.ts';
 import { sampleVerification } from '#web/session/test-session.ts';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fakeApi, ok } from '#web/test/fake-api.ts';
 
 // The whole app (session, guard, routes) renders here; slow in jsdom on a shared machine.
 
@@ -15,58 +14,29 @@ import { sampleVerification } from '#web/session/test-session.ts';
  * Deleting the account in the whole app: the account page leaves through /account/logout, which signs out on a public
  * page and lands on /home (signing out while still on /account would have the access guard show the 401 page).
  */
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), { status });
-}
+const api = fakeApi();
 afterEach(() => {
-  vi.unstubAllGlobals();
   localStorage.clear();
 });
 
 describe('after the account is deleted', () => {
   it('the person is signed out and lands on /home, never on the 401 page', async () => {
     localStorage.setItem(SESSION_STORAGE_KEY, encodeVerification(sampleVerification));
-    const log: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn((url: string, init: RequestInit) => {
-        log.push(`${init.method ?? 'GET'} ${url}`);
-        if (url === '/api/account/verify') return Promise.resolve(envelope(sampleVerification));
-        if (url === '/api/account') return Promise.resolve(envelope(sampleVerification.user));
-        if (url === '/api/account/roles') return Promise.resolve(envelope([]));
-        if (url === '/api/account/providers')
-          return Promise.resolve(envelope({ configured: [], linked: [], hasPassword: true }));
-        if (url === '/api/account/delete') return Promise.resolve(envelope(null, 'gone'));
-        if (url === '/api/account/logout') return Promise.resolve(envelope(null, 'You are signed out.'));
-        return Promise.resolve(envelope([], null));
-      }),
-    );
-    const router = createMemoryRouter(
-      [
-        {
-          path: '*',
-          element: (
-            <NavigationGuardProvider>
-              <AppRoutes />
-            </NavigationGuardProvider>
-          ),
-        },
-      ],
-      { initialEntries: ['/account'] },
-    );
-    const seen: string[] = [];
-    router.subscribe((s) => seen.push(s.location.pathname));
-    render(
-      <AppProviders>
-        <RouterProvider router={router} />
-      </AppProviders>,
-    );
+    api.on('GET', '/api/account/verify', ok(sampleVerification));
+    api.on('GET', '/api/account', ok(sampleVerification.user));
+    api.on('GET', '/api/account/roles', ok([]));
+    api.on('GET', '/api/account/passkeys', ok([]));
+    api.on('GET', '/api/account/providers', ok({ configured: [], linked: [], hasPassword: true }));
+    api.on('DELETE', '/api/account/delete', ok(null, 'gone'));
+    api.on('GET', '/api/account/logout', ok(null, 'You are signed out.'));
+    const log = () => api.requests().map((request) => `${request.method} ${request.url}`);
+    const { router, visited: seen } = renderPage(<AppRoutes />, { at: '/account' });
     fireEvent.click(await screen.findByRole('button', { name: pm.deleteButton }));
     const dialog = await screen.findByRole('dialog', { name: pm.deleteConfirmTitle });
     fireEvent.click(within(dialog).getByRole('button', { name: pm.deleteConfirm }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/home'));
     expect(seen).not.toContain('/error/unauthorized');
-    expect(log).toContain('GET /api/account/logout');
+    expect(log()).toContain('GET /api/account/logout');
     expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
     expect(await screen.findByText('gone')).toBeTruthy();
   });

@@ -1,25 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen, within } from '@testing-library/react';
 import { Button } from '@mantine/core';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AdminFrame } from '#web/features/admin/admin-frame.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 
-function renderFrame(at: string) {
-  render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[at]}>
-        <AdminFrame title="Roles" actions={<Button>Add Role</Button>}>
-          <p>the page</p>
-        </AdminFrame>
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+const frame = (
+  <AdminFrame title="Roles" actions={<Button>Add Role</Button>}>
+    <p>the page</p>
+  </AdminFrame>
+);
 
 describe('the admin frame', () => {
   it('links Home, Users, Roles, Audit, Messages and Analytics in a nav named Admin', () => {
-    renderFrame('/admin/roles');
+    renderPage(frame, { at: '/admin/roles' });
     const nav = screen.getByRole('navigation', { name: 'Admin' });
     const links = within(nav).getAllByRole('link');
     expect(links.map((link) => link.textContent)).toEqual([
@@ -43,14 +36,14 @@ describe('the admin frame', () => {
   });
 
   it('marks the current page, and Users on a user’s page', () => {
-    renderFrame('/admin/roles');
+    renderPage(frame, { at: '/admin/roles' });
     const nav = screen.getByRole('navigation', { name: 'Admin' });
     expect(within(nav).getByRole('link', { name: 'Roles' }).getAttribute('aria-current')).toBe('page');
     expect(within(nav).getByRole('link', { name: 'Home' }).hasAttribute('aria-current')).toBe(false);
   });
 
   it('marks Users on a user’s page', () => {
-    renderFrame('/admin/users/7');
+    renderPage(frame, { at: '/admin/users/7' });
     const current = screen
       .getAllByRole('link')
       .filter((link) => link.getAttribute('aria-current') === 'page')
@@ -59,7 +52,7 @@ describe('the admin frame', () => {
   });
 
   it('shows the title as the h1, the actions and the page', () => {
-    renderFrame('/admin/roles');
+    renderPage(frame, { at: '/admin/roles' });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Roles');
     expect(screen.getByRole('button', { name: 'Add Role' })).toBeTruthy();
     expect(screen.getByText('the page')).toBeTruthy();

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
-import { MantineProvider } from '@mantine/core';
+import { screen } from '@testing-library/react';
 import { AuditEntryLine } from './audit-entry-summary.tsx';
 import {
   auditActionGroups,
@@ -10,6 +9,7 @@ import {
   auditTimeLabel,
   undoKind,
 } from './audit-entry-text.ts';
+import { renderPage } from '#web/test/render-page.tsx';
 
 describe('an audit entry in words', () => {
   it('names the actions people look for and leaves unknown ones as they are', () => {
@@ -58,17 +58,15 @@ describe('an audit entry in words', () => {
   it('writes the time short and keeps the full instant as the title', () => {
     expect(auditTimeLabel('not a time')).toBe('not a time');
     expect(auditTimeLabel('2026-11-24T10:15:00.000Z')).toMatch(/2026/);
-    render(
-      <MantineProvider>
-        <AuditEntryLine
-          entry={{
-            at: '2026-11-24T10:15:00.000Z',
-            username: null,
-            action: 'data.update',
-            target: '/db/c/main/T',
-          }}
-        />
-      </MantineProvider>,
+    renderPage(
+      <AuditEntryLine
+        entry={{
+          at: '2026-11-24T10:15:00.000Z',
+          username: null,
+          action: 'data.update',
+          target: '/db/c/main/T',
+        }}
+      />,
     );
     expect(screen.getByText('deleted account')).toBeTruthy();
     expect(screen.getByText('Row changed').getAttribute('title')).toBe('data.update');

@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { Filter, Row } from '#common/contract/sql.ts';
 import { browserMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import type { DataGridProps } from '#web/features/browser/grid/data-grid.tsx';
 import type { RowEditorProps } from '#web/features/browser/editor/row-editor.tsx';
 import { BrowserPage } from './browser-page.tsx';
 import { albumTable, customerTable, notesTable } from './test-tables.ts';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, raw } from '#web/test/fake-api.ts';
 
 // A page with a router, a grid and forms is slow to render in jsdom on a shared machine.
 
@@ -46,17 +46,8 @@ vi.mock('#web/features/browser/info/table-info-modal.tsx', () => ({
     opened ? <div role="dialog" aria-label="Table information" /> : null,
 }));
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-type Handler = (url: URL, body: Filter | undefined) => Response;
-let handlers: Record<string, Handler>;
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 /** The body of a data API call: JSON, URL-encoded, base64 (spec 000 §7). */
 const decodeBody = (body: unknown): Filter | undefined =>
@@ -64,7 +55,7 @@ const decodeBody = (body: unknown): Filter | undefined =>
 
 function pageOf(count: number, names: string[], countIsExact = true) {
   const results: Row[] = names.map((name, i) => ({ Id: i + 1, Name: name }));
-  return envelope({ results, count, countIsExact });
+  return ok({ results, count, countIsExact });
 }
 
 /** The page calls made, as "{table} page {n} size {s} sort {sort} {filter}". */
@@ -79,22 +70,13 @@ function pageCalls(): string[] {
     });
 }
 
-function renderPage(at: string) {
+function renderBrowser(at: string) {
   window.history.replaceState(null, '', at);
-  const router = createMemoryRouter(
-    [
-      { path: '/db/:db', element: <BrowserPage /> },
-      { path: '/db/:db/:schema/:table', element: <BrowserPage /> },
-      { path: '/', element: <h1>Home page</h1> },
-    ],
-    { initialEntries: [at] },
-  );
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
+  return renderPage(<BrowserPage />, {
+    at,
+    path: ['/db/:db', '/db/:db/:schema/:table'],
+    routes: { '/': <h1>Home page</h1> },
+  }).router;
 }
 
 const address = () => `${window.location.pathname}${window.location.search}`;
@@ -103,32 +85,23 @@ const pagerNav = () => screen.getByRole('navigation', { name: 'Pages' });
 
 beforeEach(() => {
   notifications.clean();
-  handlers = {
-    'GET /api/sql': () => envelope([{ name: 'chinook', engine: 'sqlite' }]),
-    'GET /api/sql/chinook': () => envelope([albumTable, customerTable, notesTable]),
-    'POST /api/sql/chinook/main/Customer/page/*/search': () => pageOf(1234, ['Ada', 'Grace']),
-    'POST /api/sql/chinook/main/Album/page/*/search': () =>
-      pageOf(2, ['Jagged Little Pill', 'Let There Be Rock']),
-    'POST /api/sql/chinook/main/Notes/page/*/search': () => pageOf(0, []),
-  };
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) => {
-    const url = new URL(input, 'http://localhost');
-    const path = url.pathname.replace(/\/page\/\d+\//, '/page/*/');
-    const handler = handlers[`${init.method ?? 'GET'} ${path}`];
-    const body = decodeBody(init.body);
-    return Promise.resolve(handler ? handler(url, body) : envelope(null, `No handler for ${path}`, 404));
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('GET', '/api/sql', ok([{ name: 'chinook', engine: 'sqlite' }]));
+  api.on('GET', '/api/sql/chinook', ok([albumTable, customerTable, notesTable]));
+  api.on('POST', '/api/sql/chinook/main/Customer/page/:page/search', pageOf(1234, ['Ada', 'Grace']));
+  api.on(
+    'POST',
+    '/api/sql/chinook/main/Album/page/:page/search',
+    pageOf(2, ['Jagged Little Pill', 'Let There Be Rock']),
+  );
+  api.on('POST', '/api/sql/chinook/main/Notes/page/:page/search', pageOf(0, []));
 });
 afterEach(() => {
-  vi.unstubAllGlobals();
   window.history.replaceState(null, '', '/');
 });
 
 describe('the database browser', () => {
   it('lists the tables as schema.name, says to choose one, and filters the list by the search box', async () => {
-    renderPage('/db/chinook');
+    renderBrowser('/db/chinook');
     expect(screen.getByRole('heading', { level: 1, name: 'chinook' })).toBeTruthy();
     expect(await within(tablesNav()).findByRole('link', { name: 'main.Album' })).toBeTruthy();
     expect(within(tablesNav()).getByRole('link', { name: 'main.Customer' }).getAttribute('href')).toBe(
@@ -150,7 +123,7 @@ describe('the database browser', () => {
   });
 
   it('switches tables in place and writes the address', async () => {
-    renderPage('/db/chinook/main/Customer?page=3&sort=LastName&q.LastName=Go');
+    renderBrowser('/db/chinook/main/Customer?page=3&sort=LastName&q.LastName=Go');
     expect(await screen.findByRole('heading', { level: 2, name: 'main.Customer' })).toBeTruthy();
     expect(
       (await within(tablesNav()).findByRole('link', { name: 'main.Customer' })).getAttribute('aria-current'),
@@ -174,7 +147,7 @@ describe('the database browser', () => {
   });
 
   it('searches from page 1, with the trimmed terms in the address', async () => {
-    renderPage('/db/chinook/main/Customer?page=3');
+    renderBrowser('/db/chinook/main/Customer?page=3');
     const search = await screen.findByRole('form', { name: 'Search' });
     fireEvent.change(within(search).getByLabelText('LastName', { selector: 'input' }), {
       target: { value: '  Gon ' },
@@ -188,14 +161,14 @@ describe('the database browser', () => {
   });
 
   it('sorts from page 1', async () => {
-    renderPage('/db/chinook/main/Customer?page=4&size=40');
+    renderBrowser('/db/chinook/main/Customer?page=4&size=40');
     fireEvent.click(await screen.findByRole('button', { name: 'LastName' }));
     await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?size=40&sort=LastName'));
     await waitFor(() => expect(pageCalls()).toContain('Customer page 1 size 40 sort LastName {}'));
   });
 
   it('pages: next, last, a typed page and the page size, each in the address', async () => {
-    renderPage('/db/chinook/main/Customer');
+    renderBrowser('/db/chinook/main/Customer');
     const pages = await screen.findByRole('navigation', { name: 'Pages' });
     expect(await within(pages).findByText(/Page 1 of 62/)).toBeTruthy();
     expect(within(pages).getByText(/1,234 rows/)).toBeTruthy();
@@ -225,22 +198,22 @@ describe('the database browser', () => {
   });
 
   it('sends the cursor of the page shown with Next and Previous, none with a jump, and keeps ?page= alone', async () => {
-    handlers['POST /api/sql/chinook/main/Customer/page/*/search'] = (url) => {
-      const page = url.pathname.split('/')[7];
-      return envelope({
+    api.on('POST', '/api/sql/chinook/main/Customer/page/:page/search', (request) => {
+      const page = request.pathname.split('/')[7];
+      return ok({
         results: [{ Id: Number(page), Name: `Row of page ${page}` }],
         count: 1234,
         countIsExact: true,
         cursor: `cursor-of-${page}`,
       });
-    };
+    });
     /** The page calls as "{page} {cursor or none}". */
     const cursorCalls = () =>
       fetchMock.mock.calls
         .map(([url]) => new URL(url, 'http://localhost'))
         .filter((url) => url.pathname.includes('/page/'))
         .map((url) => `${url.pathname.split('/')[7]} ${url.searchParams.get('cursor') ?? 'none'}`);
-    renderPage('/db/chinook/main/Customer');
+    renderBrowser('/db/chinook/main/Customer');
     expect(await screen.findByText('Row of page 1')).toBeTruthy();
     expect(cursorCalls()).toEqual(['1 none']);
 
@@ -272,13 +245,13 @@ describe('the database browser', () => {
   });
 
   it('shows the last page for an address past it', async () => {
-    renderPage('/db/chinook/main/Album?page=9');
+    renderBrowser('/db/chinook/main/Album?page=9');
     await waitFor(() => expect(address()).toBe('/db/chinook/main/Album'));
     await waitFor(() => expect(pageCalls()).toContain('Album page 1 size 20 sort - {}'));
   });
 
   it('offers Add only with the right to insert, and refreshes the page when the editor closes after a change', async () => {
-    renderPage('/db/chinook/main/Customer');
+    renderBrowser('/db/chinook/main/Customer');
     fireEvent.click(await screen.findByRole('button', { name: 'Add' }));
     // The editor and the information modal load on first use (lazy-pieces.tsx), so they appear a moment later.
     expect(await screen.findByRole('dialog', { name: 'Add row' })).toBeTruthy();
@@ -297,14 +270,14 @@ describe('the database browser', () => {
   });
 
   it('says when the table in the address is not one of the list', async () => {
-    renderPage('/db/chinook/main/Secret');
+    renderBrowser('/db/chinook/main/Secret');
     expect(await screen.findByRole('heading', { level: 2, name: 'Table not found' })).toBeTruthy();
     expect(screen.queryByText(browserMessages.pageFailed)).toBeNull();
   });
 
   it("toasts 'No database was found.' for a database the person's links do not show", async () => {
-    handlers['GET /api/sql/nope'] = () => envelope(null, 'Not found.', 404);
-    renderPage('/db/nope');
+    api.on('GET', '/api/sql/nope', fail(404, 'Not found.'));
+    renderBrowser('/db/nope');
     expect(
       await screen.findByText(browserMessages.noDatabase, { selector: '.mantine-Notification-description' }),
     ).toBeTruthy();
@@ -313,20 +286,23 @@ describe('the database browser', () => {
   });
 
   it("toasts 'Failed to get databases.' and 'Failed to get table information.'", async () => {
-    handlers['GET /api/sql'] = () => new Response('', { status: 500 });
-    handlers['GET /api/sql/chinook'] = () => new Response('', { status: 500 });
-    renderPage('/db/chinook');
+    api.on('GET', '/api/sql', raw(new Response('', { status: 500 })));
+    api.on('GET', '/api/sql/chinook', raw(new Response('', { status: 500 })));
+    renderBrowser('/db/chinook');
     expect(await screen.findByText(browserMessages.databasesFailed)).toBeTruthy();
     expect(await screen.findByText(browserMessages.tableInfoFailed)).toBeTruthy();
   });
 
   it("toasts the server's reason when a page fails, else 'Failed to get page.'", async () => {
-    handlers['POST /api/sql/chinook/main/Customer/page/*/search'] = () =>
-      envelope(null, 'Email is not indexed, so it cannot be searched.', 400);
-    renderPage('/db/chinook/main/Customer?q.Email=a');
+    api.on(
+      'POST',
+      '/api/sql/chinook/main/Customer/page/:page/search',
+      fail(400, 'Email is not indexed, so it cannot be searched.'),
+    );
+    renderBrowser('/db/chinook/main/Customer?q.Email=a');
     expect(await screen.findByText('Email is not indexed, so it cannot be searched.')).toBeTruthy();
 
-    handlers['POST /api/sql/chinook/main/Album/page/*/search'] = () => new Response('', { status: 502 });
+    api.on('POST', '/api/sql/chinook/main/Album/page/:page/search', raw(new Response('', { status: 502 })));
     fireEvent.click(within(tablesNav()).getByRole('link', { name: 'main.Album' }));
     expect(await screen.findByText(browserMessages.pageFailed)).toBeTruthy();
   });
@@ -338,7 +314,7 @@ describe('the database browser', () => {
       matches: query.includes('max-width'),
     });
     try {
-      renderPage('/db/chinook');
+      renderBrowser('/db/chinook');
       const toggle = screen.getByRole('button', { name: 'Tables' });
       expect(toggle.getAttribute('aria-expanded')).toBe('true');
       fireEvent.click(await within(tablesNav()).findByRole('link', { name: 'main.Album' }));

@@ -1,10 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import type { Verification } from '#common/contract/account.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { SiteHeader } from '#web/features/site/site-header.tsx';
-import { SessionContext, type Session } from '#web/session/session-context.ts';
 import { adminVerification, sampleVerification } from '#web/session/test-session.ts';
 import {
   browserEntryPath,
@@ -13,57 +11,37 @@ import {
   showsDatabaseSelect,
 } from './database-select.tsx';
 import { albumTable } from './test-tables.ts';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fakeApi, ok } from '#web/test/fake-api.ts';
 
-const fetchMock = vi.fn<(input: string, init: RequestInit) => Promise<Response>>();
-const envelope = (data: unknown) =>
-  new Response(JSON.stringify({ isSuccess: true, data, message: null }), {
-    headers: { 'Content-Type': 'application/json' },
-  });
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 beforeEach(() => {
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((url) =>
-    Promise.resolve(
-      url === '/api/sql'
-        ? envelope([
-            { name: 'chinook', engine: 'sqlite' },
-            { name: 'sales db', engine: 'postgres' },
-          ])
-        : url === '/api/sql/chinook'
-          ? envelope([albumTable])
-          : new Response('', { status: 404 }),
-    ),
+  api.on(
+    'GET',
+    '/api/sql',
+    ok([
+      { name: 'chinook', engine: 'sqlite' },
+      { name: 'sales db', engine: 'postgres' },
+    ]),
   );
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('GET', '/api/sql/chinook', ok([albumTable]));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 function Address() {
   const { pathname } = useLocation();
   return <output aria-label="address">{pathname}</output>;
 }
 
-function renderHeader(verification: Verification, at: string) {
-  const session: Session = {
-    status: 'signedIn',
-    verification,
-    signIn: () => undefined,
-    signOut: () => undefined,
-    reverify: () => Promise.resolve(true),
-  };
-  render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[at]}>
-        <SessionContext value={session}>
-          <SiteHeader />
-          <Routes>
-            <Route path="*" element={<Address />} />
-          </Routes>
-        </SessionContext>
-      </MemoryRouter>
-    </AppProviders>,
+const renderHeader = (verification: Verification, at: string) =>
+  renderPage(
+    <>
+      <SiteHeader />
+      <Address />
+    </>,
+    { at, session: verification },
   );
-}
 
 const address = () => screen.getByRole('status', { name: 'address' }).textContent;
 const browsingAda: Verification = {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { AppProviders } from '#web/app-providers.tsx';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Pager, pageCountOf, rowCountText, type PagerProps } from './pager.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 
 function renderPager(props: Partial<PagerProps> = {}) {
   const onPageChange = vi.fn();
@@ -15,17 +15,8 @@ function renderPager(props: Partial<PagerProps> = {}) {
     onSizeChange,
     ...props,
   };
-  const view = render(
-    <AppProviders>
-      <Pager {...all} />
-    </AppProviders>,
-  );
-  const rerender = (next: Partial<PagerProps>) =>
-    view.rerender(
-      <AppProviders>
-        <Pager {...all} {...next} />
-      </AppProviders>,
-    );
+  const view = renderPage(<Pager {...all} />);
+  const rerender = (next: Partial<PagerProps>) => view.rerender(<Pager {...all} {...next} />);
   return { onPageChange, onSizeChange, rerender };
 }
 

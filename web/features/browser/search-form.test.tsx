@@ -1,21 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { AppProviders } from '#web/app-providers.tsx';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { SearchForm } from './search-form.tsx';
 import { customerTable, notesTable } from './test-tables.ts';
 import type { TableListItem } from '#common/contract/sql.ts';
+import { renderPage } from '#web/test/render-page.tsx';
 
 function renderForm(table: TableListItem = customerTable, filter: Record<string, string> = {}) {
   const onSearch = vi.fn();
-  render(
-    <AppProviders>
-      <SearchForm
-        table={table}
-        filter={filter}
-        onSearch={onSearch}
-        actions={<button type="button">Export</button>}
-      />
-    </AppProviders>,
+  renderPage(
+    <SearchForm
+      table={table}
+      filter={filter}
+      onSearch={onSearch}
+      actions={<button type="button">Export</button>}
+    />,
   );
   return onSearch;
 }

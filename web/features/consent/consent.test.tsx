@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Link, MemoryRouter, Navigate, Route, Routes } from 'react-router';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Link, Navigate, Route, Routes } from 'react-router';
 import { COOKIE_CONSENT_KEY } from '#common/limits.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { ConsentBanner } from '#web/features/consent/consent-banner.tsx';
 import {
   ConsentStoreContext,
@@ -13,6 +12,7 @@ import {
 import { consentTexts } from '#web/features/consent/consent-texts.ts';
 import { PAGE_VIEW_SETTLE_MS, usePageViews } from '#web/features/consent/use-page-views.ts';
 import { SiteFooter } from '#web/features/site/site-footer.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 
 const DAY = 24 * 60 * 60 * 1000;
 const start = new Date('2026-03-01T09:00:00.000Z');
@@ -57,14 +57,11 @@ function Layout() {
 }
 
 function renderSite(store: ConsentStore, path = '/home') {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[path]}>
-        <ConsentStoreContext value={store}>
-          <Layout />
-        </ConsentStoreContext>
-      </MemoryRouter>
-    </AppProviders>,
+  return renderPage(
+    <ConsentStoreContext value={store}>
+      <Layout />
+    </ConsentStoreContext>,
+    { at: path },
   );
 }
 

@@ -1,23 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { MemoryRouter } from 'react-router';
 import { contactMessages } from '#common/contract/contact.ts';
 import { formMessages, siteMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
-import { SessionContext, type Session } from '#web/session/session-context.ts';
-import { sampleVerification } from '#web/session/test-session.ts';
 import { ContactPage } from './contact-page.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, raw, transportError } from '#web/test/fake-api.ts';
+import { sampleVerification } from '#web/session/test-session.ts';
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 const detail = {
   email: 'ada@example.com',
@@ -34,24 +26,11 @@ const detail = {
   preferred2fa: 'Email',
 } as const;
 
-function renderPage() {
-  const session: Session = {
-    status: 'signedIn',
-    verification: { ...sampleVerification, user: { ...sampleVerification.user, user_Details: [detail] } },
-    signIn: vi.fn(),
-    signOut: vi.fn(),
-    reverify: vi.fn(() => Promise.resolve(true)),
-  };
-  render(
-    <AppProviders>
-      <SessionContext value={session}>
-        <MemoryRouter initialEntries={['/contact-us']}>
-          <ContactPage />
-        </MemoryRouter>
-      </SessionContext>
-    </AppProviders>,
-  );
-}
+const renderContact = () =>
+  renderPage(<ContactPage />, {
+    at: '/contact-us',
+    session: { ...sampleVerification, user: { ...sampleVerification.user, user_Details: [detail] } },
+  });
 
 /** A field by its label; the required marker after the label's text is left out. */
 function field(label: string): HTMLInputElement | HTMLTextAreaElement {
@@ -80,18 +59,13 @@ function contactCalls(): unknown[] {
     .map(([, init]) => JSON.parse(String(init.body)));
 }
 
-beforeEach(() => {
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-});
 afterEach(() => {
   notifications.clean();
-  vi.unstubAllGlobals();
 });
 
 describe('the contact page', () => {
   it('shows From prefilled with the account’s e-mail and read-only, then Subject and Message', () => {
-    renderPage();
+    renderContact();
     expect(screen.getByRole('heading', { level: 1, name: 'Contact Us' })).toBeTruthy();
     const from = field('From');
     expect(from.value).toBe('ada@example.com');
@@ -101,7 +75,7 @@ describe('the contact page', () => {
   });
 
   it('shows no message before a field is touched or changed', () => {
-    renderPage();
+    renderContact();
     fireEvent.focus(field('Subject'));
     expect(errorOf('Subject')).toBeNull();
     expect(errorOf('Message')).toBeNull();
@@ -111,7 +85,7 @@ describe('the contact page', () => {
     ['Subject', formMessages.required('Subject')],
     ['Message', formMessages.required('Message')],
   ])('%s left empty says %j', (label, message) => {
-    renderPage();
+    renderContact();
     fireEvent.blur(field(label));
     expect(errorOf(label)).toBe(message);
   });
@@ -120,19 +94,19 @@ describe('the contact page', () => {
     ['Subject', 51, siteMessages.subjectMax],
     ['Message', 1001, siteMessages.messageMax],
   ])('%s of %i characters says %j', (label, length, message) => {
-    renderPage();
+    renderContact();
     type(label, 'x'.repeat(length));
     expect(errorOf(label)).toBe(message);
   });
 
   it('counts a subject of spaces only as empty', () => {
-    renderPage();
+    renderContact();
     type('Subject', '   ');
     expect(errorOf('Subject')).toBe(formMessages.required('Subject'));
   });
 
   it('accepts a subject of 50 and a message of 1000 characters, and counts them', () => {
-    renderPage();
+    renderContact();
     type('Subject', 'x'.repeat(50));
     type('Message', 'y'.repeat(1000));
     expect(errorOf('Subject')).toBeNull();
@@ -142,7 +116,7 @@ describe('the contact page', () => {
   });
 
   it('on submit of an empty form marks both fields and sends nothing', () => {
-    renderPage();
+    renderContact();
     send();
     expect(errorOf('Subject')).toBe(formMessages.required('Subject'));
     expect(errorOf('Message')).toBe(formMessages.required('Message'));
@@ -151,8 +125,8 @@ describe('the contact page', () => {
   });
 
   it('sends subject and message only (never From), shows the server’s sentence and empties the form', async () => {
-    fetchMock.mockResolvedValue(envelope({ id: 7, delivered: true }, contactMessages.sent));
-    renderPage();
+    api.on('POST', '/api/contact', ok({ id: 7, delivered: true }, contactMessages.sent));
+    renderContact();
     type('Subject', '  Migration help ');
     type('Message', 'We run PostgreSQL 12.');
     send();
@@ -164,8 +138,8 @@ describe('the contact page', () => {
   });
 
   it('says honestly when the message was stored but not mailed', async () => {
-    fetchMock.mockResolvedValue(envelope({ id: 8, delivered: false }, contactMessages.storedNotMailed));
-    renderPage();
+    api.on('POST', '/api/contact', ok({ id: 8, delivered: false }, contactMessages.storedNotMailed));
+    renderContact();
     type('Subject', 'Hello');
     type('Message', 'Text');
     send();
@@ -173,8 +147,8 @@ describe('the contact page', () => {
   });
 
   it('shows the server’s message on a refusal and keeps the text', async () => {
-    fetchMock.mockResolvedValue(envelope(null, 'Too many messages. Try again in a minute.', 429));
-    renderPage();
+    api.on('POST', '/api/contact', fail(429, 'Too many messages. Try again in a minute.'));
+    renderContact();
     type('Subject', 'Hello');
     type('Message', 'Keep me');
     send();
@@ -184,8 +158,8 @@ describe('the contact page', () => {
   });
 
   it('says “Failed to Contact Us... Please try again.” when the server said nothing, and keeps the text', async () => {
-    fetchMock.mockResolvedValue(new Response('', { status: 502 }));
-    renderPage();
+    api.on('POST', '/api/contact', raw(new Response('', { status: 502 })));
+    renderContact();
     type('Subject', 'Hello');
     type('Message', 'Keep me');
     send();
@@ -194,8 +168,8 @@ describe('the contact page', () => {
   });
 
   it('says the same when the network fails', async () => {
-    fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
-    renderPage();
+    api.on('POST', '/api/contact', transportError(new TypeError('Failed to fetch')));
+    renderContact();
     type('Subject', 'Hello');
     type('Message', 'Keep me');
     send();

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Suspense, type ReactNode } from 'react';
-import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { Route, Routes, useLocation } from 'react-router';
 import type { PreSignIn, Verification } from '#common/contract/account.ts';
 import {
   accountMessages,
@@ -10,10 +10,10 @@ import {
   loginMessages as lm,
   twoFactorMessages as tm,
 } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
-import { SessionContext, type Session } from '#web/session/session-context.ts';
 import { adminVerification, sampleVerification } from '#web/session/test-session.ts';
 import { LoginPage } from './login-page.tsx';
+import { fakeSession, renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
 // The real widget solves a proof of work in a worker; a button stands in for it and shows its reset count.
 vi.mock('#web/ui/human-check.tsx', () => ({
@@ -29,27 +29,8 @@ vi.mock('#web/ui/human-check.tsx', () => ({
   ),
 }));
 
-type FetchArgs = [input: string, init?: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
-
-/** Answers by path; the providers list says none is set up unless a test says otherwise. */
-function answer(routes: Record<string, () => Response>) {
-  fetchMock.mockImplementation((input) => {
-    const path = String(input);
-    const route = Object.keys(routes).find((key) => path.startsWith(key));
-    if (route) return Promise.resolve(routes[route]?.() ?? envelope(null));
-    if (path.startsWith('/api/account/providers'))
-      return Promise.resolve(envelope({ configured: [], linked: [], hasPassword: null }));
-    return Promise.resolve(envelope(null, 'unexpected', 500));
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 function Where() {
   const { pathname, search } = useLocation();
@@ -63,35 +44,24 @@ function NeverLoads(): ReactNode {
 }
 
 const signIn = vi.fn();
-function renderPage(
+const renderLogin = (
   entry = '/account/login',
   verification: Verification | null = null,
   elsewhere: ReactNode = <p>elsewhere</p>,
-) {
-  const session: Session = {
-    status: verification ? 'signedIn' : 'signedOut',
-    verification,
-    signIn,
-    signOut: () => undefined,
-    reverify: () => Promise.resolve(false),
-  };
-  return render(
-    <AppProviders>
-      <SessionContext.Provider value={session}>
-        <MemoryRouter initialEntries={[entry]}>
-          {/* Already on screen, as the site layout's is: a page that suspends leaves the login page up meanwhile. */}
-          <Suspense fallback={<p>loading</p>}>
-            <Routes>
-              <Route path="/account/login" element={<LoginPage />} />
-              <Route path="*" element={elsewhere} />
-            </Routes>
-          </Suspense>
-          <Where />
-        </MemoryRouter>
-      </SessionContext.Provider>
-    </AppProviders>,
+) =>
+  renderPage(
+    <>
+      {/* Already on screen, as the site layout's is: a page that suspends leaves the login page up meanwhile. */}
+      <Suspense fallback={<p>loading</p>}>
+        <Routes>
+          <Route path="/account/login" element={<LoginPage />} />
+          <Route path="*" element={elsewhere} />
+        </Routes>
+      </Suspense>
+      <Where />
+    </>,
+    { at: entry, session: fakeSession(verification, { signIn, reverify: () => Promise.resolve(false) }) },
   );
-}
 
 const emailOnly: PreSignIn = {
   key: 'k1',
@@ -107,32 +77,30 @@ const paste = (element: HTMLElement, text: string) =>
   fireEvent.paste(element, { clipboardData: { getData: () => text } });
 
 beforeEach(() => {
-  fetchMock.mockReset();
   signIn.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-  answer({});
+  // No provider is set up unless a test says otherwise.
+  api.on('GET', '/api/account/providers', ok({ configured: [], linked: [], hasPassword: null }));
 });
 afterEach(() => {
   notifications.clean();
-  vi.unstubAllGlobals();
 });
 
 describe('the login page', () => {
   it('sends someone already signed in to their home page, but stays with a return address', async () => {
-    renderPage('/account/login', sampleVerification);
+    renderLogin('/account/login', sampleVerification);
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/account'));
     cleanup();
-    renderPage('/account/login', adminVerification);
+    renderLogin('/account/login', adminVerification);
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/admin/home'));
     cleanup();
     // The 401 page's Login: this account may not open /admin/users, so the form stays to sign in as another.
-    renderPage('/account/login?r=%2Fadmin%2Fusers', sampleVerification);
+    renderLogin('/account/login?r=%2Fadmin%2Fusers', sampleVerification);
     expect(await screen.findByRole('button', { name: lm.login })).toBeTruthy();
     expect(screen.getByTestId('where').textContent).toBe('/account/login?r=%2Fadmin%2Fusers');
   });
 
   it('has the fields, links, human check and buttons of the spec', () => {
-    renderPage();
+    renderLogin();
     expect(screen.getByRole('heading', { name: lm.title })).toBeTruthy();
     expect(username()).toBeTruthy();
     expect(password()).toBeTruthy();
@@ -145,10 +113,8 @@ describe('the login page', () => {
   });
 
   it('shows only the social buttons of configured providers, carrying r', async () => {
-    answer({
-      '/api/account/providers': () => envelope({ configured: ['google'], linked: [], hasPassword: null }),
-    });
-    renderPage('/account/login?r=%2Faccount');
+    api.on('GET', '/api/account/providers', ok({ configured: ['google'], linked: [], hasPassword: null }));
+    renderLogin('/account/login?r=%2Faccount');
     const google = await screen.findByRole('link', { name: lm.social('Google') });
     expect(google.getAttribute('href')).toBe('/api/account/login/google?r=%2Faccount');
     expect(screen.queryByRole('link', { name: lm.social('Microsoft') })).toBeNull();
@@ -156,7 +122,7 @@ describe('the login page', () => {
   });
 
   it("says 'Invalid form...' with the contract's field messages, and sends nothing", async () => {
-    renderPage();
+    renderLogin();
     fireEvent.click(loginButton());
     expect(await screen.findByText(formMessages.invalidForm)).toBeTruthy();
     expect(screen.getByText(accountMessages.usernameRequired)).toBeTruthy();
@@ -173,8 +139,8 @@ describe('the login page', () => {
   });
 
   it('resets the human check after a refused password and shows the server message', async () => {
-    answer({ '/api/account/login': () => envelope(null, accountMessages.loginFailed, 401) });
-    renderPage();
+    api.on('POST', '/api/account/login', fail(401, accountMessages.loginFailed));
+    renderLogin();
     fireEvent.change(username(), { target: { value: 'ada' } });
     fireEvent.change(password(), { target: { value: 'wrong' } });
     fireEvent.click(screen.getByTestId('human-check'));
@@ -191,11 +157,9 @@ describe('the login page', () => {
   });
 
   it('goes from the password to the code, then signs in and lands on the return address', async () => {
-    answer({
-      '/api/account/login/verify': () => envelope(sampleVerification),
-      '/api/account/login': () => envelope(emailOnly),
-    });
-    renderPage('/account/login?r=%2Fcontact-us');
+    api.on('POST', '/api/account/login/verify', ok(sampleVerification));
+    api.on('POST', '/api/account/login', ok(emailOnly));
+    renderLogin('/account/login?r=%2Fcontact-us');
     fireEvent.change(username(), { target: { value: 'ada' } });
     fireEvent.change(password(), { target: { value: 'Secret#123' } });
     fireEvent.click(screen.getByTestId('human-check'));
@@ -209,8 +173,8 @@ describe('the login page', () => {
   });
 
   it('goes straight to the code entry from pu, and an administrator lands on /admin/home', async () => {
-    answer({ '/api/account/login/verify': () => envelope(adminVerification) });
-    renderPage(`/account/login?pu=${pu(emailOnly)}`);
+    api.on('POST', '/api/account/login/verify', ok(adminVerification));
+    renderLogin(`/account/login?pu=${pu(emailOnly)}`);
     expect(await screen.findByRole('heading', { name: lm.codeTitle })).toBeTruthy();
     // The key leaves the address once read.
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/account/login'));
@@ -222,12 +186,11 @@ describe('the login page', () => {
 
   it('keeps Verify disabled once the code signed in, while the landing page loads (issue 32)', async () => {
     let verifies = 0;
-    answer({
-      '/api/account/login/verify': () =>
-        // The code works once: a second verify of it is refused.
-        ++verifies === 1 ? envelope(sampleVerification) : envelope(null, accountMessages.otpFailed, 401),
-    });
-    renderPage(`/account/login?pu=${pu(emailOnly)}`, null, <NeverLoads />);
+    api.on('POST', '/api/account/login/verify', () =>
+      // The code works once: a second verify of it is refused.
+      ++verifies === 1 ? ok(sampleVerification) : fail(401, accountMessages.otpFailed),
+    );
+    renderLogin(`/account/login?pu=${pu(emailOnly)}`, null, <NeverLoads />);
     paste(await screen.findByLabelText(tm.codeDigit(1, 6)), '123456');
     await waitFor(() => expect(signIn).toHaveBeenCalledWith(sampleVerification));
     // The sign-in's work settles (the navigation to /account has started and waits for its page).
@@ -243,8 +206,8 @@ describe('the login page', () => {
   });
 
   it("says 'Failed to validate OTP.' for a wrong code and empties the entry", async () => {
-    answer({ '/api/account/login/verify': () => envelope(null, accountMessages.otpFailed, 401) });
-    renderPage(`/account/login?pu=${pu(emailOnly)}`);
+    api.on('POST', '/api/account/login/verify', fail(401, accountMessages.otpFailed));
+    renderLogin(`/account/login?pu=${pu(emailOnly)}`);
     paste(await screen.findByLabelText(tm.codeDigit(1, 6)), '654321');
     expect(await screen.findByText(accountMessages.otpFailed)).toBeTruthy();
     await waitFor(() =>
@@ -258,8 +221,8 @@ describe('the login page', () => {
       ...sampleVerification,
       user: { ...sampleVerification.user, passwordExpired: true },
     };
-    answer({ '/api/account/login/verify': () => envelope(expired) });
-    renderPage(`/account/login?pu=${pu(emailOnly)}&r=%2Faccount`);
+    api.on('POST', '/api/account/login/verify', ok(expired));
+    renderLogin(`/account/login?pu=${pu(emailOnly)}&r=%2Faccount`);
     paste(await screen.findByLabelText(tm.codeDigit(1, 6)), '123456');
     await waitFor(() =>
       expect(screen.getByTestId('where').textContent).toBe(
@@ -274,8 +237,8 @@ describe('the login page', () => {
       allowed2fa: ['Email', 'Recovery'],
       disableSelect2fa: true,
     };
-    answer({ '/api/account/login/verify': () => envelope(sampleVerification) });
-    renderPage(`/account/login?pu=${pu(withRecovery)}`);
+    api.on('POST', '/api/account/login/verify', ok(sampleVerification));
+    renderLogin(`/account/login?pu=${pu(withRecovery)}`);
     fireEvent.click(await screen.findByRole('button', { name: lm.useRecoveryCode }));
     const entry = screen.getByRole('textbox', { name: tm.recoveryLabel });
     expect(screen.queryByRole('button', { name: /Resend/ })).toBeNull();
@@ -297,11 +260,9 @@ describe('the login page', () => {
       preferred2fa: 'Email',
       disableSelect2fa: false,
     };
-    answer({
-      '/api/account/login/resend': () => envelope(null, 'A new code was sent.'),
-      '/api/account/login': () => envelope(several),
-    });
-    renderPage();
+    api.on('POST', '/api/account/login/resend', ok(null, 'A new code was sent.'));
+    api.on('POST', '/api/account/login', ok(several));
+    renderLogin();
     fireEvent.change(username(), { target: { value: 'ada' } });
     fireEvent.change(password(), { target: { value: 'Secret#123' } });
     fireEvent.click(screen.getByTestId('human-check'));
@@ -324,13 +285,13 @@ describe('the login page', () => {
   });
 
   it('shows the error query as a toast and takes it out of the address', async () => {
-    renderPage('/account/login?error=Sign-in%20with%20Google%20was%20cancelled.&r=%2Faccount');
+    renderLogin('/account/login?error=Sign-in%20with%20Google%20was%20cancelled.&r=%2Faccount');
     expect(await screen.findByText('Sign-in with Google was cancelled.')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/account/login?r=%2Faccount'));
   });
 
   it('says so when pu is not a sign-in, and asks for the password', async () => {
-    renderPage('/account/login?pu=garbage');
+    renderLogin('/account/login?pu=garbage');
     expect(await screen.findByText(lm.preSignInInvalid)).toBeTruthy();
     expect(screen.getByRole('heading', { name: lm.title })).toBeTruthy();
   });

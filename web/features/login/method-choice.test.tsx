@@ -1,17 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { twoFactorMessages as tm } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { MethodChoice } from './method-choice.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 
 const radio = (name: string) => screen.getByRole<HTMLInputElement>('radio', { name: new RegExp(`^${name}`) });
 
 describe('MethodChoice', () => {
   it('offers the allowed methods in order, with their names, the preferred one chosen', () => {
     const onChange = vi.fn();
-    render(
+    renderPage(
       <MethodChoice allowed={['Recovery', 'Totp', 'Email', 'Phone']} value="Email" onChange={onChange} />,
-      { wrapper: AppProviders },
     );
     expect(screen.getByRole('radiogroup', { name: tm.methodChoice })).toBeTruthy();
     const names = screen.getAllByRole('radio').map((element) => element.getAttribute('value'));
@@ -29,13 +28,12 @@ describe('MethodChoice', () => {
   });
 
   it('names every method as the spec does', () => {
-    render(
+    renderPage(
       <MethodChoice
         allowed={['Email', 'Phone', 'Totp', 'Passkey', 'Recovery']}
         value="Passkey"
         onChange={() => undefined}
       />,
-      { wrapper: AppProviders },
     );
     for (const name of ['Email', 'Phone', 'App', 'Passkey', 'Recovery code']) {
       expect(radio(name)).toBeTruthy();
@@ -45,9 +43,7 @@ describe('MethodChoice', () => {
 
   it('cannot be changed when disableSelect2fa says so', () => {
     const onChange = vi.fn();
-    render(<MethodChoice allowed={['Email', 'Recovery']} value="Email" onChange={onChange} disabled />, {
-      wrapper: AppProviders,
-    });
+    renderPage(<MethodChoice allowed={['Email', 'Recovery']} value="Email" onChange={onChange} disabled />);
     for (const element of screen.getAllByRole<HTMLInputElement>('radio')) {
       expect(element.disabled).toBe(true);
     }
@@ -56,11 +52,8 @@ describe('MethodChoice', () => {
   });
 
   it('is not shown for a single method', () => {
-    const { container } = render(
+    const { container } = renderPage(
       <MethodChoice allowed={['Totp']} value="Totp" onChange={() => undefined} />,
-      {
-        wrapper: AppProviders,
-      },
     );
     expect(screen.queryByRole('radiogroup')).toBeNull();
     expect(container.querySelector('input')).toBeNull();

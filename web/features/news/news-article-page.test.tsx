@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen, within } from '@testing-library/react';
 import {
   findNewsArticle,
   newsArticles,
@@ -8,18 +7,8 @@ import {
   otherNewsArticles,
   splitNewsContent,
 } from '#common/content/news.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
-
-function renderAt(path: string) {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+import { renderPage } from '#web/test/render-page.tsx';
 
 const titles = newsArticles.map((article) => article.title);
 
@@ -56,7 +45,7 @@ describe('the news content', () => {
 // Rendering the whole app and loading pages lazily is slow on a busy machine.
 describe('the news pages', () => {
   it('/news shows the four articles as cards with Read More links', async () => {
-    renderAt('/news');
+    renderPage(<AppRoutes />, { at: '/news' });
     await screen.findByRole('heading', { level: 1, name: 'News' });
     for (const article of newsArticles) {
       expect(screen.getByRole('heading', { level: 2, name: article.title })).toBeTruthy();
@@ -68,7 +57,7 @@ describe('the news pages', () => {
 
   it('shows the article named in the address, its last three paragraphs in column 2', async () => {
     const article = findNewsArticle('The Future of Software');
-    renderAt(newsPath(article));
+    renderPage(<AppRoutes />, { at: newsPath(article) });
     await screen.findByRole('heading', { level: 1, name: article.title });
     const second = screen.getByTestId('news-column-2');
     const first = screen.getByTestId('news-column-1');
@@ -86,7 +75,7 @@ describe('the news pages', () => {
 
   it('lists the three other articles under Want to keep Reading?', async () => {
     const article = findNewsArticle('Agile Development');
-    renderAt(newsPath(article));
+    renderPage(<AppRoutes />, { at: newsPath(article) });
     const heading = await screen.findByRole('heading', { level: 2, name: 'Want to keep Reading?' });
     const section = heading.closest('section');
     expect(section).not.toBeNull();
@@ -99,7 +88,7 @@ describe('the news pages', () => {
   it.each(['/news/No%20Such%20Article', '/news/the%20future%20of%20software'])(
     'selects the first article for an unknown title (%s)',
     async (path) => {
-      renderAt(path);
+      renderPage(<AppRoutes />, { at: path });
       await screen.findByRole('heading', { level: 1, name: titles[0] });
       const section = screen.getByRole('heading', { name: 'Want to keep Reading?' }).closest('section');
       expect(within(section as HTMLElement).queryByRole('heading', { name: titles[0] })).toBeNull();

@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { accountApiMessages, accountMessages, formMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { ForgotPasswordPage } from '#web/features/password/forgot-password-page.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, transportError } from '#web/test/fake-api.ts';
 
 // The real widget solves a proof of work in a worker; here a button stands in for it, and shows its reset count.
 vi.mock('#web/ui/human-check.tsx', () => ({
@@ -15,57 +16,39 @@ vi.mock('#web/ui/human-check.tsx', () => ({
   ),
 }));
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 function LoginStandIn() {
   const { search } = useLocation();
   return <p>login page {search}</p>;
 }
 
-function renderPage() {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={['/account/forgotPassword']}>
-        <Routes>
-          <Route path="/account/forgotPassword" element={<ForgotPasswordPage />} />
-          <Route path="/account/login" element={<LoginStandIn />} />
-        </Routes>
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+const renderForgotPassword = () =>
+  renderPage(<ForgotPasswordPage />, {
+    at: '/account/forgotPassword',
+    path: '/account/forgotPassword',
+    routes: { '/account/login': <LoginStandIn /> },
+  });
 
 const username = () => screen.getByLabelText(/^Username\s*\*?$/, { selector: 'input' });
 const submitButton = () => screen.getByRole('button', { name: 'Send Code' });
 
-beforeEach(() => {
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-});
 afterEach(() => {
   // Toasts live in a store of their own that outlives a render.
   notifications.clean();
-  vi.unstubAllGlobals();
 });
 
 describe('the forgot-password page', () => {
   it('asks for the username and the human check, and links back to login', () => {
-    renderPage();
+    renderForgotPassword();
     expect(username()).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Solve the human check' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Login' }).getAttribute('href')).toBe('/account/login');
   });
 
   it('shows the username messages only once the field is touched or changed', () => {
-    renderPage();
+    renderForgotPassword();
     expect(screen.queryByText(accountMessages.usernameRequired)).toBeNull();
     fireEvent.blur(username());
     expect(screen.getByText(accountMessages.usernameRequired)).toBeTruthy();
@@ -76,7 +59,7 @@ describe('the forgot-password page', () => {
   });
 
   it('says the form is invalid without a username or without the human check, and sends nothing', async () => {
-    renderPage();
+    renderForgotPassword();
     fireEvent.click(submitButton());
     expect(await screen.findByText(formMessages.invalidForm)).toBeTruthy();
     expect(screen.getByText(accountMessages.usernameRequired)).toBeTruthy();
@@ -87,8 +70,8 @@ describe('the forgot-password page', () => {
   });
 
   it('posts {username, token} and goes to the code entry, then on to the update-password page', async () => {
-    fetchMock.mockResolvedValue(envelope('cHU=', accountApiMessages.forgotPasswordSent));
-    renderPage();
+    api.on('POST', '/api/account/forgotPassword', ok('cHU=', accountApiMessages.forgotPasswordSent));
+    renderForgotPassword();
     fireEvent.change(username(), { target: { value: 'ada' } });
     fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
     fireEvent.click(submitButton());
@@ -104,8 +87,8 @@ describe('the forgot-password page', () => {
   });
 
   it("toasts the server's reason on failure and resets the human check", async () => {
-    fetchMock.mockResolvedValue(envelope(null, accountApiMessages.humanCheckFailed, 400));
-    renderPage();
+    api.on('POST', '/api/account/forgotPassword', fail(400, accountApiMessages.humanCheckFailed));
+    renderForgotPassword();
     fireEvent.change(username(), { target: { value: 'ada' } });
     const check = screen.getByRole('button', { name: 'Solve the human check' });
     fireEvent.click(check);
@@ -116,8 +99,8 @@ describe('the forgot-password page', () => {
   });
 
   it("toasts 'Failed to Forgot Password... Please try again.' when the server gives no reason", async () => {
-    fetchMock.mockRejectedValue(new TypeError(''));
-    renderPage();
+    api.on('POST', '/api/account/forgotPassword', transportError(new TypeError('')));
+    renderForgotPassword();
     fireEvent.change(username(), { target: { value: 'ada' } });
     fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
     fireEvent.click(submitButton());

@@ -1,29 +1,24 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useEffect } from 'react';
 import { notifications } from '@mantine/notifications';
-import { MemoryRouter, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import type { Verification } from '#common/contract/account.ts';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import { accountApiMessages, accountMessages, accountPageMessages, formMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
 import { encodeVerification, readStoredVerification } from '#web/session/storage.ts';
 import { adminVerification, sampleVerification } from '#web/session/test-session.ts';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, raw, type FakeAnswer } from '#web/test/fake-api.ts';
 
 type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+const api = fakeApi();
+const fetchMock = api.fetch;
 /** The person signed in; GET /api/account/verify answers it (with the password no longer expired after an update). */
 let signedIn: Verification;
 /** What POST /api/account/updatePassword answers. */
-let updateAnswer: () => Response;
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+let updateAnswer: () => FakeAnswer;
 
 let where = '';
 function Where() {
@@ -37,13 +32,12 @@ function Where() {
 function renderAt(path: string, as: Verification = sampleVerification) {
   signedIn = as;
   localStorage.setItem(SESSION_STORAGE_KEY, encodeVerification(as));
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-        <Where />
-      </MemoryRouter>
-    </AppProviders>,
+  return renderPage(
+    <>
+      <AppRoutes />
+      <Where />
+    </>,
+    { at: path },
   );
 }
 
@@ -79,23 +73,17 @@ async function submitNewPassword() {
 
 beforeEach(() => {
   where = '';
-  updateAnswer = () => envelope(null, accountApiMessages.passwordUpdated);
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((url) => {
-    if (url === '/api/account/verify') return Promise.resolve(envelope(signedIn));
-    if (url === '/api/account/updatePassword') {
-      signedIn = { ...signedIn, user: { ...signedIn.user, passwordExpired: false } };
-      return Promise.resolve(updateAnswer());
-    }
-    return Promise.resolve(envelope(null, 'Not here.', 404));
+  updateAnswer = () => ok(null, accountApiMessages.passwordUpdated);
+  api.on('GET', '/api/account/verify', () => ok(signedIn));
+  api.on('POST', '/api/account/updatePassword', () => {
+    signedIn = { ...signedIn, user: { ...signedIn.user, passwordExpired: false } };
+    return updateAnswer();
   });
-  vi.stubGlobal('fetch', fetchMock);
 });
 
 afterEach(() => {
   // Toasts live in a store of their own that outlives a render.
   notifications.clean();
-  vi.unstubAllGlobals();
   localStorage.clear();
 });
 
@@ -188,13 +176,13 @@ describe('the update-password page', () => {
     let refusals = 1;
     updateAnswer = () =>
       refusals-- > 0
-        ? envelope(null, accountApiMessages.reauthRequired, 403)
-        : envelope(null, accountApiMessages.passwordUpdated);
+        ? fail(403, accountApiMessages.reauthRequired)
+        : ok(null, accountApiMessages.passwordUpdated);
     renderAt('/account/updatePassword');
     await submitNewPassword();
     const dialog = await screen.findByRole('dialog', { name: accountPageMessages.reauthTitle });
     expect(where).toBe('/account/updatePassword');
-    fetchMock.mockImplementationOnce(() => Promise.resolve(envelope(null, accountApiMessages.reauthDone)));
+    api.once('POST', '/api/account/reauth', ok(null, accountApiMessages.reauthDone));
     fireEvent.change(within(dialog).getByLabelText(accountPageMessages.reauthPassword), {
       target: { value: 'Current#Pass1' },
     });
@@ -205,7 +193,7 @@ describe('the update-password page', () => {
   });
 
   it("toasts 'Failed to Update Password... Please try again.' when the server gives no reason", async () => {
-    updateAnswer = () => new Response('not json', { status: 500 });
+    updateAnswer = () => raw(new Response('not json', { status: 500 }));
     renderAt('/account/updatePassword');
     await submitNewPassword();
     expect(await screen.findByText(accountMessages.updatePasswordFailed)).toBeTruthy();
@@ -213,13 +201,12 @@ describe('the update-password page', () => {
   });
 
   it('is for signed-in people only', async () => {
-    render(
-      <AppProviders>
-        <MemoryRouter initialEntries={['/account/updatePassword']}>
-          <AppRoutes />
-          <Where />
-        </MemoryRouter>
-      </AppProviders>,
+    renderPage(
+      <>
+        <AppRoutes />
+        <Where />
+      </>,
+      { at: '/account/updatePassword' },
     );
     await waitFor(() => expect(where).toBe('/error/unauthorized'));
   });

@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen } from '@testing-library/react';
 import { shellMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
 import { productFor } from '#common/content/products.ts';
-
-function renderAt(path: string) {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+import { renderPage } from '#web/test/render-page.tsx';
 
 describe('the product page', () => {
   it('selects DBUI for an unknown or missing id', () => {
@@ -26,7 +15,7 @@ describe('the product page', () => {
   it.each(['/products/dbui', '/products', '/products/no-such-product'])(
     '%s shows PRODUCTS COMING SOON for DBUI',
     async (path) => {
-      renderAt(path);
+      renderPage(<AppRoutes />, { at: path });
       expect(
         await screen.findByRole('heading', { level: 1, name: shellMessages.productsComingSoon }),
       ).toBeTruthy();

@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { screen, within } from '@testing-library/react';
 import { resume, splitInterests } from '#common/content/resume.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
-
-function renderResume() {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={['/resume']}>
-        <AppRoutes />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+import { renderPage } from '#web/test/render-page.tsx';
 
 describe('splitInterests (spec 001 §9)', () => {
   it('splits in halves, all ten shown (the original dropped the last one)', () => {
@@ -40,7 +29,7 @@ describe('the resume page', () => {
   });
 
   it('shows a loading indicator first, then the header, summary and cards', async () => {
-    renderResume();
+    renderPage(<AppRoutes />, { at: '/resume' });
     // The loading state (the route's own loader or the resume's) comes before the resume.
     expect(screen.getByRole('status')).toBeTruthy();
     await screen.findByRole('heading', { level: 1, name: resume.name });
@@ -71,7 +60,7 @@ describe('the resume page', () => {
   });
 
   it('shows the interests in two columns as the split says', async () => {
-    renderResume();
+    renderPage(<AppRoutes />, { at: '/resume' });
     await screen.findByRole('heading', { level: 1, name: resume.name });
     const { first, second } = splitInterests(resume.interests);
     const items = (id: string) =>

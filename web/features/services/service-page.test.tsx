@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { AppProviders } from '#web/app-providers.tsx';
+import { screen, within } from '@testing-library/react';
 import { AppRoutes } from '#web/routes.tsx';
 import { serviceDetails, serviceFor } from '#common/content/services.ts';
-
-function renderAt(path: string) {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+import { renderPage } from '#web/test/render-page.tsx';
 
 const first = serviceDetails[0]!;
 
@@ -44,7 +33,7 @@ describe('the services content', () => {
 
 describe('the service page', () => {
   it('shows the service of the address: its heading, both descriptions and six offers', async () => {
-    renderAt('/services/ai');
+    renderPage(<AppRoutes />, { at: '/services/ai' });
     const ai = serviceFor('ai');
     expect(await screen.findByRole('heading', { level: 1, name: ai.heading })).toBeTruthy();
     const main = screen.getByRole('main');
@@ -61,7 +50,7 @@ describe('the service page', () => {
   it("shows each service's own picture, named by its alt text", async () => {
     for (const service of serviceDetails) {
       expect(service.image.alt.length).toBeGreaterThan(20);
-      const view = renderAt(`/services/${service.id}`);
+      const view = renderPage(<AppRoutes />, { at: `/services/${service.id}` });
       await screen.findByRole('heading', { level: 1, name: service.heading });
       const picture = screen.getByRole('img', { name: service.image.alt });
       expect(picture.tagName.toLowerCase()).toBe('svg');
@@ -72,12 +61,12 @@ describe('the service page', () => {
   });
 
   it('shows the first service for an unknown id', async () => {
-    renderAt('/services/no-such-service');
+    renderPage(<AppRoutes />, { at: '/services/no-such-service' });
     expect(await screen.findByRole('heading', { level: 1, name: first.heading })).toBeTruthy();
   });
 
   it('shows the first service on /services', async () => {
-    renderAt('/services');
+    renderPage(<AppRoutes />, { at: '/services' });
     expect(await screen.findByRole('heading', { level: 1, name: first.heading })).toBeTruthy();
   });
 });

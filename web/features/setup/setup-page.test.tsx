@@ -1,32 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { accountMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { SetupPage } from '#web/features/setup/setup-page.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-
-function envelope(data: unknown, message: string | null = null, isSuccess = true, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
-
-function renderSetup(path = '/setup?token=one-time') {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/setup" element={<SetupPage />} />
-          <Route path="/account/login" element={<p>login page</p>} />
-        </Routes>
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
+const renderSetup = (at = '/setup?token=one-time') =>
+  renderPage(<SetupPage />, { at, path: '/setup', routes: { '/account/login': <p>login page</p> } });
 
 /** A field by its label; the required marker after the label's text is left out. */
 function field(label: string): HTMLElement {
@@ -37,17 +19,9 @@ function type(label: string, value: string) {
   fireEvent.change(field(label), { target: { value } });
 }
 
-beforeEach(() => {
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
-
 describe('the setup page', () => {
   it('says so when the administrator already exists', async () => {
-    fetchMock.mockResolvedValue(envelope({ required: false }));
+    api.on('GET', '/api/setup', ok({ required: false }));
     renderSetup();
     expect(await screen.findByText(/administrator already exists/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'login page' }).getAttribute('href')).toBe('/account/login');
@@ -55,7 +29,7 @@ describe('the setup page', () => {
   });
 
   it('shows field messages only once a field is touched or changed', async () => {
-    fetchMock.mockResolvedValue(envelope({ required: true }));
+    api.on('GET', '/api/setup', ok({ required: true }));
     renderSetup();
     await screen.findByRole('button', { name: 'Create administrator' });
     const username = field('Username');
@@ -73,7 +47,7 @@ describe('the setup page', () => {
   });
 
   it('marks every field on a submit of an invalid form and sends nothing', async () => {
-    fetchMock.mockResolvedValue(envelope({ required: true }));
+    api.on('GET', '/api/setup', ok({ required: true }));
     renderSetup();
     fireEvent.click(await screen.findByRole('button', { name: 'Create administrator' }));
     expect(await screen.findByText(accountMessages.usernameRequired)).toBeTruthy();
@@ -83,8 +57,8 @@ describe('the setup page', () => {
   });
 
   it('posts the form with the token and goes to the login page', async () => {
-    fetchMock.mockResolvedValueOnce(envelope({ required: true }));
-    fetchMock.mockResolvedValueOnce(envelope(null, 'The administrator was created.'));
+    api.on('GET', '/api/setup', ok({ required: true }));
+    api.on('POST', '/api/setup', ok(null, 'The administrator was created.'));
     renderSetup();
     await screen.findByRole('button', { name: 'Create administrator' });
     type('Username', 'admin');
@@ -107,8 +81,8 @@ describe('the setup page', () => {
   });
 
   it("shows the server's message when the setup is refused", async () => {
-    fetchMock.mockResolvedValueOnce(envelope({ required: true }));
-    fetchMock.mockResolvedValueOnce(envelope(null, 'This setup link has expired.', false, 403));
+    api.on('GET', '/api/setup', ok({ required: true }));
+    api.on('POST', '/api/setup', fail(403, 'This setup link has expired.'));
     renderSetup();
     await screen.findByRole('button', { name: 'Create administrator' });
     type('Username', 'admin');
@@ -123,7 +97,7 @@ describe('the setup page', () => {
   });
 
   it('warns when the link has no token', async () => {
-    fetchMock.mockResolvedValue(envelope({ required: true }));
+    api.on('GET', '/api/setup', ok({ required: true }));
     renderSetup('/setup');
     expect(await screen.findByText(/setup link is incomplete/)).toBeTruthy();
   });

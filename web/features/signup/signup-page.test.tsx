@@ -1,12 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
 import { accountApiMessages, accountMessages, formMessages } from '#common/messages.ts';
 import { loginMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { SignupPage } from '#web/features/signup/signup-page.tsx';
 import { AppRoutes } from '#web/routes.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, raw, type FakeAnswer } from '#web/test/fake-api.ts';
 
 // The real widget solves a proof of work in a worker; here a button stands in for it, and shows its reset count.
 vi.mock('#web/ui/human-check.tsx', () => ({
@@ -17,33 +18,20 @@ vi.mock('#web/ui/human-check.tsx', () => ({
   ),
 }));
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 function LoginStandIn() {
   const { search } = useLocation();
   return <p>login page {search}</p>;
 }
 
-function renderSignup() {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={['/account/signup']}>
-        <Routes>
-          <Route path="/account/signup" element={<SignupPage />} />
-          <Route path="/account/login" element={<LoginStandIn />} />
-        </Routes>
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+const renderSignup = () =>
+  renderPage(<SignupPage />, {
+    at: '/account/signup',
+    path: '/account/signup',
+    routes: { '/account/login': <LoginStandIn /> },
+  });
 
 /** A field by its label; the required marker after the label's text is left out. */
 function field(label: string): HTMLElement {
@@ -76,14 +64,9 @@ function fillValidForm() {
 
 const submitButton = () => screen.getByRole('button', { name: 'Sign Up' });
 
-beforeEach(() => {
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-});
 afterEach(() => {
   // Toasts live in a store of their own that outlives a render.
   notifications.clean();
-  vi.unstubAllGlobals();
 });
 
 describe('the sign-up page', () => {
@@ -202,7 +185,7 @@ describe('the sign-up page', () => {
   });
 
   it("posts the spec's body and goes to login's code entry with the server's pu", async () => {
-    fetchMock.mockResolvedValue(envelope('cHUtdmFsdWU=', accountApiMessages.signupDone));
+    api.on('POST', '/api/account/signup', ok('cHUtdmFsdWU=', accountApiMessages.signupDone));
     renderSignup();
     fillValidForm();
     fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
@@ -226,7 +209,7 @@ describe('the sign-up page', () => {
   });
 
   it("toasts the server's reason, resets the human check and needs it solved again", async () => {
-    fetchMock.mockResolvedValue(envelope(null, accountApiMessages.usernameTaken, 409));
+    api.on('POST', '/api/account/signup', fail(409, accountApiMessages.usernameTaken));
     renderSignup();
     fillValidForm();
     const check = screen.getByRole('button', { name: 'Solve the human check' });
@@ -242,7 +225,7 @@ describe('the sign-up page', () => {
   });
 
   it("toasts 'Failed to Forgot Password... Please try again.' when the server gives no reason", async () => {
-    fetchMock.mockResolvedValue(new Response('', { status: 502 }));
+    api.on('POST', '/api/account/signup', raw(new Response('', { status: 502 })));
     renderSignup();
     fillValidForm();
     fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
@@ -251,15 +234,16 @@ describe('the sign-up page', () => {
   });
 
   it('sends once however often the button is pressed while the answer is awaited', async () => {
-    let answer: (response: Response) => void = () => undefined;
-    fetchMock.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    let answer: (response: FakeAnswer) => void = () => undefined;
+    const answered = new Promise<FakeAnswer>((resolve) => (answer = resolve));
+    api.on('POST', '/api/account/signup', () => answered);
     renderSignup();
     fillValidForm();
     fireEvent.click(screen.getByRole('button', { name: 'Solve the human check' }));
     fireEvent.click(submitButton());
     fireEvent.click(submitButton());
     fireEvent.click(submitButton());
-    answer(envelope('cHU='));
+    answer(ok('cHU='));
     expect(await screen.findByText(/login page/)).toBeTruthy();
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
@@ -268,23 +252,16 @@ describe('the sign-up page', () => {
     const pu = btoa(
       JSON.stringify({ key: 'k1', allowed2fa: ['Email'], preferred2fa: 'Email', disableSelect2fa: true }),
     );
-    fetchMock.mockImplementation((url) =>
-      Promise.resolve(
-        url === '/api/account/signup'
-          ? envelope(pu, accountApiMessages.signupDone)
-          : envelope(null, 'Not here.', 404),
-      ),
-    );
+    api.on('POST', '/api/account/signup', ok(pu, accountApiMessages.signupDone));
     function Where() {
       return <output data-testid="where">{useLocation().search}</output>;
     }
-    render(
-      <AppProviders>
-        <MemoryRouter initialEntries={['/account/signup']}>
-          <AppRoutes />
-          <Where />
-        </MemoryRouter>
-      </AppProviders>,
+    renderPage(
+      <>
+        <AppRoutes />
+        <Where />
+      </>,
+      { at: '/account/signup' },
     );
     await screen.findByRole('heading', { name: 'Create your account' });
     fillValidForm();

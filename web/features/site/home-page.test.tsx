@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { AppProviders } from '#web/app-providers.tsx';
+import { act, screen, within } from '@testing-library/react';
 import { homeNews, homeOpenSource, homePromo, homeSignUp } from '#common/content/home.ts';
 import { newsPath } from '#common/content/news.ts';
 import { HomePage } from '#web/features/site/home-page.tsx';
 import { clearSiteLinks, setSiteLinks } from '#web/test/site-links.ts';
+import { renderPage } from '#web/test/render-page.tsx';
 
 /** A stand-in IntersectionObserver whose targets come into view when the test says so. */
 class ObserverStandIn {
@@ -34,16 +33,6 @@ class ObserverStandIn {
   }
 }
 
-function renderHome() {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={['/home']}>
-        <HomePage />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
-
 afterEach(() => {
   clearSiteLinks();
   vi.unstubAllGlobals();
@@ -53,7 +42,7 @@ afterEach(() => {
 describe('HomePage', () => {
   it('links every button and card where spec 001 §2 says', () => {
     setSiteLinks({ sourceCode: 'https://code.example.org/dbui' });
-    renderHome();
+    renderPage(<HomePage />, { at: '/home' });
     const href = (name: string | RegExp) => screen.getByRole('link', { name }).getAttribute('href');
     expect(href('Discover the Solution')).toBe('/services/database');
     expect(href(homeNews.viewAll)).toBe('/news');
@@ -76,7 +65,7 @@ describe('HomePage', () => {
   });
 
   it("keeps the open-source banner without its link while the repository's address is not set", () => {
-    renderHome();
+    renderPage(<HomePage />, { at: '/home' });
     expect(screen.getByRole('heading', { name: homeOpenSource.heading })).toBeTruthy();
     expect(screen.queryByRole('link', { name: /View the repository/ })).toBeNull();
     expect(document.body.innerHTML).not.toMatch(/\.example\b/);
@@ -84,7 +73,7 @@ describe('HomePage', () => {
 
   it('shows the service and news cards when their grid is scrolled into view', () => {
     vi.stubGlobal('IntersectionObserver', ObserverStandIn);
-    renderHome();
+    renderPage(<HomePage />, { at: '/home' });
     const services = screen.getByTestId('services-cards');
     const news = screen.getByTestId('news-cards');
     expect(services.hasAttribute('data-revealed')).toBe(false);
@@ -100,7 +89,7 @@ describe('HomePage', () => {
     window.matchMedia = (query: string) =>
       ({ ...original(query), matches: query === '(prefers-reduced-motion: reduce)' }) as MediaQueryList;
     try {
-      renderHome();
+      renderPage(<HomePage />, { at: '/home' });
       expect(screen.getByTestId('services-cards').hasAttribute('data-revealed')).toBe(true);
       expect(screen.getByTestId('news-cards').hasAttribute('data-revealed')).toBe(true);
     } finally {

@@ -1,19 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { AppProviders } from '#web/app-providers.tsx';
+import { screen, within } from '@testing-library/react';
 import { SiteFooter } from '#web/features/site/site-footer.tsx';
 import { clearSiteLinks, setSiteLinks } from '#web/test/site-links.ts';
-
-function renderFooter() {
-  return render(
-    <AppProviders>
-      <MemoryRouter>
-        <SiteFooter />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+import { renderPage } from '#web/test/render-page.tsx';
 
 afterEach(() => clearSiteLinks());
 
@@ -24,7 +13,7 @@ describe('the footer', () => {
       sourceCode: 'https://code.example.org/dbui',
       shop: 'https://shop.example.org',
     });
-    renderFooter();
+    renderPage(<SiteFooter />);
     const links = within(screen.getByRole('list', { name: 'Elsewhere' })).getAllByRole('link');
     expect(
       links.map((link) => [link.textContent, link.getAttribute('href'), link.getAttribute('target')]),
@@ -37,13 +26,13 @@ describe('the footer', () => {
 
   it('hides each link that is not set, and the list when none is', () => {
     setSiteLinks({ shop: 'https://shop.example.org' });
-    const { unmount } = renderFooter();
+    const { unmount } = renderPage(<SiteFooter />);
     const links = within(screen.getByRole('list', { name: 'Elsewhere' })).getAllByRole('link');
     expect(links.map((link) => link.textContent)).toEqual(['Shop']);
     unmount();
 
     clearSiteLinks();
-    renderFooter();
+    renderPage(<SiteFooter />);
     expect(screen.queryByRole('list', { name: 'Elsewhere' })).toBeNull();
     expect(screen.queryByRole('link', { name: /Mastodon|Source code|Shop/ })).toBeNull();
     // No address of the reserved .example domain anywhere in it.

@@ -1,21 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import type { Verification } from '#common/contract/account.ts';
-import { AppProviders, COLOR_SCHEME_STORAGE_KEY } from '#web/app-providers.tsx';
-import { SessionContext, type Session } from '#web/session/session-context.ts';
+import { COLOR_SCHEME_STORAGE_KEY } from '#web/app-providers.tsx';
 import { adminVerification, sampleVerification } from '#web/session/test-session.ts';
 import { SiteHeader } from '#web/features/site/site-header.tsx';
-
-function sessionOf(verification: Verification | null): Session {
-  return {
-    status: verification ? 'signedIn' : 'signedOut',
-    verification,
-    signIn: () => undefined,
-    signOut: () => undefined,
-    reverify: () => Promise.resolve(true),
-  };
-}
+import { renderPage } from '#web/test/render-page.tsx';
 
 function Address() {
   const { pathname } = useLocation();
@@ -23,18 +13,13 @@ function Address() {
 }
 
 function renderHeader(verification: Verification | null) {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={['/home']}>
-        <SessionContext.Provider value={sessionOf(verification)}>
-          <SiteHeader />
-          <Routes>
-            <Route path="*" element={<Address />} />
-          </Routes>
-          <p>outside</p>
-        </SessionContext.Provider>
-      </MemoryRouter>
-    </AppProviders>,
+  return renderPage(
+    <>
+      <SiteHeader />
+      <Address />
+      <p>outside</p>
+    </>,
+    { at: '/home', session: verification },
   );
 }
 

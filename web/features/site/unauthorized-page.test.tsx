@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter, type InitialEntry } from 'react-router';
+import { screen } from '@testing-library/react';
 import { shellMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AppRoutes } from '#web/routes.tsx';
-
-function renderAt(entry: InitialEntry) {
-  return render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[entry]}>
-        <AppRoutes />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+import { renderPage } from '#web/test/render-page.tsx';
 
 async function loginHref(): Promise<string | null> {
   await screen.findByRole('heading', { name: shellMessages.unauthorized });
@@ -24,25 +13,25 @@ async function loginHref(): Promise<string | null> {
 
 describe('the 401 page', () => {
   it('says so, with Go Back and Login', async () => {
-    renderAt('/error/unauthorized');
+    renderPage(<AppRoutes />, { at: '/error/unauthorized' });
     expect(await loginHref()).toBe('/account/login');
     expect(screen.getByRole('button', { name: 'Go Back' })).toBeTruthy();
   });
 
   it('returns to the page the guard turned away, once signed in', async () => {
-    renderAt('/account?tab=security');
+    renderPage(<AppRoutes />, { at: '/account?tab=security' });
     expect(await loginHref()).toBe(`/account/login?r=${encodeURIComponent('/account?tab=security')}`);
   });
 
   it('takes the page from its own r as well', async () => {
-    renderAt('/error/unauthorized?r=%2Fadmin%2Fusers');
+    renderPage(<AppRoutes />, { at: '/error/unauthorized?r=%2Fadmin%2Fusers' });
     expect(await loginHref()).toBe(`/account/login?r=${encodeURIComponent('/admin/users')}`);
   });
 
   it.each(['https://evil.example/x', '//evil.example', '/no/such/page', '/account/logout'])(
     'ignores a return address that is not one of our pages (%s)',
     async (r) => {
-      renderAt({ pathname: '/error/unauthorized', state: { from: r } });
+      renderPage(<AppRoutes />, { at: { pathname: '/error/unauthorized', state: { from: r } } });
       expect(await loginHref()).toBe('/account/login');
     },
   );

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { EMAIL_CODE_LIFETIME_MS } from '#common/limits.ts';
 import { twoFactorMessages as tm } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { CodeCountdown } from './code-countdown.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 
 let time = 0;
 const clock = () => time;
@@ -21,9 +21,7 @@ describe('CodeCountdown', () => {
   afterEach(() => vi.useRealTimers());
 
   it('counts the 15 minutes down in m:ss, green, then red at 0:00', () => {
-    render(<CodeCountdown expiresAt={time + EMAIL_CODE_LIFETIME_MS} now={clock} />, {
-      wrapper: AppProviders,
-    });
+    renderPage(<CodeCountdown expiresAt={time + EMAIL_CODE_LIFETIME_MS} now={clock} />);
     const timer = screen.getByRole('timer', { name: tm.codeExpiresIn });
     expect(timer.textContent).toContain('15:00');
     expect(timer.getAttribute('data-tone')).toBe('green');
@@ -46,9 +44,7 @@ describe('CodeCountdown', () => {
   });
 
   it('starts again from a new expiry after a resend', () => {
-    const { rerender } = render(<CodeCountdown expiresAt={time + 1000} now={clock} />, {
-      wrapper: AppProviders,
-    });
+    const { rerender } = renderPage(<CodeCountdown expiresAt={time + 1000} now={clock} />);
     advance(1000);
     expect(screen.getByRole('timer').textContent).toContain('0:00');
     rerender(<CodeCountdown expiresAt={time + EMAIL_CODE_LIFETIME_MS} now={clock} />);

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { accountMessages, accountApiMessages, twoFactorMessages as tm } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { CodeEntry } from './code-entry.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 
 const digit = (position: number) => screen.getByLabelText<HTMLInputElement>(tm.codeDigit(position, 6));
 const verify = () => screen.getByRole<HTMLButtonElement>('button', { name: tm.verify });
@@ -11,7 +11,7 @@ const paste = (element: HTMLElement, text: string) =>
 
 describe('CodeEntry, one-time code', () => {
   it('has six labelled digit boxes in a labelled group, for phone one-time-code fill', () => {
-    render(<CodeEntry mode="code" onSubmit={() => undefined} />, { wrapper: AppProviders });
+    renderPage(<CodeEntry mode="code" onSubmit={() => undefined} />);
     expect(screen.getByRole('group', { name: tm.codeLabel })).toBeTruthy();
     for (let position = 1; position <= 6; position += 1) {
       const box = digit(position);
@@ -23,7 +23,7 @@ describe('CodeEntry, one-time code', () => {
 
   it('fills every box from a pasted code and submits it', () => {
     const onSubmit = vi.fn();
-    render(<CodeEntry mode="code" onSubmit={onSubmit} />, { wrapper: AppProviders });
+    renderPage(<CodeEntry mode="code" onSubmit={onSubmit} />);
     paste(digit(1), '123456');
     expect([1, 2, 3, 4, 5, 6].map((position) => digit(position).value).join('')).toBe('123456');
     expect(onSubmit).toHaveBeenCalledWith('123456');
@@ -32,7 +32,7 @@ describe('CodeEntry, one-time code', () => {
 
   it('accepts a pasted code with spaces, and refuses one with letters', () => {
     const onSubmit = vi.fn();
-    render(<CodeEntry mode="code" onSubmit={onSubmit} />, { wrapper: AppProviders });
+    renderPage(<CodeEntry mode="code" onSubmit={onSubmit} />);
     paste(digit(3), '12a456');
     expect(digit(1).value).toBe('');
     expect(onSubmit).not.toHaveBeenCalled();
@@ -42,7 +42,7 @@ describe('CodeEntry, one-time code', () => {
 
   it('moves to the next box as digits are typed and submits when complete', () => {
     const onSubmit = vi.fn();
-    render(<CodeEntry mode="code" onSubmit={onSubmit} />, { wrapper: AppProviders });
+    renderPage(<CodeEntry mode="code" onSubmit={onSubmit} />);
     '98765'.split('').forEach((character, index) => {
       fireEvent.change(digit(index + 1), { target: { value: character } });
       expect(document.activeElement).toBe(digit(index + 2));
@@ -53,14 +53,14 @@ describe('CodeEntry, one-time code', () => {
   });
 
   it('takes no letters', () => {
-    render(<CodeEntry mode="code" onSubmit={() => undefined} />, { wrapper: AppProviders });
+    renderPage(<CodeEntry mode="code" onSubmit={() => undefined} />);
     fireEvent.change(digit(1), { target: { value: 'a' } });
     expect(digit(1).value).toBe('');
   });
 
   it("says what is wrong when Verify is pressed early: the spec's two messages", () => {
     const onSubmit = vi.fn();
-    render(<CodeEntry mode="code" onSubmit={onSubmit} />, { wrapper: AppProviders });
+    renderPage(<CodeEntry mode="code" onSubmit={onSubmit} />);
     fireEvent.click(verify());
     expect(screen.getByText(accountMessages.otpRequired)).toBeTruthy();
     fireEvent.change(digit(1), { target: { value: '1' } });
@@ -73,11 +73,8 @@ describe('CodeEntry, one-time code', () => {
 
   it("shows the server's answer, and waits while a check is on its way", () => {
     const onSubmit = vi.fn();
-    const { rerender } = render(
+    const { rerender } = renderPage(
       <CodeEntry mode="code" onSubmit={onSubmit} error={accountMessages.otpFailed} />,
-      {
-        wrapper: AppProviders,
-      },
     );
     expect(screen.getByText(accountMessages.otpFailed)).toBeTruthy();
     rerender(<CodeEntry mode="code" onSubmit={onSubmit} loading />);
@@ -88,7 +85,7 @@ describe('CodeEntry, one-time code', () => {
 
   it('submits again by the button once complete (after a failed try)', () => {
     const onSubmit = vi.fn();
-    render(<CodeEntry mode="code" onSubmit={onSubmit} />, { wrapper: AppProviders });
+    renderPage(<CodeEntry mode="code" onSubmit={onSubmit} />);
     paste(digit(1), '111111');
     expect(onSubmit).toHaveBeenCalledTimes(1);
     fireEvent.click(verify());
@@ -102,7 +99,7 @@ describe('CodeEntry, recovery code', () => {
 
   it('takes a recovery code as written and submits it as the contract reads it', () => {
     const onSubmit = vi.fn();
-    render(<CodeEntry mode="recovery" onSubmit={onSubmit} />, { wrapper: AppProviders });
+    renderPage(<CodeEntry mode="recovery" onSubmit={onSubmit} />);
     expect(box().getAttribute('placeholder')).toBe(tm.recoveryPlaceholder);
     fireEvent.change(box(), { target: { value: ' AB12C-de34f ' } });
     fireEvent.click(verify());
@@ -111,7 +108,7 @@ describe('CodeEntry, recovery code', () => {
 
   it('says what is wrong with an empty or malformed code', () => {
     const onSubmit = vi.fn();
-    render(<CodeEntry mode="recovery" onSubmit={onSubmit} />, { wrapper: AppProviders });
+    renderPage(<CodeEntry mode="recovery" onSubmit={onSubmit} />);
     fireEvent.click(verify());
     expect(screen.getByText(accountMessages.otpRequired)).toBeTruthy();
     fireEvent.change(box(), { target: { value: 'abc' } });

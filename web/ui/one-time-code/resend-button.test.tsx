@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
+import { act, fireEvent, renderHook, screen } from '@testing-library/react';
 import type { SignInMethod } from '#common/contract/account.ts';
 import { RESEND_LOCK_MS } from '#common/limits.ts';
 import { accountMessages, twoFactorMessages as tm } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { ResendButton } from './resend-button.tsx';
 import { canResend, resendLockFromMessage, useResendLock } from './resend-lock.ts';
+import { renderPage } from '#web/test/render-page.tsx';
 
 let time = 0;
 const clock = () => time;
@@ -61,9 +61,8 @@ describe('ResendButton', () => {
 
   it('is hidden for the authenticator app, passkeys and recovery codes', () => {
     for (const method of ['Totp', 'Passkey', 'Recovery'] as const) {
-      const { unmount } = render(
+      const { unmount } = renderPage(
         <ResendButton method={method} lockedUntil={null} onResend={() => undefined} now={clock} />,
-        { wrapper: AppProviders },
       );
       expect(screen.queryByRole('button')).toBeNull();
       unmount();
@@ -72,9 +71,7 @@ describe('ResendButton', () => {
 
   it('resends when not locked', () => {
     const onResend = vi.fn();
-    render(<ResendButton method="Phone" lockedUntil={null} onResend={onResend} now={clock} />, {
-      wrapper: AppProviders,
-    });
+    renderPage(<ResendButton method="Phone" lockedUntil={null} onResend={onResend} now={clock} />);
     expect(button().textContent).toBe(tm.resend);
     expect(button().disabled).toBe(false);
     fireEvent.click(button());
@@ -83,9 +80,8 @@ describe('ResendButton', () => {
 
   it('shows the time left of the 60-second lock, counts down and enables itself again', () => {
     const onResend = vi.fn();
-    render(
+    renderPage(
       <ResendButton method="Email" lockedUntil={time + RESEND_LOCK_MS} onResend={onResend} now={clock} />,
-      { wrapper: AppProviders },
     );
     expect(button().textContent).toBe(tm.resendIn('1:00'));
     expect(button().textContent).toBe('Resend in 1:00');
@@ -117,7 +113,7 @@ describe('ResendButton', () => {
         />
       );
     }
-    render(<Harness />, { wrapper: AppProviders });
+    renderPage(<Harness />);
     fireEvent.click(button());
     expect(button().textContent).toBe('Resend in 0:42');
     advance(42_000);
@@ -125,11 +121,8 @@ describe('ResendButton', () => {
   });
 
   it('waits while a resend is on its way', () => {
-    render(
+    renderPage(
       <ResendButton method="Email" lockedUntil={null} onResend={() => undefined} loading now={clock} />,
-      {
-        wrapper: AppProviders,
-      },
     );
     expect(button().disabled || button().hasAttribute('data-loading')).toBe(true);
   });

@@ -1,22 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import {
   accountApiMessages as am,
   accountMessages as m,
   accountPageMessages as pm,
 } from '#common/messages.ts';
 import type { ApiResult } from '#web/api/client.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { ReauthProvider } from './reauth-provider.tsx';
 import { useReauth } from './use-reauth.ts';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-
-function answer(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), { status });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 const refused: ApiResult<string> = { isSuccess: false, data: null, message: am.reauthRequired };
 const done: ApiResult<string> = { isSuccess: true, data: 'deleted', message: null };
@@ -41,22 +38,15 @@ function Runner({ action }: { action: () => Promise<ApiResult<string>> }) {
 }
 
 function renderRunner(action: () => Promise<ApiResult<string>>, canUseApp = false) {
-  return render(
+  return renderPage(
     <ReauthProvider canUseApp={canUseApp}>
       <Runner action={action} />
     </ReauthProvider>,
-    { wrapper: AppProviders },
   );
 }
 
 const result = () => screen.getByRole('status').textContent;
 const dialog = () => screen.findByRole('dialog', { name: pm.reauthTitle });
-
-beforeEach(() => {
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-});
-afterEach(() => vi.unstubAllGlobals());
 
 describe('useReauth', () => {
   it('passes an answer through when no proof is needed, without any modal', async () => {
@@ -80,7 +70,7 @@ describe('useReauth', () => {
 
   it('on a 403 asks for the password, re-authenticates and retries the action once', async () => {
     const action = vi.fn().mockResolvedValueOnce(refused).mockResolvedValueOnce(done);
-    fetchMock.mockResolvedValueOnce(answer(null, am.reauthDone));
+    api.once('POST', '/api/account/reauth', ok(null, am.reauthDone));
     renderRunner(action);
     fireEvent.click(screen.getByRole('button', { name: 'Do it' }));
     await dialog();
@@ -104,9 +94,8 @@ describe('useReauth', () => {
 
   it("shows the server's refusal of a wrong password in the modal and lets the person try again", async () => {
     const action = vi.fn().mockResolvedValueOnce(refused).mockResolvedValueOnce(done);
-    fetchMock
-      .mockResolvedValueOnce(answer(null, am.passwordWrong, 400))
-      .mockResolvedValueOnce(answer(null, am.reauthDone));
+    api.once('POST', '/api/account/reauth', fail(400, am.passwordWrong));
+    api.once('POST', '/api/account/reauth', ok(null, am.reauthDone));
     renderRunner(action);
     fireEvent.click(screen.getByRole('button', { name: 'Do it' }));
     await dialog();
@@ -134,7 +123,7 @@ describe('useReauth', () => {
 
   it('offers the authenticator app when the account has one and sends its code as Totp', async () => {
     const action = vi.fn().mockResolvedValueOnce(refused).mockResolvedValueOnce(done);
-    fetchMock.mockResolvedValueOnce(answer(null, am.reauthDone));
+    api.once('POST', '/api/account/reauth', ok(null, am.reauthDone));
     renderRunner(action, true);
     fireEvent.click(screen.getByRole('button', { name: 'Do it' }));
     await dialog();
@@ -155,13 +144,12 @@ describe('useReauth', () => {
   it('two calls refused at once share one modal and are both retried', async () => {
     const first = vi.fn().mockResolvedValueOnce(refused).mockResolvedValueOnce(done);
     const second = vi.fn().mockResolvedValueOnce(refused).mockResolvedValueOnce(done);
-    fetchMock.mockResolvedValueOnce(answer(null, am.reauthDone));
-    render(
+    api.once('POST', '/api/account/reauth', ok(null, am.reauthDone));
+    renderPage(
       <ReauthProvider>
         <Runner action={first} />
         <Runner action={second} />
       </ReauthProvider>,
-      { wrapper: AppProviders },
     );
     for (const button of screen.getAllByRole('button', { name: 'Do it' })) fireEvent.click(button);
     await dialog();

@@ -1,12 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ReactNode } from 'react';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type * as WebAuthnBrowser from '@simplewebauthn/browser';
 import type { PasskeySummary } from '#common/contract/passkeys.ts';
 import { passkeyMessages as pm, securityMessages as sm } from '#common/messages.ts';
 import { callDirectly } from '#web/api/account/recent-auth.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { PasskeysCard } from './passkeys-card.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fakeApi, ok } from '#web/test/fake-api.ts';
 
 const webauthn = vi.hoisted(() => ({ startRegistration: vi.fn(), supported: true }));
 vi.mock('@simplewebauthn/browser', async (original) => ({
@@ -15,10 +15,8 @@ vi.mock('@simplewebauthn/browser', async (original) => ({
   startRegistration: webauthn.startRegistration,
 }));
 
-type FetchArgs = [input: string, init?: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-const ok = (data: unknown, message: string | null = null) =>
-  new Response(JSON.stringify({ isSuccess: true, data, message }), { status: 200 });
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 let listed: PasskeySummary[] = [];
 const laptop: PasskeySummary = {
@@ -39,30 +37,23 @@ beforeEach(() => {
   listed = [];
   webauthn.supported = true;
   webauthn.startRegistration.mockReset();
-  fetchMock.mockReset();
-  fetchMock.mockImplementation(async (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${input}`;
-    if (key === 'GET /api/account/passkeys') return ok(listed);
-    if (key === 'POST /api/account/passkeys/register/options')
-      return ok({ challenge: 'c', rp: {}, user: {}, pubKeyCredParams: [] });
-    if (key === 'POST /api/account/passkeys/register/verify') {
-      listed = [laptop];
-      return ok(laptop, pm.added);
-    }
-    if (key === 'DELETE /api/account/passkeys/7') {
-      listed = [];
-      return ok(null, pm.removed);
-    }
-    return new Response('{}', { status: 404 });
+  api.on('GET', '/api/account/passkeys', () => ok(listed));
+  api.on(
+    'POST',
+    '/api/account/passkeys/register/options',
+    ok({ challenge: 'c', rp: {}, user: {}, pubKeyCredParams: [] }),
+  );
+  api.on('POST', '/api/account/passkeys/register/verify', () => {
+    listed = [laptop];
+    return ok(laptop, pm.added);
   });
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('DELETE', '/api/account/passkeys/7', () => {
+    listed = [];
+    return ok(null, pm.removed);
+  });
 });
-afterEach(() => vi.unstubAllGlobals());
 
-const renderCard = () =>
-  render(<PasskeysCard run={callDirectly} />, {
-    wrapper: ({ children }: { children: ReactNode }) => <AppProviders>{children}</AppProviders>,
-  });
+const renderCard = () => renderPage(<PasskeysCard run={callDirectly} />);
 
 describe('PasskeysCard', () => {
   it('says when there are none, and adds one with its name', async () => {

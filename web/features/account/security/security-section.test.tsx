@@ -1,16 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ReactNode } from 'react';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { User, UserDetail } from '#common/contract/account.ts';
 import { accountMessages as m, securityMessages as sm, twoFactorMessages as tm } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { ReauthContext } from '#web/features/account/reauth/reauth-context.ts';
 import { sampleVerification } from '#web/session/test-session.ts';
 import { groupedKey } from './totp-key.tsx';
 import { SecuritySection } from './security-section.tsx';
+import type { HttpMethod } from '#web/api/client.ts';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, type FakeAnswer } from '#web/test/fake-api.ts';
 
-type FetchArgs = [input: string, init?: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 const blankDetail: UserDetail = {
   email: 'ada@example.com',
@@ -31,56 +32,45 @@ function userWith(detail: Partial<UserDetail>, extra: Partial<User> = {}): User 
   return { ...sampleVerification.user, user_Details: [{ ...blankDetail, ...detail }], ...extra };
 }
 
-function ok(data: unknown, message: string | null = null): Response {
-  return new Response(JSON.stringify({ isSuccess: true, data, message }), { status: 200 });
-}
-function refused(message: string, status = 400): Response {
-  return new Response(JSON.stringify({ isSuccess: false, data: null, message }), { status });
-}
+const refused = (message: string, status = 400) => fail(status, message);
 
 /** The user GET /api/account answers; a verify route changes it as the server would. */
 let currentUser: User;
 
 /** Answers GET /api/account with the current user, GET passkeys with none, and `routes` for the rest (by method
  * and path). */
-function serve(user: User, routes: Record<string, (init?: RequestInit) => Response> = {}) {
+function serve(user: User, routes: Record<string, () => FakeAnswer> = {}) {
   currentUser = user;
-  fetchMock.mockImplementation(async (input, init) => {
-    const key = `${init?.method ?? 'GET'} ${input}`;
-    if (key === 'GET /api/account') return ok(currentUser);
-    if (key === 'GET /api/account/passkeys') return ok([]);
-    const route = routes[key];
-    if (route) return route(init);
-    return refused(`unexpected ${key}`, 404);
-  });
+  api.on('GET', '/api/account', () => ok(currentUser));
+  api.on('GET', '/api/account/passkeys', ok([]));
+  for (const [key, answer] of Object.entries(routes)) {
+    const [method, path] = key.split(' ') as [HttpMethod, string];
+    api.on(method, path, answer);
+  }
 }
 
 const confirm = vi.fn(async () => true);
-function Providers({ children }: { children: ReactNode }) {
-  return (
-    <AppProviders>
-      <ReauthContext.Provider value={{ confirm }}>{children}</ReauthContext.Provider>
-    </AppProviders>
+const renderSection = () =>
+  renderPage(
+    <ReauthContext.Provider value={{ confirm }}>
+      <SecuritySection />
+    </ReauthContext.Provider>,
   );
-}
 
 const card = (name: string) => screen.findByRole('region', { name });
 const calls = (key: string) =>
   fetchMock.mock.calls.filter(([input, init]) => `${init?.method ?? 'GET'} ${input}` === key);
 
 beforeEach(() => {
-  fetchMock.mockReset();
   confirm.mockClear();
-  vi.stubGlobal('fetch', fetchMock);
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe('SecuritySection cards', () => {
   it('shows the Email, Phone and App cards with whether each is verified and its Added date', async () => {
     serve(
       userWith({ emailVerified: true, dateEmailVerified: '2026-03-04T12:00:00.000Z', preferred2fa: 'Email' }),
     );
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const email = await card(sm.cardTitles.Email);
     expect(within(email).getByText(sm.verified)).toBeTruthy();
     expect(within(email).getByText(sm.preferred)).toBeTruthy();
@@ -98,7 +88,7 @@ describe('SecuritySection cards', () => {
 describe('Email setup', () => {
   it('starts from the profile email and shows the contract’s messages for a missing or bad address', async () => {
     serve(userWith({}));
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const email = await card(sm.cardTitles.Email);
     fireEvent.click(within(email).getByRole('button', { name: sm.setUp }));
     const input = within(email).getByLabelText<HTMLInputElement>(sm.emailLabel);
@@ -122,7 +112,7 @@ describe('Email setup', () => {
         return ok({ user: verified, recoveryCodes: codes }, 'Email verified.');
       },
     });
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const email = await card(sm.cardTitles.Email);
     fireEvent.click(within(email).getByRole('button', { name: sm.setUp }));
     fireEvent.change(within(email).getByLabelText(sm.emailLabel), { target: { value: 'new@example.com' } });
@@ -149,7 +139,7 @@ describe('Email setup', () => {
       'GET /api/account/eotp/ada%40example.com': () => ok(null),
       'GET /api/account/eotp/verify/000000': () => refused(m.otpFailed),
     });
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const email = await card(sm.cardTitles.Email);
     fireEvent.click(within(email).getByRole('button', { name: sm.setUp }));
     fireEvent.click(within(email).getByRole('button', { name: sm.sendCode }));
@@ -168,7 +158,7 @@ describe('Phone setup', () => {
 
   it('moves to the next box when one is full, and fills all three from a pasted number', async () => {
     serve(userWith({}));
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const phone = await card(sm.cardTitles.Phone);
     fireEvent.click(within(phone).getByRole('button', { name: sm.setUp }));
     const [area, prefix, line] = boxes(phone);
@@ -182,7 +172,7 @@ describe('Phone setup', () => {
 
   it('says Phone is required, then Invalid Phone Number, and sends +1 and ten digits', async () => {
     serve(userWith({}), { 'GET /api/account/potp/%2B14155550199': () => ok(null, 'A code was sent.') });
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const phone = await card(sm.cardTitles.Phone);
     fireEvent.click(within(phone).getByRole('button', { name: sm.setUp }));
     fireEvent.click(within(phone).getByRole('button', { name: sm.sendCode }));
@@ -216,7 +206,7 @@ describe('App setup', () => {
         return ok({ user: verified, recoveryCodes: null }, 'Totp verified.');
       },
     });
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const app = await card(sm.cardTitles.Totp);
     fireEvent.click(within(app).getByRole('button', { name: sm.setUp }));
     const qr = await within(app).findByRole<HTMLImageElement>('img', { name: sm.appQrAlt });
@@ -242,7 +232,7 @@ describe('App setup', () => {
           : ok({ key: 'ABCD', qr: 'data:image/png;base64,AAAA', uri: 'otpauth://totp/x' });
       },
     });
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const app = await card(sm.cardTitles.Totp);
     fireEvent.click(within(app).getByRole('button', { name: sm.setUp }));
     expect(await within(app).findByRole('img', { name: sm.appQrAlt })).toBeTruthy();
@@ -257,7 +247,7 @@ describe('Make preferred', () => {
 
   it('is disabled on the preferred method and on an unverified one', async () => {
     serve(both());
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const email = within(await card(sm.cardTitles.Email)).getByRole<HTMLInputElement>('switch', {
       name: sm.makePreferred,
     });
@@ -273,7 +263,7 @@ describe('Make preferred', () => {
 
   it('rolls the switch back and says so when saving fails', async () => {
     serve(both(), { 'POST /api/account/preferred2fa': () => refused('boom', 500) });
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const phone = within(await card(sm.cardTitles.Phone)).getByRole<HTMLInputElement>('switch', {
       name: sm.makePreferred,
     });
@@ -296,7 +286,7 @@ describe('Make preferred', () => {
         return ok(saved, m.preferred2faUpdated);
       },
     });
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const phoneCard = await card(sm.cardTitles.Phone);
     fireEvent.click(within(phoneCard).getByRole('switch', { name: sm.makePreferred }));
     expect(await screen.findByText(m.preferred2faUpdated)).toBeTruthy();
@@ -318,7 +308,7 @@ describe('Recovery codes', () => {
     serve(userWith({ emailVerified: true }, { recoveryCodesLeft: 7 }), {
       'POST /api/account/recovery-codes': () => ok({ recoveryCodes: codes }),
     });
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const recovery = await card(sm.recoveryTitle);
     expect(within(recovery).getByText(sm.recoveryLeft(7, 10))).toBeTruthy();
     fireEvent.click(within(recovery).getByRole('button', { name: sm.recoveryRegenerate }));
@@ -336,7 +326,7 @@ describe('Recovery codes', () => {
 
   it('cancelling the question asks nothing of the server', async () => {
     serve(userWith({ emailVerified: true }, { recoveryCodesLeft: 10 }));
-    render(<SecuritySection />, { wrapper: Providers });
+    renderSection();
     const recovery = await card(sm.recoveryTitle);
     fireEvent.click(within(recovery).getByRole('button', { name: sm.recoveryRegenerate }));
     const ask = await screen.findByRole('dialog', { name: sm.recoveryRegenerateTitle });

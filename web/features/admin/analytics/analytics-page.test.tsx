@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useLocation } from 'react-router';
 import { ANALYTICS_OTHER_PAGES, type AnalyticsReport } from '#common/contract/analytics.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AnalyticsPage } from '#web/features/admin/analytics/analytics-page.tsx';
 import { analyticsDaysOf } from '#web/features/admin/analytics/analytics-address.ts';
 import { dayLabel, summaryOf } from '#web/features/admin/analytics/analytics-summary.ts';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
 const daysOf = (count: number, views: Record<number, number> = {}) =>
   Array.from({ length: count }, (_, i) => ({
@@ -28,10 +29,8 @@ const empty: AnalyticsReport = {
   consent: { accepted: 0, rejected: 0 },
 };
 
-const fetchMock = vi.fn<(input: string, init: RequestInit) => Promise<Response>>();
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-const ok = (data: AnalyticsReport) => json({ isSuccess: true, data, message: null });
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 const warn = console.warn.bind(console);
 beforeEach(() => {
@@ -40,11 +39,8 @@ beforeEach(() => {
     if (String(args[0]).startsWith('The width(0) and height(0) of chart')) return;
     warn(...args);
   });
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
 });
 afterEach(() => {
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
@@ -53,22 +49,19 @@ function Address() {
   return <output data-testid="address">{`${location.pathname}${location.search}`}</output>;
 }
 const address = () => screen.getByTestId('address').textContent;
-
-function renderPage(entry = '/admin/analytics') {
-  render(
-    <AppProviders>
-      <MemoryRouter initialEntries={[entry]}>
-        <AnalyticsPage />
-        <Address />
-      </MemoryRouter>
-    </AppProviders>,
+const renderAnalytics = (at = '/admin/analytics') =>
+  renderPage(
+    <>
+      <AnalyticsPage />
+      <Address />
+    </>,
+    { at },
   );
-}
 
 describe('the analytics page', () => {
   it('shows the last 30 days: views per day and page, and consent with its numbers in words', async () => {
-    fetchMock.mockImplementation(() => Promise.resolve(ok(report)));
-    renderPage();
+    api.on('GET', '/api/admin/analytics', ok(report));
+    renderAnalytics();
     expect(await screen.findByText(/10 page views in the last 30 days \(UTC\)\./)).toBeTruthy();
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/admin/analytics?days=30');
     expect(screen.getByRole('heading', { level: 1, name: 'Analytics' })).toBeTruthy();
@@ -94,15 +87,15 @@ describe('the analytics page', () => {
   });
 
   it('names the pages a day counted together beyond its limit of new pages, and says how visitors count', async () => {
-    fetchMock.mockImplementation(() =>
-      Promise.resolve(
-        ok({
-          ...report,
-          pageViewsByPage: [...report.pageViewsByPage, { path: ANALYTICS_OTHER_PAGES, views: 2 }],
-        }),
-      ),
+    api.on(
+      'GET',
+      '/api/admin/analytics',
+      ok({
+        ...report,
+        pageViewsByPage: [...report.pageViewsByPage, { path: ANALYTICS_OTHER_PAGES, views: 2 }],
+      }),
     );
-    renderPage();
+    renderAnalytics();
     const pages = await screen.findByRole('region', { name: 'Most viewed pages' });
     const last = within(pages).getAllByRole('row').at(-1);
     expect(last?.textContent).toBe('Other pages (over the day’s limit of new pages)220%');
@@ -110,12 +103,9 @@ describe('the analytics page', () => {
   });
 
   it('switches the period, keeping it in the address', async () => {
-    fetchMock.mockImplementation((url) =>
-      Promise.resolve(
-        ok(url.endsWith('days=7') ? { ...report, pageViewsByDay: daysOf(7, { 6: 2 }) } : report),
-      ),
-    );
-    renderPage();
+    api.on('GET', '/api/admin/analytics', ok(report));
+    api.on('GET', '/api/admin/analytics?days=7', ok({ ...report, pageViewsByDay: daysOf(7, { 6: 2 }) }));
+    renderAnalytics();
     await screen.findByText(/in the last 30 days/);
     fireEvent.click(screen.getByRole('radio', { name: '7 days' }));
     expect(await screen.findByText(/2 page views in the last 7 days/)).toBeTruthy();
@@ -127,25 +117,23 @@ describe('the analytics page', () => {
   });
 
   it('opens on the period of the address', async () => {
-    fetchMock.mockImplementation(() => Promise.resolve(ok({ ...report, pageViewsByDay: daysOf(90) })));
-    renderPage('/admin/analytics?days=90');
+    api.on('GET', '/api/admin/analytics', ok({ ...report, pageViewsByDay: daysOf(90) }));
+    renderAnalytics('/admin/analytics?days=90');
     await waitFor(() => expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/admin/analytics?days=90'));
     expect((screen.getByRole('radio', { name: '90 days' }) as HTMLInputElement).checked).toBe(true);
   });
 
   it('says honestly when nothing was recorded', async () => {
-    fetchMock.mockImplementation(() => Promise.resolve(ok(empty)));
-    renderPage('/admin/analytics?days=7');
+    api.on('GET', '/api/admin/analytics', ok(empty));
+    renderAnalytics('/admin/analytics?days=7');
     expect(await screen.findByText('Nothing recorded in the last 7 days')).toBeTruthy();
     expect(screen.getByText(/counted only for visitors who accept analytics/)).toBeTruthy();
     expect(screen.queryByRole('img')).toBeNull();
   });
 
   it('shows each section’s own empty text when only consent was recorded', async () => {
-    fetchMock.mockImplementation(() =>
-      Promise.resolve(ok({ ...empty, consent: { accepted: 0, rejected: 2 } })),
-    );
-    renderPage('/admin/analytics?days=7');
+    api.on('GET', '/api/admin/analytics', ok({ ...empty, consent: { accepted: 0, rejected: 2 } }));
+    renderAnalytics('/admin/analytics?days=7');
     expect(await screen.findAllByText('No page views were recorded in the last 7 days.')).toHaveLength(2);
     const consent = screen.getByRole('region', { name: 'Consent choices' });
     expect(
@@ -156,14 +144,12 @@ describe('the analytics page', () => {
   });
 
   it("shows the server's message when the report fails, and retries", async () => {
-    fetchMock.mockImplementationOnce(() =>
-      Promise.resolve(json({ isSuccess: false, data: null, message: 'The app store does not answer.' }, 503)),
-    );
-    renderPage();
+    api.once('GET', '/api/admin/analytics', fail(503, 'The app store does not answer.'));
+    renderAnalytics();
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Failed to load the analytics.')).toBeTruthy();
     expect(within(alert).getByText('The app store does not answer.')).toBeTruthy();
-    fetchMock.mockImplementation(() => Promise.resolve(ok(report)));
+    api.on('GET', '/api/admin/analytics', ok(report));
     fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByText(/10 page views/)).toBeTruthy();
   });

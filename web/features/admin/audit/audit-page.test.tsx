@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { AuditEntryView } from '#common/contract/admin.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AuditPage } from './audit-page.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, type FakeAnswer } from '#web/test/fake-api.ts';
 
 // jsdom with Mantine's comboboxes is slow on a shared machine.
 
@@ -55,16 +55,9 @@ const entries: AuditEntryView[] = [
   }),
 ];
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-let undoAnswer: () => Response;
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
+let undoAnswer: () => FakeAnswer;
 
 const undoResult = {
   undoEntryId: 13,
@@ -76,48 +69,31 @@ const undoResult = {
 
 beforeEach(() => {
   notifications.clean();
-  undoAnswer = () => envelope(undoResult, 'Undone: Name has its earlier value again.');
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) => {
-    const url = new URL(input, 'http://localhost');
-    const method = init.method ?? 'GET';
-    if (method === 'GET' && url.pathname === '/api/admin/audit')
-      return Promise.resolve(envelope({ results: entries, count: 47 }));
-    if (method === 'GET' && url.pathname === '/api/admin/tables')
-      return Promise.resolve(
-        envelope([
-          {
-            TableId: 'chinook/main/Genre',
-            database: 'chinook',
-            schema: 'main',
-            name: 'Genre',
-            isView: false,
-          },
-        ]),
-      );
-    if (method === 'GET' && url.pathname === '/api/admin/users')
-      return Promise.resolve(envelope({ results: [], count: 0 }));
-    if (method === 'POST' && url.pathname.endsWith('/undo')) return Promise.resolve(undoAnswer());
-    return Promise.resolve(envelope(null, `No handler for ${method} ${url.pathname}`, 404));
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  undoAnswer = () => ok(undoResult, 'Undone: Name has its earlier value again.');
+  api.on('GET', '/api/admin/audit', ok({ results: entries, count: 47 }));
+  api.on(
+    'GET',
+    '/api/admin/tables',
+    ok([
+      {
+        TableId: 'chinook/main/Genre',
+        database: 'chinook',
+        schema: 'main',
+        name: 'Genre',
+        isView: false,
+      },
+    ]),
+  );
+  api.on('GET', '/api/admin/users', ok({ results: [], count: 0 }));
+  api.on('POST', '/api/admin/audit/:id/undo', () => undoAnswer());
 });
 afterEach(() => {
-  vi.unstubAllGlobals();
   window.history.replaceState(null, '', '/');
 });
 
-function renderPage(at = '/admin/audit') {
+function renderAudit(at = '/admin/audit') {
   window.history.replaceState(null, '', at);
-  const router = createMemoryRouter([{ path: '/admin/audit', element: <AuditPage /> }], {
-    initialEntries: [at],
-  });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
+  return renderPage(<AuditPage />, { at, path: '/admin/audit' }).router;
 }
 
 /** The address as the page wrote it (replaceState, no navigation). */
@@ -135,7 +111,7 @@ async function open(id: number) {
 
 describe('the audit trail', () => {
   it('lists the entries in words with their state, 20 a page', async () => {
-    renderPage();
+    renderAudit();
     const table = await screen.findByRole('table', { name: 'Audit trail' });
     expect(
       within(table)
@@ -154,7 +130,7 @@ describe('the audit trail', () => {
   });
 
   it('compares an update field by field and marks only the changed ones', async () => {
-    renderPage();
+    renderAudit();
     const region = await open(12);
     const changes = within(region).getByRole('table', { name: 'Changes' });
     expect(
@@ -175,7 +151,7 @@ describe('the audit trail', () => {
   });
 
   it('shows an insert’s After only, a delete’s Before only with Restore, and other details as a list', async () => {
-    renderPage();
+    renderAudit();
     const insert = within(await open(11)).getByRole('table', { name: 'Changes' });
     expect(
       within(insert)
@@ -197,7 +173,7 @@ describe('the audit trail', () => {
   });
 
   it('opens a row with Enter or Space on it', async () => {
-    renderPage();
+    renderAudit();
     const row = (await screen.findByRole('button', { name: 'Show entry 11' })).closest('tr')!;
     fireEvent.keyDown(row, { key: 'Enter' });
     expect(await screen.findByRole('region', { name: 'Entry 11' })).toBeTruthy();
@@ -206,7 +182,7 @@ describe('the audit trail', () => {
   });
 
   it('offers no undo for an undo, an undone change or one not confirmed yet', async () => {
-    renderPage();
+    renderAudit();
     const undone = await open(9);
     expect(within(undone).getByText(/Undone by/).textContent).toBe('Undone by #13');
     expect(within(undone).queryByRole('button', { name: 'Undo' })).toBeNull();
@@ -218,7 +194,7 @@ describe('the audit trail', () => {
   });
 
   it('undoes a change and says what the server did, in green', async () => {
-    renderPage();
+    renderAudit();
     fireEvent.click(within(await open(12)).getByRole('button', { name: 'Undo' }));
     const toast = await screen.findByText('Undone: Name has its earlier value again.');
     expect(toast.closest('.mantine-Notification-root')?.getAttribute('style') ?? '').toMatch(/green/);
@@ -231,19 +207,18 @@ describe('the audit trail', () => {
 
   it('shows the server’s refusal as it comes, in red', async () => {
     undoAnswer = () =>
-      envelope(
-        null,
-        'The row has changed since (Name), so undoing would overwrite newer values. Change it in the table instead.',
+      fail(
         409,
+        'The row has changed since (Name), so undoing would overwrite newer values. Change it in the table instead.',
       );
-    renderPage();
+    renderAudit();
     fireEvent.click(within(await open(10)).getByRole('button', { name: 'Restore' }));
     const toast = await screen.findByText(/The row has changed since \(Name\)/);
     expect(toast.closest('.mantine-Notification-root')?.getAttribute('style') ?? '').toMatch(/red/);
   });
 
   it('puts the filters into the address and goes back to page 1', async () => {
-    renderPage('/admin/audit?page=3');
+    renderAudit('/admin/audit?page=3');
     await screen.findByRole('table', { name: 'Audit trail' });
     expect(auditCalls()[0]).toBe('?page=3&pageSize=20');
     const form = screen.getByRole('form', { name: 'Audit filters' });
@@ -269,7 +244,7 @@ describe('the audit trail', () => {
   });
 
   it('shows the filters of the address, a date in local time', async () => {
-    renderPage('/admin/audit?userId=4&from=2026-11-24T10:00:00.000Z');
+    renderAudit('/admin/audit?userId=4&from=2026-11-24T10:00:00.000Z');
     const form = await screen.findByRole('form', { name: 'Audit filters' });
     await waitFor(() =>
       expect(within(form).getByRole<HTMLInputElement>('combobox', { name: 'User' }).value).toBe('User 4'),

@@ -1,26 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import {
   chatMessages,
   type ChatMessage,
   type ChatSummary,
   type ChatTranscript,
 } from '#common/contract/chat.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { ChatsPage } from './chats-page.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-let answer: (url: URL) => Response;
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 const ids = {
   signedIn: '0b6f4a3e-8a1c-4d7e-9f00-000000000003',
@@ -104,21 +96,8 @@ function listCalls(): string[] {
     .map((url) => url.search);
 }
 
-function renderPage(at = '/admin/chats') {
-  const router = createMemoryRouter(
-    [
-      { path: '/admin/chats', element: <ChatsPage /> },
-      { path: '*', element: <p>Another page</p> },
-    ],
-    { initialEntries: [at] },
-  );
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
+const renderChats = (at = '/admin/chats') =>
+  renderPage(<ChatsPage />, { at, path: '/admin/chats', routes: { '*': <p>Another page</p> } }).router;
 
 function wide(matches: boolean) {
   vi.stubGlobal('matchMedia', (query: string) => ({
@@ -134,19 +113,12 @@ function wide(matches: boolean) {
 }
 
 beforeEach(() => {
-  answer = (url) =>
-    url.pathname === `/api/admin/chats/${ids.anonymous}`
-      ? envelope(transcript)
-      : url.pathname.startsWith('/api/admin/chats/')
-        ? envelope(null, chatMessages.notFound, 404)
-        : envelope({ results: [signedIn, anonymous, introOnly], count: 3 });
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input) => Promise.resolve(answer(new URL(input, 'http://localhost'))));
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('GET', '/api/admin/chats', ok({ results: [signedIn, anonymous, introOnly], count: 3 }));
+  api.on('GET', '/api/admin/chats/:sessionId', fail(404, chatMessages.notFound));
+  api.on('GET', `/api/admin/chats/${ids.anonymous}`, ok(transcript));
 });
 afterEach(() => {
   notifications.clean();
-  vi.unstubAllGlobals();
 });
 
 const rows = async () =>
@@ -154,7 +126,7 @@ const rows = async () =>
 
 describe('the chats page', () => {
   it('lists the conversations newest first, 25 a page, with who, when, the first question and what went unanswered', async () => {
-    renderPage();
+    renderChats();
     expect(screen.getByRole('heading', { level: 1, name: 'Chats' })).toBeTruthy();
     const [first, second, third] = await rows();
     expect(first?.textContent).toContain('ada@example.com');
@@ -172,8 +144,8 @@ describe('the chats page', () => {
   });
 
   it('keeps the page in the address', async () => {
-    answer = () => envelope({ results: [anonymous], count: 30 });
-    const router = renderPage('/admin/chats?page=2');
+    api.on('GET', '/api/admin/chats', ok({ results: [anonymous], count: 30 }));
+    const router = renderChats('/admin/chats?page=2');
     await rows();
     expect(listCalls()).toEqual(['?page=2&pageSize=25']);
     fireEvent.click(screen.getByRole('button', { name: 'Page 1' }));
@@ -182,21 +154,21 @@ describe('the chats page', () => {
   });
 
   it('says there are no conversations yet and where Titan is', async () => {
-    answer = () => envelope({ results: [], count: 0 });
-    renderPage();
+    api.on('GET', '/api/admin/chats', ok({ results: [], count: 0 }));
+    renderChats();
     expect(await screen.findByText('No conversations yet.')).toBeTruthy();
     expect(screen.getByText(/every public page/)).toBeTruthy();
   });
 
   it('says when the list could not be read, with the server’s reason', async () => {
-    answer = () => envelope(null, 'The app store is not answering.', 503);
-    renderPage();
+    api.on('GET', '/api/admin/chats', fail(503, 'The app store is not answering.'));
+    renderChats();
     expect(await screen.findByText('The app store is not answering.')).toBeTruthy();
     expect(screen.getAllByText('Failed to get the conversations.').length).toBeGreaterThan(0);
   });
 
   it('opens a conversation in a drawer on smaller screens: every message with its time, role, origin, links and sources', async () => {
-    const router = renderPage();
+    const router = renderChats();
     const [, second] = await rows();
     fireEvent.click(second!);
     const drawer = await screen.findByRole('dialog', { name: /Conversation started 24 Nov 2026/ });
@@ -240,7 +212,7 @@ describe('the chats page', () => {
 
   it('opens a conversation beside the list on a wide screen, from the address too', async () => {
     wide(true);
-    renderPage(`/admin/chats?chat=${ids.anonymous}`);
+    renderChats(`/admin/chats?chat=${ids.anonymous}`);
     const card = await screen.findByRole('region', { name: 'Conversation' });
     expect(await within(card).findByRole('heading', { level: 2, name: /Conversation started/ })).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -249,7 +221,7 @@ describe('the chats page', () => {
   });
 
   it('says when a conversation could not be read', async () => {
-    renderPage(`/admin/chats?chat=${ids.signedIn}`);
+    renderChats(`/admin/chats?chat=${ids.signedIn}`);
     expect(await screen.findByText(chatMessages.notFound)).toBeTruthy();
   });
 });

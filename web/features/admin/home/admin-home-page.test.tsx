@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AdminOverview } from '#common/contract/admin.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { AdminHomePage } from '#web/features/admin/home/admin-home-page.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
 const overview: AdminOverview = {
   users: 12,
@@ -52,36 +52,13 @@ const overview: AdminOverview = {
   ],
 };
 
-const fetchMock = vi.fn<(input: string, init: RequestInit) => Promise<Response>>();
-const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-
-beforeEach(() => {
-  fetchMock.mockReset();
-  vi.stubGlobal('fetch', fetchMock);
-});
-afterEach(() => vi.unstubAllGlobals());
-
-function renderHome() {
-  render(
-    <AppProviders>
-      <MemoryRouter initialEntries={['/admin/home']}>
-        <AdminHomePage />
-      </MemoryRouter>
-    </AppProviders>,
-  );
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 describe('the admin start page', () => {
   it('shows the overview', async () => {
-    fetchMock.mockImplementation((url) =>
-      Promise.resolve(
-        url === '/api/admin/overview'
-          ? json({ isSuccess: true, data: overview, message: null })
-          : new Response('', { status: 404 }),
-      ),
-    );
-    renderHome();
+    api.on('GET', '/api/admin/overview', ok(overview));
+    renderPage(<AdminHomePage />, { at: '/admin/home' });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Admin');
 
     const users = await screen.findByRole('region', { name: 'Users and roles' });
@@ -130,20 +107,14 @@ describe('the admin start page', () => {
   });
 
   it('says the overview failed to load and retries', async () => {
-    fetchMock.mockImplementation(() =>
-      Promise.resolve(
-        json({ isSuccess: false, data: null, message: 'Route GET:/api/admin/overview not found' }, 404),
-      ),
-    );
-    renderHome();
+    api.on('GET', '/api/admin/overview', fail(404, 'Route GET:/api/admin/overview not found'));
+    renderPage(<AdminHomePage />, { at: '/admin/home' });
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Failed to load the overview.')).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Users and roles' })).toBeNull();
     const calls = fetchMock.mock.calls.length;
 
-    fetchMock.mockImplementation(() =>
-      Promise.resolve(json({ isSuccess: true, data: overview, message: null })),
-    );
+    api.on('GET', '/api/admin/overview', ok(overview));
     fireEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('region', { name: 'Users and roles' })).toBeTruthy();
     expect(fetchMock.mock.calls.length).toBeGreaterThan(calls);

@@ -1,22 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import { contactMessages, type ContactMessage } from '#common/contract/contact.ts';
 import { formMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { MessagesPage } from './messages-page.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-let answer: (url: URL, init: RequestInit) => Response;
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 function message(id: number, extra: Partial<ContactMessage> = {}): ContactMessage {
   return {
@@ -57,36 +49,21 @@ function posts(path: string): unknown[] {
     .map(([, init]) => JSON.parse(String(init.body)));
 }
 
-function renderPage(at = '/admin/messages') {
-  const router = createMemoryRouter([{ path: '/admin/messages', element: <MessagesPage /> }], {
-    initialEntries: [at],
-  });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
+const renderMessages = (at = '/admin/messages') =>
+  renderPage(<MessagesPage />, { at, path: '/admin/messages' }).router;
 
 const row = (name: RegExp) => screen.findByRole('button', { name });
 
 beforeEach(() => {
-  answer = () => envelope({ results: [mailed, failed, unconfigured], count: 3 });
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) =>
-    Promise.resolve(answer(new URL(input, 'http://localhost'), init)),
-  );
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('GET', '/api/admin/messages', ok({ results: [mailed, failed, unconfigured], count: 3 }));
 });
 afterEach(() => {
   notifications.clean();
-  vi.unstubAllGlobals();
 });
 
 describe('the messages page', () => {
   it('lists the inbox newest first with who, subject, time and the mail status', async () => {
-    renderPage();
+    renderMessages();
     expect(screen.getByRole('heading', { level: 1, name: 'Messages' })).toBeTruthy();
     const list = await screen.findByRole('region', { name: 'Inbox messages' });
     const rows = within(list).getAllByRole('button', { name: /Subject \d/ });
@@ -102,7 +79,7 @@ describe('the messages page', () => {
   });
 
   it('switches to the archive, written in the address', async () => {
-    const router = renderPage();
+    const router = renderMessages();
     await row(/Subject 3/);
     fireEvent.click(screen.getByRole('radio', { name: 'Archived' }));
     await screen.findByRole('region', { name: 'Archived messages' });
@@ -111,20 +88,20 @@ describe('the messages page', () => {
   });
 
   it('says when a list is empty', async () => {
-    answer = () => envelope({ results: [], count: 0 });
-    renderPage('/admin/messages?archived=1');
+    api.on('GET', '/api/admin/messages', ok({ results: [], count: 0 }));
+    renderMessages('/admin/messages?archived=1');
     expect(await screen.findByText(/No archived messages/)).toBeTruthy();
   });
 
   it('says when the list could not be read', async () => {
-    answer = () => envelope(null, 'The app store is not answering.', 503);
-    renderPage();
+    api.on('GET', '/api/admin/messages', fail(503, 'The app store is not answering.'));
+    renderMessages();
     expect(await screen.findByText('The app store is not answering.')).toBeTruthy();
     expect(screen.getAllByText('Failed to get messages.').length).toBeGreaterThan(0);
   });
 
   it('opens a message to read it whole, with its answer', async () => {
-    renderPage();
+    renderMessages();
     fireEvent.click(await row(/Subject 1/));
     const answerBox = await screen.findByRole('region', { name: 'Answer' });
     expect(answerBox.textContent).toContain('Thanks, done.');
@@ -132,7 +109,7 @@ describe('the messages page', () => {
   });
 
   it('requires an answer before sending it', async () => {
-    renderPage();
+    renderMessages();
     fireEvent.click(await row(/Subject 3/));
     const form = await screen.findByRole('form', { name: 'Answer to message 3' });
     fireEvent.click(within(form).getByRole('button', { name: 'Send answer' }));
@@ -141,12 +118,14 @@ describe('the messages page', () => {
   });
 
   it('sends an answer and shows the server’s sentence', async () => {
-    renderPage();
+    renderMessages();
     fireEvent.click(await row(/Subject 3/));
-    answer = (url, init) =>
-      init.method === 'POST'
-        ? envelope({ ...mailed, answer: 'Hello' }, contactMessages.answerSent)
-        : envelope({ results: [mailed], count: 1 });
+    api.on(
+      'POST',
+      '/api/admin/messages/3/answer',
+      ok({ ...mailed, answer: 'Hello' }, contactMessages.answerSent),
+    );
+    api.on('GET', '/api/admin/messages', ok({ results: [mailed], count: 1 }));
     const form = await screen.findByRole('form', { name: 'Answer to message 3' });
     fireEvent.change(within(form).getByRole('textbox'), { target: { value: ' Hello ' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Send answer' }));
@@ -155,12 +134,10 @@ describe('the messages page', () => {
   });
 
   it('shows a refusal (no mail configured) and keeps the answer typed', async () => {
-    renderPage();
+    renderMessages();
     fireEvent.click(await row(/Subject 3/));
-    answer = (url, init) =>
-      init.method === 'POST'
-        ? envelope(null, contactMessages.noMailConfigured, 409)
-        : envelope({ results: [mailed], count: 1 });
+    api.on('POST', '/api/admin/messages/3/answer', fail(409, contactMessages.noMailConfigured));
+    api.on('GET', '/api/admin/messages', ok({ results: [mailed], count: 1 }));
     const form = await screen.findByRole('form', { name: 'Answer to message 3' });
     fireEvent.change(within(form).getByRole('textbox'), { target: { value: 'Hello' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Send answer' }));
@@ -169,12 +146,14 @@ describe('the messages page', () => {
   });
 
   it('archives a message with the server’s sentence', async () => {
-    renderPage();
+    renderMessages();
     fireEvent.click(await row(/Subject 2/));
-    answer = (url, init) =>
-      init.method === 'POST'
-        ? envelope({ ...failed, archivedAt: '2026-11-24T12:00:00.000Z' }, contactMessages.archived)
-        : envelope({ results: [mailed, unconfigured], count: 2 });
+    api.on(
+      'POST',
+      '/api/admin/messages/2/archive',
+      ok({ ...failed, archivedAt: '2026-11-24T12:00:00.000Z' }, contactMessages.archived),
+    );
+    api.on('GET', '/api/admin/messages', ok({ results: [mailed, unconfigured], count: 2 }));
     fireEvent.click(await screen.findByRole('button', { name: 'Archive' }));
     expect(await screen.findByText(contactMessages.archived)).toBeTruthy();
     expect(posts('/api/admin/messages/2/archive')).toEqual([{ archived: true }]);
@@ -182,8 +161,18 @@ describe('the messages page', () => {
   });
 
   it('moves an archived message back to the inbox', async () => {
-    answer = () => envelope({ results: [{ ...mailed, archivedAt: '2026-11-24T12:00:00.000Z' }], count: 1 });
-    renderPage('/admin/messages?archived=1');
+    api.on(
+      'GET',
+      '/api/admin/messages',
+      ok({ results: [{ ...mailed, archivedAt: '2026-11-24T12:00:00.000Z' }], count: 1 }),
+    );
+    // The server answers the message moved back (the list's answer stood here before).
+    api.on(
+      'POST',
+      '/api/admin/messages/3/archive',
+      ok({ ...mailed, archivedAt: null }, contactMessages.unarchived),
+    );
+    renderMessages('/admin/messages?archived=1');
     fireEvent.click(await row(/Subject 3/));
     fireEvent.click(await screen.findByRole('button', { name: 'Move to inbox' }));
     await waitFor(() => expect(posts('/api/admin/messages/3/archive')).toEqual([{ archived: false }]));

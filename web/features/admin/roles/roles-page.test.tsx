@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { ReactNode } from 'react';
 import type { Role, RoleSummary } from '#common/contract/admin.ts';
 import { adminMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { RolesPage } from './roles-page.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
 // A page with a router, lists and forms is slow to render in jsdom on a shared machine.
 
@@ -20,18 +20,9 @@ vi.mock('#web/features/admin/admin-frame.tsx', () => ({
   ),
 }));
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-type Handler = (url: URL, body: unknown) => Response;
-let handlers: Record<string, Handler>;
+const api = fakeApi();
+const fetchMock = api.fetch;
 let roles: Record<number, Role>;
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
 
 const role = (Id: number, Name: string, links: string[], users: [number, string][] = []): Role => ({
   Id,
@@ -64,17 +55,9 @@ const bodyOf = (call: string): unknown => {
   return found && typeof found[1].body === 'string' ? JSON.parse(found[1].body) : undefined;
 };
 
-function renderPage(at = '/admin/roles') {
+function renderRoles(at = '/admin/roles') {
   window.history.replaceState(null, '', at);
-  const router = createMemoryRouter([{ path: '/admin/roles', element: <RolesPage /> }], {
-    initialEntries: [at],
-  });
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
+  return renderPage(<RolesPage />, { at, path: '/admin/roles' }).router;
 }
 
 const roleList = () => screen.getByRole('list', { name: 'Roles' });
@@ -84,7 +67,7 @@ const card = () => screen.getByRole('region', { name: 'Role details' });
 const nameBox = () => within(card()).getByRole('textbox', { name: /Role name/ });
 const toast = (message: string) => screen.findByText(message);
 
-async function openRole(router: ReturnType<typeof renderPage>, name: string) {
+async function openRole(router: ReturnType<typeof renderRoles>, name: string) {
   fireEvent.click(
     await within(await screen.findByRole('list', { name: 'Roles' })).findByRole('button', {
       name: new RegExp(`^${name}\\b`),
@@ -103,61 +86,54 @@ beforeEach(() => {
     4: role(4, 'Shop', ['/db/shop/*', '/account'], [[7, 'ada']]),
     5: role(5, 'Auditors', ['/db/chinook/*']),
   };
-  handlers = {
-    'GET /api/admin/roles': () => {
-      const results = Object.values(roles).map(summary);
-      return envelope({ results, count: results.length });
-    },
-    'GET /api/admin/roles/*': (url) => {
-      const found = roles[Number(url.pathname.split('/').at(-1))];
-      return found ? envelope(found) : envelope(null, 'That role was not found.', 404);
-    },
-    'GET /api/admin/tables': () =>
-      envelope([
-        { TableId: 'shop/public/orders', database: 'shop', schema: 'public', name: 'orders', isView: false },
-        { TableId: 'shop/public/items', database: 'shop', schema: 'public', name: 'items', isView: false },
-        { TableId: 'chinook/main/Album', database: 'chinook', schema: 'main', name: 'Album', isView: false },
-      ]),
-    'POST /api/admin/roles': (_url, body) => {
-      const sent = body as Role;
-      const savedRole: Role = {
-        ...sent,
-        Id: sent.Id || 6,
-        Role_Links: sent.Role_Links.map((link, i) => ({ ...link, Id: link.Id || 900 + i })),
-      };
-      roles[savedRole.Id] = savedRole;
-      return envelope(savedRole, 'Successfully updated role.');
-    },
-    'DELETE /api/admin/roles/*': (url) => {
-      const gone = Number(url.pathname.split('/').at(-1));
-      roles = Object.fromEntries(Object.entries(roles).filter(([id]) => Number(id) !== gone));
-      return envelope(null, 'Successfully deleted role.');
-    },
-    'POST /api/admin/app/main/role_links/delete': (_url, body) => {
-      const { id } = body as { id: number };
-      for (const r of Object.values(roles)) r.Role_Links = r.Role_Links.filter((link) => link.Id !== id);
-      return envelope({ id }, 'Successfully deleted row.');
-    },
-    'POST /api/admin/app/main/user_roles/delete': (_url, body) => envelope(body, 'Successfully deleted row.'),
-  };
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) => {
-    const url = new URL(input, 'http://localhost');
-    const path = url.pathname.replace(/\/roles\/\d+$/, '/roles/*');
-    const handler = handlers[`${init.method ?? 'GET'} ${path}`];
-    const body = typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    return Promise.resolve(handler ? handler(url, body) : envelope(null, `No handler for ${path}`, 404));
+  api.on('GET', '/api/admin/roles', () => {
+    const results = Object.values(roles).map(summary);
+    return ok({ results, count: results.length });
   });
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('GET', '/api/admin/roles/:id', (request) => {
+    const found = roles[Number(request.params.id)];
+    return found ? ok(found) : fail(404, 'That role was not found.');
+  });
+  api.on(
+    'GET',
+    '/api/admin/tables',
+    ok([
+      { TableId: 'shop/public/orders', database: 'shop', schema: 'public', name: 'orders', isView: false },
+      { TableId: 'shop/public/items', database: 'shop', schema: 'public', name: 'items', isView: false },
+      { TableId: 'chinook/main/Album', database: 'chinook', schema: 'main', name: 'Album', isView: false },
+    ]),
+  );
+  api.on('POST', '/api/admin/roles', (request) => {
+    const sent = request.body as Role;
+    const savedRole: Role = {
+      ...sent,
+      Id: sent.Id || 6,
+      Role_Links: sent.Role_Links.map((link, i) => ({ ...link, Id: link.Id || 900 + i })),
+    };
+    roles[savedRole.Id] = savedRole;
+    return ok(savedRole, 'Successfully updated role.');
+  });
+  api.on('DELETE', '/api/admin/roles/:id', (request) => {
+    const gone = Number(request.params.id);
+    roles = Object.fromEntries(Object.entries(roles).filter(([id]) => Number(id) !== gone));
+    return ok(null, 'Successfully deleted role.');
+  });
+  api.on('POST', '/api/admin/app/main/role_links/delete', (request) => {
+    const { id } = request.body as { id: number };
+    for (const r of Object.values(roles)) r.Role_Links = r.Role_Links.filter((link) => link.Id !== id);
+    return ok({ id }, 'Successfully deleted row.');
+  });
+  api.on('POST', '/api/admin/app/main/user_roles/delete', (request) =>
+    ok(request.body, 'Successfully deleted row.'),
+  );
 });
 afterEach(() => {
-  vi.unstubAllGlobals();
   window.history.replaceState(null, '', '/');
 });
 
 describe('the roles page', () => {
   it('lists the roles with their badges and keeps the selected role in the address', async () => {
-    const router = renderPage();
+    const router = renderRoles();
     const list = await screen.findByRole('list', { name: 'Roles' });
     expect(within(list).getByRole('button', { name: 'Shop 2 links 1 user' })).toBeTruthy();
     expect(
@@ -178,13 +154,13 @@ describe('the roles page', () => {
   });
 
   it('opens the role named in the address (a reload keeps it)', async () => {
-    renderPage('/admin/roles?id=5');
+    renderRoles('/admin/roles?id=5');
     await waitFor(() => expect((nameBox() as HTMLInputElement).value).toBe('Auditors'));
     expect(roleButton('Auditors').getAttribute('aria-current')).toBe('true');
   });
 
   it('shows Delete only for roles above Id 3', async () => {
-    const router = renderPage();
+    const router = renderRoles();
     await openRole(router, 'Readers');
     expect(within(card()).queryByRole('button', { name: 'Delete' })).toBeNull();
     await openRole(router, 'Shop');
@@ -192,7 +168,7 @@ describe('the roles page', () => {
   });
 
   it('with pending changes refuses another role, Add Role and Delete; Discard restores the saved role', async () => {
-    await openRole(renderPage(), 'Shop');
+    await openRole(renderRoles(), 'Shop');
     expect(within(card()).queryByRole('status')).toBeNull();
     fireEvent.change(nameBox(), { target: { value: 'Shop staff' } });
     expect(within(card()).getByRole('status').textContent).toBe('You have pending changes... ');
@@ -221,7 +197,7 @@ describe('the roles page', () => {
   });
 
   it('a new role is pending until saved; Discard drops it', async () => {
-    renderPage();
+    renderRoles();
     fireEvent.click(await screen.findByRole('button', { name: 'Add Role' }));
     expect(within(card()).getByText('New role')).toBeTruthy();
     expect(within(card()).getByRole('status')).toBeTruthy();
@@ -233,7 +209,7 @@ describe('the roles page', () => {
   });
 
   it('checks links before adding them: required, the link rule, duplicates', async () => {
-    await openRole(renderPage(), 'Shop');
+    await openRole(renderRoles(), 'Shop');
     const newLink = within(card()).getByRole('textbox', { name: /New link/ });
     const addLink = within(card()).getByRole('button', { name: 'Add link' });
     fireEvent.click(addLink);
@@ -249,7 +225,7 @@ describe('the roles page', () => {
   });
 
   it('saves the whole role and toasts the server’s message; a refusal toasts it in red and keeps the draft', async () => {
-    await openRole(renderPage(), 'Shop');
+    await openRole(renderRoles(), 'Shop');
     fireEvent.change(nameBox(), { target: { value: 'Shop staff' } });
     fireEvent.click(within(card()).getByRole('button', { name: 'Save' }));
     expect(await toast('Successfully updated role.')).toBeTruthy();
@@ -261,8 +237,11 @@ describe('the roles page', () => {
     });
     await waitFor(() => expect(within(card()).queryByRole('status')).toBeNull());
 
-    handlers['POST /api/admin/roles'] = () =>
-      envelope(null, 'The Administrator role must keep its * link and at least one user.', 400);
+    api.on(
+      'POST',
+      '/api/admin/roles',
+      fail(400, 'The Administrator role must keep its * link and at least one user.'),
+    );
     fireEvent.change(nameBox(), { target: { value: 'Shop people' } });
     fireEvent.click(within(card()).getByRole('button', { name: 'Save' }));
     expect(await toast('The Administrator role must keep its * link and at least one user.')).toBeTruthy();
@@ -271,7 +250,7 @@ describe('the roles page', () => {
   });
 
   it('refuses to save a role whose name breaks the rule, saying why', async () => {
-    await openRole(renderPage(), 'Shop');
+    await openRole(renderRoles(), 'Shop');
     fireEvent.change(nameBox(), { target: { value: 'Shop!' } });
     expect(
       await within(card()).findAllByText('Role name may use only letters, digits, spaces, _ and -.'),
@@ -286,7 +265,7 @@ describe('the roles page', () => {
   });
 
   it('removes a saved link on the server at once; an unsaved one only from the draft; none while changes are pending', async () => {
-    await openRole(renderPage(), 'Shop');
+    await openRole(renderRoles(), 'Shop');
     const links = () => within(card()).getByRole('list', { name: 'Links' });
     fireEvent.click(within(links()).getByRole('button', { name: 'Remove link /account' }));
     expect(await toast(adminMessages.linkRemoved)).toBeTruthy();
@@ -312,7 +291,7 @@ describe('the roles page', () => {
   });
 
   it('removes a saved user with the user-role toast', async () => {
-    await openRole(renderPage(), 'Shop');
+    await openRole(renderRoles(), 'Shop');
     fireEvent.click(within(card()).getByRole('button', { name: 'Remove user ada' }));
     expect(await toast(adminMessages.userRoleRemoved)).toBeTruthy();
     expect(bodyOf('POST /api/admin/app/main/user_roles/delete')).toEqual({ id: 400 });
@@ -320,7 +299,7 @@ describe('the roles page', () => {
   });
 
   it('deletes a role after the confirmation and selects nothing', async () => {
-    await openRole(renderPage(), 'Auditors');
+    await openRole(renderRoles(), 'Auditors');
     fireEvent.click(within(card()).getByRole('button', { name: 'Delete' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete Role Confirmation' });
     expect(
@@ -338,8 +317,8 @@ describe('the roles page', () => {
   });
 
   it('toasts a failed role list', async () => {
-    handlers['GET /api/admin/roles'] = () => envelope(null, 'Database is down.', 500);
-    renderPage();
+    api.on('GET', '/api/admin/roles', fail(500, 'Database is down.'));
+    renderRoles();
     expect(await toast(adminMessages.rolesFailed)).toBeTruthy();
   });
 });

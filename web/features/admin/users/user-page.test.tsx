@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import {
   roleMessages,
   userMessages,
@@ -9,31 +8,22 @@ import {
   type AuditEntryView,
   type RoleSummary,
 } from '#common/contract/admin.ts';
-import { AppProviders } from '#web/app-providers.tsx';
-import { SessionContext, type Session } from '#web/session/session-context.ts';
 import { adminVerification } from '#web/session/test-session.ts';
 import { UserPage } from './user-page.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, type FakeAnswer } from '#web/test/fake-api.ts';
 
 // A page with modals, a multiselect and a router is slow to render in jsdom on a shared machine.
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-type Handler = (body: unknown) => Response;
-let handlers: Record<string, Handler>;
+const api = fakeApi();
+const fetchMock = api.fetch;
 /** The user as the server has them: GET answers it, and an action's answer becomes it (as on the server). */
 let current: AdminUserDetail;
 
 /** An action's answer: the user as changed, and the server's message. */
-function changed(user: AdminUserDetail, message: string): Response {
+function changed(user: AdminUserDetail, message: string): FakeAnswer {
   current = user;
-  return envelope(user, message);
-}
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
+  return ok(user, message);
 }
 
 const grace: AdminUserDetail = {
@@ -88,31 +78,13 @@ function posts(path: string): unknown[] {
     .map(([, init]) => (init.body ? JSON.parse(String(init.body)) : undefined));
 }
 
-function renderPage(at = '/admin/users/5', signedInAs = adminVerification) {
-  const session: Session = {
-    status: 'signedIn',
-    verification: signedInAs,
-    signIn: vi.fn(),
-    signOut: vi.fn(),
-    reverify: vi.fn(() => Promise.resolve(true)),
-  };
-  const router = createMemoryRouter(
-    [
-      { path: '/admin/users/:id', element: <UserPage /> },
-      { path: '/admin/users', element: <h1>Users page</h1> },
-      { path: '/admin/audit', element: <h1>Audit page</h1> },
-    ],
-    { initialEntries: [at] },
-  );
-  render(
-    <AppProviders>
-      <SessionContext value={session}>
-        <RouterProvider router={router} />
-      </SessionContext>
-    </AppProviders>,
-  );
-  return router;
-}
+const renderUser = (at = '/admin/users/5', signedInAs = adminVerification) =>
+  renderPage(<UserPage />, {
+    at,
+    path: '/admin/users/:id',
+    routes: { '/admin/users': <h1>Users page</h1>, '/admin/audit': <h1>Audit page</h1> },
+    session: signedInAs,
+  }).router;
 
 const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name });
 const dialog = (name: string) => screen.findByRole('dialog', { name });
@@ -120,29 +92,21 @@ const dialog = (name: string) => screen.findByRole('dialog', { name });
 beforeEach(() => {
   notifications.clean();
   current = grace;
-  handlers = {
-    'GET /api/admin/users/5': () => envelope(current),
-    'GET /api/admin/roles': () => envelope({ results: roles, count: roles.length }),
-    'GET /api/admin/audit': () =>
-      envelope({
-        results: [entry(12, 'sign-in', null), entry(11, 'data.update', '/db/chinook/main/Album')],
-        count: 2,
-      }),
-  };
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) => {
-    const key = `${init.method ?? 'GET'} ${new URL(input, 'http://localhost').pathname}`;
-    const handler = handlers[key];
-    const body: unknown = init.body ? JSON.parse(String(init.body)) : undefined;
-    return Promise.resolve(handler ? handler(body) : envelope(null, `No handler for ${key}`, 404));
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('GET', '/api/admin/users/5', () => ok(current));
+  api.on('GET', '/api/admin/roles', ok({ results: roles, count: roles.length }));
+  api.on(
+    'GET',
+    '/api/admin/audit',
+    ok({
+      results: [entry(12, 'sign-in', null), entry(11, 'data.update', '/db/chinook/main/Album')],
+      count: 2,
+    }),
+  );
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe("a user's page", () => {
   it('shows the username as the h1, the profile, the roles and the recent activity', async () => {
-    renderPage();
+    renderUser();
     expect(await screen.findByRole('heading', { level: 1, name: 'grace' })).toBeTruthy();
     const profile = screen.getByRole('region', { name: 'Profile' });
     expect(within(profile).getByText('Grace Hopper')).toBeTruthy();
@@ -168,7 +132,7 @@ describe("a user's page", () => {
   });
 
   it('saves the roles and toasts the server message', async () => {
-    handlers['POST /api/admin/users/5/roles'] = () =>
+    api.on('POST', '/api/admin/users/5/roles', () =>
       changed(
         {
           ...grace,
@@ -178,8 +142,9 @@ describe("a user's page", () => {
           ],
         },
         userMessages.rolesSaved,
-      );
-    renderPage();
+      ),
+    );
+    renderUser();
     const select = await screen.findByRole('combobox', { name: 'Roles' });
     fireEvent.click(select);
     fireEvent.click(await screen.findByRole('option', { name: 'Readers', hidden: true }));
@@ -190,8 +155,8 @@ describe("a user's page", () => {
   });
 
   it('toasts a refusal in red and puts the saved roles back', async () => {
-    handlers['POST /api/admin/users/5/roles'] = () => envelope(null, roleMessages.lastAdministrator, 409);
-    renderPage();
+    api.on('POST', '/api/admin/users/5/roles', () => fail(409, roleMessages.lastAdministrator));
+    renderUser();
     const select = await screen.findByRole('combobox', { name: 'Roles' });
     const form = select.closest('form')!;
     fireEvent.click(select);
@@ -205,8 +170,8 @@ describe("a user's page", () => {
 
   it('locks for 1 day, or until unlocked, and toasts the server message', async () => {
     const locked = { ...grace, isLocked: true, lockedUntil: '9999-12-31T23:59:59.999Z', activeSessions: 0 };
-    handlers['POST /api/admin/users/5/lock'] = () => changed(locked, userMessages.locked);
-    renderPage();
+    api.on('POST', '/api/admin/users/5/lock', () => changed(locked, userMessages.locked));
+    renderUser();
     fireEvent.click(await screen.findByRole('button', { name: 'Lock' }));
     let modal = await dialog('Lock user');
     const group = within(modal).getByRole('radiogroup', { name: 'Lock for' });
@@ -237,8 +202,8 @@ describe("a user's page", () => {
   it('unlocks a locked user', async () => {
     const locked = { ...grace, isLocked: true, lockedUntil: '2030-01-01T00:00:00.000Z' };
     current = locked;
-    handlers['POST /api/admin/users/5/unlock'] = () => changed(grace, userMessages.unlocked);
-    renderPage();
+    api.on('POST', '/api/admin/users/5/unlock', () => changed(grace, userMessages.unlocked));
+    renderUser();
     fireEvent.click(await screen.findByRole('button', { name: 'Unlock' }));
     expect(await screen.findByText(userMessages.unlocked)).toBeTruthy();
     expect(posts('/api/admin/users/5/unlock')).toEqual([undefined]);
@@ -246,9 +211,10 @@ describe("a user's page", () => {
   });
 
   it('resets the second factor after the confirmation', async () => {
-    handlers['POST /api/admin/users/5/reset-2fa'] = () =>
-      changed({ ...grace, twoFactor: ['Email'], preferred2fa: 'Email' }, userMessages.secondFactorReset);
-    renderPage();
+    api.on('POST', '/api/admin/users/5/reset-2fa', () =>
+      changed({ ...grace, twoFactor: ['Email'], preferred2fa: 'Email' }, userMessages.secondFactorReset),
+    );
+    renderUser();
     fireEvent.click(await screen.findByRole('button', { name: 'Reset second factor' }));
     const modal = await dialog('Reset Second Factor');
     expect(
@@ -265,9 +231,10 @@ describe("a user's page", () => {
   });
 
   it('ends the sessions after the confirmation, and toasts a refusal in red', async () => {
-    handlers['POST /api/admin/users/5/end-sessions'] = () =>
-      changed({ ...grace, activeSessions: 0 }, userMessages.sessionsEnded(2));
-    renderPage();
+    api.on('POST', '/api/admin/users/5/end-sessions', () =>
+      changed({ ...grace, activeSessions: 0 }, userMessages.sessionsEnded(2)),
+    );
+    renderUser();
     fireEvent.click(await screen.findByRole('button', { name: 'End sessions' }));
     let modal = await dialog('End Sessions');
     expect(within(modal).getByText(/2 active sessions/)).toBeTruthy();
@@ -276,8 +243,7 @@ describe("a user's page", () => {
     expect(posts('/api/admin/users/5/end-sessions')).toEqual([undefined]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
-    handlers['POST /api/admin/users/5/end-sessions'] = () =>
-      envelope(null, 'The app store is not answering.', 503);
+    api.on('POST', '/api/admin/users/5/end-sessions', () => fail(503, 'The app store is not answering.'));
     fireEvent.click(screen.getByRole('button', { name: 'End sessions' }));
     modal = await dialog('End Sessions');
     fireEvent.click(within(modal).getByRole('button', { name: 'End sessions' }));
@@ -286,15 +252,16 @@ describe("a user's page", () => {
   });
 
   it("keeps Lock and End sessions off the signed-in administrator's own account, and says why", async () => {
-    handlers['GET /api/admin/users/1'] = () =>
-      envelope({
+    api.on('GET', '/api/admin/users/1', () =>
+      ok({
         ...grace,
         id: 1,
         username: 'admin',
         isAdmin: true,
         roles: [{ Id: 1, Name: 'Administrator' }],
-      });
-    renderPage('/admin/users/1');
+      }),
+    );
+    renderUser('/admin/users/1');
     expect(await screen.findByRole('heading', { level: 1, name: 'admin' })).toBeTruthy();
     expect(button('Lock').disabled).toBe(true);
     expect(button('End sessions').disabled).toBe(true);
@@ -305,15 +272,15 @@ describe("a user's page", () => {
   });
 
   it('says honestly when the user does not exist, with a way back to Users', async () => {
-    handlers['GET /api/admin/users/5'] = () => envelope(null, userMessages.notFound, 404);
-    renderPage();
+    api.on('GET', '/api/admin/users/5', () => fail(404, userMessages.notFound));
+    renderUser();
     expect(await screen.findByText('That user was not found.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Users' }).getAttribute('href')).toBe('/admin/users');
     expect(screen.queryByRole('region', { name: 'Profile' })).toBeNull();
   });
 
   it('an address that is no user Id is not found without asking the server', async () => {
-    renderPage('/admin/users/abc');
+    renderUser('/admin/users/abc');
     expect(await screen.findByText('That user was not found.')).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
   });

@@ -1,25 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { createMemoryRouter, RouterProvider } from 'react-router';
 import type { AdminUser } from '#common/contract/admin.ts';
 import { adminMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { shortInstant } from './user-format.ts';
 import { UsersPage } from './users-page.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
 // A page with a router and a table is slow to render in jsdom on a shared machine.
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-let answer: (url: URL) => Response;
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 function user(id: number, username: string, extra: Partial<AdminUser> = {}): AdminUser {
   return {
@@ -68,39 +60,26 @@ function listCalls(): string[] {
     );
 }
 
-function renderPage(at = '/admin/users') {
-  const router = createMemoryRouter(
-    [
-      { path: '/admin/users', element: <UsersPage /> },
-      { path: '/admin/users/:id', element: <h1>User page</h1> },
-    ],
-    { initialEntries: [at] },
-  );
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
+const renderUsers = (at = '/admin/users') =>
+  renderPage(<UsersPage />, {
+    at,
+    path: '/admin/users',
+    routes: { '/admin/users/:id': <h1>User page</h1> },
+  }).router;
 
-const address = (router: ReturnType<typeof renderPage>) =>
+const address = (router: ReturnType<typeof renderUsers>) =>
   `${router.state.location.pathname}${router.state.location.search}`;
 const table = () => screen.getByRole('table', { name: 'Users' });
 const pages = () => screen.getByRole('navigation', { name: 'Pages' });
 
 beforeEach(() => {
   notifications.clean();
-  answer = () => envelope({ results: [admin, grace], count: 2 });
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input) => Promise.resolve(answer(new URL(input, 'http://localhost'))));
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('GET', '/api/admin/users', ok({ results: [admin, grace], count: 2 }));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe('the user list', () => {
   it('shows each user: a link to their page, email, roles, last sign-in, second factors and status', async () => {
-    renderPage();
+    renderUsers();
     expect(screen.getByRole('heading', { level: 1, name: 'Users' })).toBeTruthy();
     const link = await within(table()).findByRole('link', { name: 'admin' });
     expect(link.getAttribute('href')).toBe('/admin/users/1');
@@ -129,7 +108,7 @@ describe('the user list', () => {
   });
 
   it('has the same users as cards for phones (CSS shows one or the other)', async () => {
-    renderPage();
+    renderUsers();
     const cards = await screen.findByRole('list', { name: 'Users' });
     const items = within(cards).getAllByRole('listitem');
     expect(items).toHaveLength(2);
@@ -141,15 +120,15 @@ describe('the user list', () => {
   });
 
   it('says when nobody matches a search', async () => {
-    answer = () => envelope({ results: [], count: 0 });
-    renderPage('/admin/users?username=zz');
+    api.on('GET', '/api/admin/users', ok({ results: [], count: 0 }));
+    renderUsers('/admin/users?username=zz');
     expect(await within(table()).findByText('No username starts with “zz”.')).toBeTruthy();
     expect((screen.getByLabelText('Search users') as HTMLInputElement).value).toBe('zz');
   });
 
   it('counts pages as ceil(count / 20): 41 users are 3 pages, none is 1', async () => {
-    answer = () => envelope({ results: [admin, grace], count: 41 });
-    renderPage();
+    api.on('GET', '/api/admin/users', ok({ results: [admin, grace], count: 41 }));
+    renderUsers();
     await within(pages()).findByText('41 users');
     expect(within(pages()).getByRole('button', { name: 'Page 3' })).toBeTruthy();
     expect(within(pages()).queryByRole('button', { name: 'Page 4' })).toBeNull();
@@ -157,8 +136,8 @@ describe('the user list', () => {
   });
 
   it('an empty list is one page', async () => {
-    answer = () => envelope({ results: [], count: 0 });
-    renderPage();
+    api.on('GET', '/api/admin/users', ok({ results: [], count: 0 }));
+    renderUsers();
     expect(await within(table()).findByText('There are no users yet.')).toBeTruthy();
     expect(within(pages()).getByText('0 users')).toBeTruthy();
     expect(within(pages()).getByRole('button', { name: 'Page 1' })).toBeTruthy();
@@ -166,8 +145,8 @@ describe('the user list', () => {
   });
 
   it('moves between pages with the page in the address', async () => {
-    answer = () => envelope({ results: [admin, grace], count: 41 });
-    const router = renderPage();
+    api.on('GET', '/api/admin/users', ok({ results: [admin, grace], count: 41 }));
+    const router = renderUsers();
     fireEvent.click(await within(pages()).findByRole('button', { name: 'Page 2' }));
     await waitFor(() => expect(address(router)).toBe('/admin/users?page=2'));
     await waitFor(() => expect(listCalls()).toContain('page 2 size 20 username '));
@@ -176,8 +155,8 @@ describe('the user list', () => {
   });
 
   it('searches 250 ms after the typing stops, from page 1, the search in the address', async () => {
-    answer = () => envelope({ results: [admin, grace], count: 41 });
-    const router = renderPage('/admin/users?page=3');
+    api.on('GET', '/api/admin/users', ok({ results: [admin, grace], count: 41 }));
+    const router = renderUsers('/admin/users?page=3');
     await waitFor(() => expect(listCalls()).toEqual(['page 3 size 20 username ']));
     const search = screen.getByRole('textbox', { name: 'Search users' });
     fireEvent.change(search, { target: { value: 'a' } });
@@ -196,8 +175,8 @@ describe('the user list', () => {
   });
 
   it("toasts 'Failed to get users.' with the server's reason when the list cannot be read", async () => {
-    answer = () => envelope(null, 'The app store is not answering.', 503);
-    renderPage();
+    api.on('GET', '/api/admin/users', fail(503, 'The app store is not answering.'));
+    renderUsers();
     expect(
       await screen.findByText(adminMessages.usersFailed, { selector: '.mantine-Notification-title' }),
     ).toBeTruthy();

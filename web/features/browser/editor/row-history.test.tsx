@@ -1,9 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Column, Row, RowHistoryEntry, TableListItem } from '#common/contract/sql.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { testColumn } from '#web/features/browser/test-tables.ts';
 import { RowHistory } from './row-history.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, type FakeAnswer } from '#web/test/fake-api.ts';
 
 // jsdom with Mantine's modal transitions is slow on a shared machine.
 
@@ -52,41 +53,17 @@ const entry = (id: number, fields: Partial<RowHistoryEntry>): RowHistoryEntry =>
   ...fields,
 });
 
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), { status });
+const api = fakeApi();
+
+/** Answers the history with `entries` and the undo with `undo`; the requests are logged with their bodies. */
+function stubFetch(entries: RowHistoryEntry[], undo: FakeAnswer) {
+  api.on('POST', '/api/sql/:db/:schema/:table/history', ok(entries));
+  api.on('POST', '/api/sql/:db/:schema/:table/history/:id/undo', undo);
+  return api.log;
 }
 
-/** A fetch that answers the history with `entries` and the undo with `undo`; logs each call and its body. */
-function stubFetch(entries: RowHistoryEntry[], undo: () => Response) {
-  const calls: { method: string; url: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((url: string, init: RequestInit) => {
-      const text = typeof init.body === 'string' ? init.body : null;
-      calls.push({
-        method: init.method ?? 'GET',
-        url,
-        body: text === null ? null : (JSON.parse(decodeURIComponent(atob(text))) as unknown),
-      });
-      if (url.endsWith('/history')) return Promise.resolve(envelope(entries));
-      if (url.endsWith('/undo')) return Promise.resolve(undo());
-      return Promise.resolve(envelope(null, 'unexpected', 404));
-    }),
-  );
-  return calls;
-}
-
-function renderHistory(row: Row, onUndone: (row: Row | null) => void) {
-  return render(
-    <AppProviders>
-      <RowHistory db="chinook" table={genre} row={row} onUndone={onUndone} />
-    </AppProviders>,
-  );
-}
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
+const renderHistory = (row: Row, onUndone: (row: Row | null) => void) =>
+  renderPage(<RowHistory db="chinook" table={genre} row={row} onUndone={onUndone} />);
 
 describe('RowHistory', () => {
   it('lists the row’s changes, asks before undoing, toasts the server’s message and hands back the row', async () => {
@@ -102,17 +79,16 @@ describe('RowHistory', () => {
           changedColumns: ['GenreId', 'Name'],
         }),
       ],
-      () =>
-        envelope(
-          {
-            undoEntryId: 9,
-            change: 'update',
-            key: { GenreId: 1 },
-            row: { GenreId: 1, Name: 'Rock' },
-            keptKey: true,
-          },
-          'Undone: Name has its earlier value again.',
-        ),
+      ok(
+        {
+          undoEntryId: 9,
+          change: 'update',
+          key: { GenreId: 1 },
+          row: { GenreId: 1, Name: 'Rock' },
+          keptKey: true,
+        },
+        'Undone: Name has its earlier value again.',
+      ),
     );
     const onUndone = vi.fn();
     renderHistory({ GenreId: 1, Name: 'Rock & Roll' }, onUndone);
@@ -163,7 +139,7 @@ describe('RowHistory', () => {
           canUndo: true,
         }),
       ],
-      () => envelope(null, 'You do not have permission to add rows to that table.', 403),
+      fail(403, 'You do not have permission to add rows to that table.'),
     );
     const onUndone = vi.fn();
     renderHistory({ GenreId: 1, Name: 'Rock' }, onUndone);
@@ -178,15 +154,12 @@ describe('RowHistory', () => {
   });
 
   it('says so when nothing is recorded, and shows the server’s message when the history fails', async () => {
-    stubFetch([], () => envelope(null));
+    stubFetch([], ok(null));
     const { unmount } = renderHistory({ GenreId: 2, Name: 'Jazz' }, vi.fn());
     expect(await screen.findByText('No changes of this row are recorded yet.')).toBeTruthy();
     unmount();
 
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(() => Promise.resolve(envelope(null, 'You do not have access to that table.', 403))),
-    );
+    api.on('POST', '/api/sql/:db/:schema/:table/history', fail(403, 'You do not have access to that table.'));
     renderHistory({ GenreId: 2, Name: 'Jazz' }, vi.fn());
     expect((await screen.findByRole('alert')).textContent).toBe('You do not have access to that table.');
   });

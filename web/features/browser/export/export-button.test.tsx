@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { notifyManager } from '@tanstack/react-query';
@@ -7,7 +7,6 @@ import type { ExportStatus } from '#common/contract/exports.ts';
 import type { TableListItem } from '#common/contract/sql.ts';
 import { EXPORT_POLL_DELAY_MS } from '#common/limits.ts';
 import { browserMessages, exportMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { theme } from '#web/ui/theme.ts';
 // The toast stack loads with the first toast (decision 0033): loaded here, ahead, since a module's first load is real
 // time that the test's turns do not wait for (the first toast of the file was missed, on this machine every time).
@@ -15,6 +14,8 @@ import '#web/ui/toast-stack.tsx';
 import { ExportButton } from './export-button.tsx';
 import { exportJobReducer, idleExport, resetExportJob } from './use-export-job.ts';
 import { progressText, timeLeftText } from './export-progress-text.ts';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, raw, reply } from '#web/test/fake-api.ts';
 
 const ID = '7d1f3c2e-8a4b-4c5d-9e6f-0a1b2c3d4e5f';
 const ID2 = '0b9e8d7c-6b5a-4f3e-8d2c-1b0a9f8e7d6c';
@@ -71,21 +72,8 @@ const done = status({
   rowsWritten: 412,
 });
 
-function envelope(
-  data: unknown,
-  message: string | null = null,
-  httpStatus = 200,
-  isSuccess = httpStatus < 400,
-) {
-  return new Response(JSON.stringify({ isSuccess, data, message }), {
-    status: httpStatus,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
-
-type Handler = () => Response;
-let handlers: Record<string, Handler[]>;
-const fetchMock = vi.fn<(url: string, init: RequestInit) => Promise<Response>>();
+const api = fakeApi();
+const fetchMock = api.fetch;
 const requests = () => fetchMock.mock.calls.map(([url, init]) => `${init.method ?? 'GET'} ${url}`);
 const statusReads = () => requests().filter((r) => r === `GET ${BASE}/${ID}`).length;
 const clicked = vi.fn<(link: HTMLAnchorElement) => void>();
@@ -99,14 +87,6 @@ beforeEach(() => {
   notifications.clean();
   resetExportJob();
   clicked.mockReset();
-  handlers = {};
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((url, init) => {
-    const key = `${init.method ?? 'GET'} ${url.replace(/\?.*$/, '')}`;
-    const handler = handlers[key]?.shift();
-    return Promise.resolve(handler ? handler() : envelope(null, `No handler for ${key}`, 404));
-  });
-  vi.stubGlobal('fetch', fetchMock);
   // jsdom cannot navigate: the download link's click is recorded instead.
   vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
     clicked(this);
@@ -115,7 +95,6 @@ beforeEach(() => {
 afterEach(() => {
   notifyManager.setScheduler((callback) => setTimeout(callback, 0));
   vi.useRealTimers();
-  vi.unstubAllGlobals();
   vi.restoreAllMocks();
 });
 
@@ -132,14 +111,12 @@ async function advance(ms: number) {
 }
 
 function renderButton() {
-  return render(
-    <AppProviders>
-      {/* Mantine's test environment: no transitions, and the menu is not hidden for its zero-size target (jsdom
-          lays nothing out). */}
-      <MantineProvider env="test" theme={theme}>
-        <ExportButton db="Chinook" table={invoice} filter={{ BillingCity: 'Ber' }} sort="-InvoiceDate" />
-      </MantineProvider>
-    </AppProviders>,
+  return renderPage(
+    // Mantine's test environment: no transitions, and the menu is not hidden for its zero-size target (jsdom lays
+    // nothing out).
+    <MantineProvider env="test" theme={theme}>
+      <ExportButton db="Chinook" table={invoice} filter={{ BillingCity: 'Ber' }} sort="-InvoiceDate" />
+    </MantineProvider>,
   );
 }
 
@@ -168,8 +145,9 @@ describe('ExportButton', () => {
   });
 
   it('starts the export of the search and sort, reads the status after 2 s and every 2 s, then toasts and downloads', async () => {
-    handlers[`POST ${BASE}`] = [() => envelope({ id: ID }, exportMessages.started, 202)];
-    handlers[`GET ${BASE}/${ID}`] = [() => envelope(running(40, 130)), () => envelope(done)];
+    api.once('POST', BASE, ok({ id: ID }, exportMessages.started));
+    api.once('GET', `${BASE}/${ID}`, ok(running(40, 130)));
+    api.once('GET', `${BASE}/${ID}`, ok(done));
     renderButton();
     await exportAs('Excel (XLSX)');
 
@@ -208,8 +186,9 @@ describe('ExportButton', () => {
   });
 
   it('keeps the job when the button mounts afresh (another table): progress, lock, toast and download go on', async () => {
-    handlers[`POST ${BASE}`] = [() => envelope({ id: ID }, exportMessages.started, 202)];
-    handlers[`GET ${BASE}/${ID}`] = [() => envelope(running(40, 130)), () => envelope(done)];
+    api.once('POST', BASE, ok({ id: ID }, exportMessages.started));
+    api.once('GET', `${BASE}/${ID}`, ok(running(40, 130)));
+    api.once('GET', `${BASE}/${ID}`, ok(done));
     const first = renderButton();
     await exportAs('CSV');
     await advance(EXPORT_POLL_DELAY_MS);
@@ -226,11 +205,13 @@ describe('ExportButton', () => {
   });
 
   it('cancels: the server says so, polling stops and a new export may start', async () => {
-    handlers[`POST ${BASE}`] = [() => envelope({ id: ID }, exportMessages.started, 202)];
-    handlers[`GET ${BASE}/${ID}`] = [() => envelope(running(10, 20))];
-    handlers[`POST ${BASE}/${ID}/cancel`] = [
-      () => envelope(status({ state: 'cancelled', inProgress: false }), exportMessages.cancelled),
-    ];
+    api.once('POST', BASE, ok({ id: ID }, exportMessages.started));
+    api.once('GET', `${BASE}/${ID}`, ok(running(10, 20)));
+    api.once(
+      'POST',
+      `${BASE}/${ID}/cancel`,
+      ok(status({ state: 'cancelled', inProgress: false }), exportMessages.cancelled),
+    );
     renderButton();
     await exportAs('CSV for Excel');
     expect(fetchMock.mock.calls[0]![0]).toBe(`${BASE}?orderBy=-InvoiceDate&format=csv&bom=true`);
@@ -249,12 +230,11 @@ describe('ExportButton', () => {
   });
 
   it('a Cancel that comes as the export finishes has one outcome: completed and downloaded (issue 32)', async () => {
-    handlers[`POST ${BASE}`] = [() => envelope({ id: ID }, exportMessages.started, 202)];
-    handlers[`GET ${BASE}/${ID}`] = [() => envelope(running(90, 2)), () => envelope(done)];
+    api.once('POST', BASE, ok({ id: ID }, exportMessages.started));
+    api.once('GET', `${BASE}/${ID}`, ok(running(90, 2)));
+    api.once('GET', `${BASE}/${ID}`, ok(done));
     // The export ended before the cancel reached it: the server answers how it ended.
-    handlers[`POST ${BASE}/${ID}/cancel`] = [
-      () => envelope({ ...done, url: null }, exportMessages.alreadyEnded),
-    ];
+    api.once('POST', `${BASE}/${ID}/cancel`, ok({ ...done, url: null }, exportMessages.alreadyEnded));
     renderButton();
     await exportAs('CSV');
     await advance(EXPORT_POLL_DELAY_MS);
@@ -271,7 +251,7 @@ describe('ExportButton', () => {
   });
 
   it("shows the server's 409 when an export is already running", async () => {
-    handlers[`POST ${BASE}`] = [() => envelope(null, exportMessages.alreadyRunning, 409)];
+    api.once('POST', BASE, fail(409, exportMessages.alreadyRunning));
     renderButton();
     await exportAs('JSON Lines');
     expect(screen.getByText(exportMessages.alreadyRunning)).toBeTruthy();
@@ -282,14 +262,16 @@ describe('ExportButton', () => {
   });
 
   it("shows the server's reason when the export fails, and 'Failed to export.' when it gives none", async () => {
-    handlers[`POST ${BASE}`] = [
-      () => envelope({ id: ID }, exportMessages.started, 202),
-      () => envelope({ id: ID2 }, exportMessages.started, 202),
-    ];
+    api.once('POST', BASE, ok({ id: ID }, exportMessages.started));
+    api.once('POST', BASE, ok({ id: ID2 }, exportMessages.started));
     // A failed export answers its status with isSuccess false, its reason as the message.
     const failed = status({ state: 'failed', inProgress: false, error: exportMessages.failed });
-    handlers[`GET ${BASE}/${ID}`] = [() => envelope(failed, exportMessages.failed, 200, false)];
-    handlers[`GET ${BASE}/${ID2}`] = [() => new Response('Bad gateway', { status: 502 })];
+    api.once(
+      'GET',
+      `${BASE}/${ID}`,
+      reply(200, { isSuccess: false, data: failed, message: exportMessages.failed }),
+    );
+    api.once('GET', `${BASE}/${ID2}`, raw(new Response('Bad gateway', { status: 502 })));
     renderButton();
     await exportAs('CSV');
     await advance(EXPORT_POLL_DELAY_MS);

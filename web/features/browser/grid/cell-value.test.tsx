@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import type { CellValue as WireValue, Column } from '#common/contract/sql.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { CellValue } from './cell-value.tsx';
 import { testColumn } from './grid-test-table.ts';
+import { renderPage } from '#web/test/render-page.tsx';
 
 function renderCell(column: Column, value: WireValue) {
-  const { container } = render(
+  const { container } = renderPage(
     <span data-testid="cell">
       <CellValue column={column} value={value} />
     </span>,
-    { wrapper: AppProviders },
   );
   const cell = container.querySelector<HTMLElement>('[data-testid="cell"]');
   if (!cell) throw new Error('The cell did not render.');

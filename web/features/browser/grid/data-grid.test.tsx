@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Row, TableListItem } from '#common/contract/sql.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { DataGrid, gridMessages, type DataGridProps } from './data-grid.tsx';
 import { testColumn, testTable } from './grid-test-table.ts';
+import { renderPage } from '#web/test/render-page.tsx';
 
 const artists = testTable([
   testColumn('ArtistId', { typeGroup: 'Number', type: 'int', isIndexed: true, isPrimaryKey: true }),
@@ -20,7 +20,7 @@ const rows: Row[] = [
 function renderGrid(props: Partial<DataGridProps> = {}) {
   const onSortChange = vi.fn<(sort: string | null) => void>();
   const onOpenRow = vi.fn<(row: Row) => void>();
-  render(
+  renderPage(
     <DataGrid
       table={artists}
       rows={rows}
@@ -31,7 +31,6 @@ function renderGrid(props: Partial<DataGridProps> = {}) {
       stale={false}
       {...props}
     />,
-    { wrapper: AppProviders },
   );
   return { onSortChange, onOpenRow };
 }
@@ -105,7 +104,7 @@ describe('DataGrid', () => {
 
   it('sorts through the header buttons: ascending, descending, none; another column starts ascending', () => {
     const onSortChange = vi.fn<(sort: string | null) => void>();
-    render(<SortingGrid table={artists} onSortChange={onSortChange} />, { wrapper: AppProviders });
+    renderPage(<SortingGrid table={artists} onSortChange={onSortChange} />);
     const name = () => screen.getByRole('button', { name: 'Name' });
     const nameHeader = () => screen.getByRole('columnheader', { name: 'Name' });
     expect(nameHeader().getAttribute('aria-sort')).toBe('none');

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import type { Column, TableListItem } from '#common/contract/sql.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { TableInfoModal } from './table-info-modal.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
 
 function column(id: number, name: string, overrides: Partial<Column>): Column {
   return {
@@ -116,11 +116,7 @@ const view: TableListItem = {
 };
 
 function renderModal(table: TableListItem | null, onClose = vi.fn()) {
-  render(
-    <AppProviders>
-      <TableInfoModal db="Chinook" table={table} opened onClose={onClose} />
-    </AppProviders>,
-  );
+  renderPage(<TableInfoModal db="Chinook" table={table} opened onClose={onClose} />);
   return onClose;
 }
 

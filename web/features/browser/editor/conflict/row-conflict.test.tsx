@@ -1,13 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { ROW_VERSION_KEY, type Row } from '#common/contract/sql.ts';
 import { browserMessages as bm, rowVersionMessages as rvm } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { editorMessages as em } from '#web/features/browser/editor/editor-messages.ts';
 import { ada, customersTable } from '#web/features/browser/editor/editor-test-table.ts';
 import { RowEditor } from '#web/features/browser/editor/row-editor.tsx';
 import { conflictMessages as cm } from './conflict-messages.ts';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, type FakeAnswer } from '#web/test/fake-api.ts';
 
 vi.mock('#web/features/browser/editor/row-history.tsx', () => ({ RowHistory: () => null }));
 
@@ -26,18 +27,12 @@ const theirs: Row = {
   [ROW_VERSION_KEY]: 'theirVersion00002',
 };
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
+const api = fakeApi();
+const fetchMock = api.fetch;
 /** What POST …/customers answers, by the version the save carries. */
-let answerSave: (body: Row) => Response;
-let answerDelete: (body: Row) => Response;
+let answerSave: (body: Row) => FakeAnswer;
+let answerDelete: (body: Row) => FakeAnswer;
 
-function envelope(data: unknown, message: string | null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
 const decode = (body: BodyInit | null | undefined): Row =>
   typeof body === 'string' ? (JSON.parse(decodeURIComponent(atob(body))) as Row) : {};
 const posted = (path: string) =>
@@ -49,48 +44,31 @@ beforeEach(() => {
   notifications.clean();
   answerSave = (body) =>
     body[ROW_VERSION_KEY] === theirs[ROW_VERSION_KEY]
-      ? envelope({ ...theirs, ...body, [ROW_VERSION_KEY]: 'savedVersion00003' }, bm.rowUpdated)
-      : envelope({ current: theirs }, rvm.changedSince, 409);
-  answerDelete = () => envelope({ current: theirs }, rvm.changedSinceDelete, 409);
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) => {
-    const url = new URL(input, 'http://localhost');
-    if (url.pathname === TABLE_PATH && init.method === 'POST')
-      return Promise.resolve(answerSave(decode(init.body)));
-    if (url.pathname === `${TABLE_PATH}/delete`) return Promise.resolve(answerDelete(decode(init.body)));
-    if (url.pathname === `${TABLE_PATH}/foreignkeys`)
-      return Promise.resolve(
-        envelope(
-          {
-            column: 'country_code',
-            referencedSchema: 'main',
-            referencedTable: 'countries',
-            referencedColumn: 'country_code',
-            canReadReferencedTable: true,
-            options: [{ key: 'GB', label: 'United Kingdom' }],
-            hasMore: false,
-            page: 1,
-          },
-          null,
-        ),
-      );
-    return Promise.resolve(envelope(null, `No handler for ${url.pathname}`, 404));
-  });
-  vi.stubGlobal('fetch', fetchMock);
+      ? ok({ ...theirs, ...body, [ROW_VERSION_KEY]: 'savedVersion00003' }, bm.rowUpdated)
+      : fail(409, rvm.changedSince, { current: theirs });
+  answerDelete = () => fail(409, rvm.changedSinceDelete, { current: theirs });
+  api.on('POST', TABLE_PATH, (request) => answerSave(request.body as Row));
+  api.on('POST', `${TABLE_PATH}/delete`, (request) => answerDelete(request.body as Row));
+  api.on(
+    'GET',
+    `${TABLE_PATH}/foreignkeys`,
+    ok({
+      column: 'country_code',
+      referencedSchema: 'main',
+      referencedTable: 'countries',
+      referencedColumn: 'country_code',
+      canReadReferencedTable: true,
+      options: [{ key: 'GB', label: 'United Kingdom', isMatch: false }],
+      hasMore: false,
+      page: 1,
+    }),
+  );
 });
-afterEach(() => vi.unstubAllGlobals());
 
 async function openEditor() {
   const onClose = vi.fn();
-  render(
-    <AppProviders>
-      <RowEditor
-        db="demo"
-        table={customersTable()}
-        target={{ mode: 'edit', row: opened }}
-        onClose={onClose}
-      />
-    </AppProviders>,
+  renderPage(
+    <RowEditor db="demo" table={customersTable()} target={{ mode: 'edit', row: opened }} onClose={onClose} />,
   );
   await screen.findByRole('dialog', { name: em.editTitle });
   return onClose;
@@ -216,8 +194,8 @@ describe('a save refused because someone else changed the row', () => {
     const newest: Row = { ...theirs, notes: 'Third hand.', [ROW_VERSION_KEY]: 'newestVersion0004' };
     answerSave = (body) =>
       body[ROW_VERSION_KEY] === newest[ROW_VERSION_KEY]
-        ? envelope({ ...newest, ...body }, bm.rowUpdated)
-        : envelope({ current: newest }, rvm.changedSince, 409);
+        ? ok({ ...newest, ...body }, bm.rowUpdated)
+        : fail(409, rvm.changedSince, { current: newest });
     fireEvent.click(button(cm.saveChoices));
     await waitFor(() => expect(within(choiceOf('notes')).getByText('Third hand.')).toBeTruthy());
     // As opened is now their earlier row (what my choices were made on), which my choices kept for notes.
