@@ -1,12 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import { chatMessages, type ChatMessage, type ChatReply, type ChatSession } from '#common/contract/chat.ts';
-import { siteMessages } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
+import { requestMessages, siteMessages } from '#common/messages.ts';
 import { CHAT_STORAGE_KEY } from './chat-storage.ts';
 import { ChatWidget } from './chat-widget.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { chatStream, fail, fakeApi, liveChatStream, ok } from '#web/test/fake-api.ts';
 
 // jsdom has no document.fonts; Mantine's autosizing message box listens to it.
 if (!('fonts' in document)) {
@@ -18,16 +18,8 @@ if (!('fonts' in document)) {
 const SESSION = '6f1c2b8e-3a4d-4c5e-9f60-718293a4b5c6';
 const INTRO = 'Hello, I am Titan. I answer from the pages of this site.';
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-let answer: (path: string, init: RequestInit) => Response | Promise<Response>;
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 let nextId = 1;
 function message(role: 'user' | 'assistant', text: string, extra: Partial<ChatMessage> = {}): ChatMessage {
@@ -50,24 +42,6 @@ function reply(question: string, text: string, remaining = 9, extra: Partial<Cha
   return { message: message('user', question), reply: message('assistant', text, extra), remaining };
 }
 
-/** A streamed add answer whose lines the test writes one at a time. */
-function ndjson() {
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => (controller = c) });
-  const encoder = new TextEncoder();
-  return {
-    response: new Response(body, { headers: { 'Content-Type': 'application/x-ndjson' } }),
-    line: (value: unknown) => controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`)),
-    end: () => controller.close(),
-  };
-}
-
-/** A whole streamed answer at once. */
-function streamed(...lines: unknown[]): Response {
-  const text = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
-  return new Response(text, { headers: { 'Content-Type': 'application/x-ndjson' } });
-}
-
 function calls(path: string): { init: RequestInit; body: unknown }[] {
   return fetchMock.mock.calls
     .filter(([input]) => input === path)
@@ -76,28 +50,15 @@ function calls(path: string): { init: RequestInit; body: unknown }[] {
 const startCalls = () => calls('/api/chat/start');
 const addCalls = () => calls(`/api/chat/${SESSION}/add`);
 
-function renderWidget(at = '/home') {
-  const router = createMemoryRouter(
-    [
-      {
-        element: (
-          <>
-            <Outlet />
-            <ChatWidget />
-          </>
-        ),
-        children: [{ path: '*', element: <p>page</p> }],
-      },
-    ],
-    { initialEntries: [at] },
-  );
-  render(
-    <AppProviders>
-      <RouterProvider router={router} />
-    </AppProviders>,
-  );
-  return router;
-}
+const renderWidget = (at = '/home') =>
+  renderPage(
+    <>
+      <p>page</p>
+      <ChatWidget />
+    </>,
+    { at },
+  ).router;
+const ADD = `/api/chat/${SESSION}/add`;
 
 const launcher = () => screen.getByRole('button', { name: 'Chat with Titan' });
 const dialog = () => screen.findByRole('dialog', { name: 'Chat with Titan' });
@@ -119,18 +80,10 @@ function type(value: string) {
 beforeEach(() => {
   nextId = 1;
   window.sessionStorage.clear();
-  answer = (path) => {
-    if (path === '/api/chat/start')
-      return envelope(session([message('assistant', INTRO, { origin: 'introduction' })]));
-    return envelope(null, 'Unexpected call', 500);
-  };
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) => Promise.resolve(answer(input, init)));
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('POST', '/api/chat/start', ok(session([message('assistant', INTRO, { origin: 'introduction' })])));
 });
 afterEach(() => {
   notifications.clean();
-  vi.unstubAllGlobals();
 });
 
 describe("Titan's widget", () => {
@@ -162,11 +115,8 @@ describe("Titan's widget", () => {
   });
 
   it('blocks the box while the reply streams in, then shows the final text', async () => {
-    const stream = ndjson();
-    answer = (path) =>
-      path === '/api/chat/start'
-        ? envelope(session([message('assistant', INTRO, { origin: 'introduction' })]))
-        : stream.response;
+    const stream = liveChatStream();
+    api.on('POST', ADD, stream.answer);
     document.cookie = 'XSRF-TOKEN=xsrf-value; path=/';
     await openWithIntroduction();
     type('What do you offer?');
@@ -213,8 +163,10 @@ describe("Titan's widget", () => {
   });
 
   it('renders links to the site and to https addresses, and nothing else', async () => {
-    answer = () =>
-      envelope(
+    api.on(
+      'POST',
+      '/api/chat/start',
+      ok(
         session([
           message(
             'assistant',
@@ -222,7 +174,8 @@ describe("Titan's widget", () => {
             { origin: 'introduction' },
           ),
         ]),
-      );
+      ),
+    );
     renderWidget();
     fireEvent.click(launcher());
     await dialog();
@@ -242,13 +195,19 @@ describe("Titan's widget", () => {
   });
 
   it('at the limit shows the limit reply as Titan last bubble, blocks the box and offers a new chat', async () => {
-    answer = (path) =>
-      path === '/api/chat/start'
-        ? envelope(session([message('assistant', INTRO, { origin: 'introduction' })], 1))
-        : streamed(
-            { type: 'delta', text: 'Yes.' },
-            { type: 'done', data: reply('Last one?', 'Yes, we do.', 0) },
-          );
+    api.on(
+      'POST',
+      '/api/chat/start',
+      ok(session([message('assistant', INTRO, { origin: 'introduction' })], 1)),
+    );
+    api.on(
+      'POST',
+      ADD,
+      chatStream(
+        { type: 'delta', text: 'Yes.' },
+        { type: 'done', data: reply('Last one?', 'Yes, we do.', 0) },
+      ),
+    );
     await openWithIntroduction();
     type('Last one?');
     fireEvent.click(sendButton());
@@ -269,14 +228,15 @@ describe("Titan's widget", () => {
   });
 
   it("says 'Failed to start the chat.' when the introduction fails, and a message then starts the chat", async () => {
-    let fail = true;
-    answer = (path, init) => {
-      if (fail) return envelope(null, null, 500);
-      const body = JSON.parse(String(init.body)) as { messages: unknown[] };
-      expect(path).toBe('/api/chat/start');
+    let failing = true;
+    api.on('POST', '/api/chat/start', (request) => {
+      // The server's failure says what happened (the introduction's toast keeps its own title).
+      if (failing) return fail(500, requestMessages.serverFailed('req-1'));
+      const body = request.body as { messages: unknown[] };
+      expect(request.url).toBe('/api/chat/start');
       expect(body.messages).toEqual([{ role: 'user', content: 'Hello?' }]);
-      return envelope(session([message('user', 'Hello?'), message('assistant', 'Hello, visitor.')], 9));
-    };
+      return ok(session([message('user', 'Hello?'), message('assistant', 'Hello, visitor.')], 9));
+    });
     renderWidget();
     fireEvent.click(launcher());
     await dialog();
@@ -284,16 +244,17 @@ describe("Titan's widget", () => {
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
 
     type('Hello?');
-    fail = false;
+    failing = false;
     fireEvent.click(sendButton());
     expect(await within(log()).findByText('Hello, visitor.')).toBeTruthy();
   });
 
   it("says 'Failed to add message to the chat.' and keeps the message in the box", async () => {
-    answer = (path) =>
-      path === '/api/chat/start'
-        ? envelope(session([message('assistant', INTRO, { origin: 'introduction' })]))
-        : streamed({ type: 'delta', text: 'Partly' }, { type: 'error', message: 'Titan could not answer.' });
+    api.on(
+      'POST',
+      ADD,
+      chatStream({ type: 'delta', text: 'Partly' }, { type: 'error', message: 'Titan could not answer.' }),
+    );
     await openWithIntroduction();
     type('Will this fail?');
     fireEvent.click(sendButton());
@@ -306,10 +267,10 @@ describe("Titan's widget", () => {
 
   it('after a reload reads the stored conversation back and shows it open', async () => {
     window.sessionStorage.setItem(CHAT_STORAGE_KEY, JSON.stringify({ sessionId: SESSION, open: true }));
-    answer = (path, init) => {
-      expect(init.method).toBe('GET');
-      expect(path).toBe(`/api/chat/${SESSION}`);
-      return envelope(
+    api.on('GET', `/api/chat/${SESSION}`, (request) => {
+      expect(request.method).toBe('GET');
+      expect(request.url).toBe(`/api/chat/${SESSION}`);
+      return ok(
         session(
           [
             message('assistant', INTRO),
@@ -319,7 +280,7 @@ describe("Titan's widget", () => {
           9,
         ),
       );
-    };
+    });
     renderWidget();
     await dialog();
     expect(await within(log()).findByText('Earlier answer')).toBeTruthy();
@@ -329,10 +290,7 @@ describe("Titan's widget", () => {
 
   it('starts afresh without a toast when the stored chat is no longer known', async () => {
     window.sessionStorage.setItem(CHAT_STORAGE_KEY, JSON.stringify({ sessionId: SESSION, open: true }));
-    answer = (path) =>
-      path === '/api/chat/start'
-        ? envelope(session([message('assistant', INTRO, { origin: 'introduction' })]))
-        : envelope(null, chatMessages.notFound, 404);
+    api.on('GET', `/api/chat/${SESSION}`, fail(404, chatMessages.notFound));
     renderWidget();
     await dialog();
     expect(await within(log()).findByText(INTRO)).toBeTruthy();
