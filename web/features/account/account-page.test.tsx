@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
-import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
 import type { AccountRole, User } from '#common/contract/account.ts';
 import type { SocialProviders } from '#common/contract/social.ts';
 import {
@@ -11,11 +10,10 @@ import {
   adminMessages,
   socialMessages as sm,
 } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
-import { NavigationGuardProvider } from '#web/forms/navigation-guard.tsx';
-import { SessionContext, type Session } from '#web/session/session-context.ts';
 import { sampleVerification } from '#web/session/test-session.ts';
 import { AccountPage } from './account-page.tsx';
+import { fakeSession, renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
 // A page with modals and a router is slow to render in jsdom on a shared machine.
 
@@ -24,17 +22,8 @@ vi.mock('#web/features/account/security/security-section.tsx', () => ({
   SecuritySection: () => <section aria-label="Security">Security section</section>,
 }));
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-type Handler = (body: unknown) => Response;
-let handlers: Record<string, Handler | Handler[]>;
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 const ada: User = {
   ...sampleVerification.user,
@@ -82,41 +71,17 @@ function calls(method: string, url: string): unknown[] {
 
 const signOut = vi.fn();
 
-function renderPage(at = '/account') {
-  const session: Session = {
-    status: 'signedIn',
-    verification: sampleVerification,
-    signIn: vi.fn(),
-    signOut,
-    reverify: vi.fn(() => Promise.resolve(true)),
-  };
-  const router = createMemoryRouter(
-    [
-      {
-        element: (
-          <NavigationGuardProvider>
-            <Outlet />
-          </NavigationGuardProvider>
-        ),
-        children: [
-          { path: '/account', element: <AccountPage /> },
-          { path: '/account/updatePassword', element: <h1>Update password page</h1> },
-          { path: '/home', element: <h1>Home page</h1> },
-          { path: '/account/logout', element: <h1>Logout page</h1> },
-        ],
-      },
-    ],
-    { initialEntries: [at] },
-  );
-  render(
-    <AppProviders>
-      <SessionContext value={session}>
-        <RouterProvider router={router} />
-      </SessionContext>
-    </AppProviders>,
-  );
-  return router;
-}
+const renderAccount = (at = '/account') =>
+  renderPage(<AccountPage />, {
+    at,
+    path: '/account',
+    routes: {
+      '/account/updatePassword': <h1>Update password page</h1>,
+      '/home': <h1>Home page</h1>,
+      '/account/logout': <h1>Logout page</h1>,
+    },
+    session: fakeSession(sampleVerification, { signOut }),
+  }).router;
 
 const field = (label: string) => screen.getByLabelText<HTMLInputElement>(label, { selector: 'input' });
 const button = (name: string) => screen.getByRole<HTMLButtonElement>('button', { name });
@@ -126,27 +91,15 @@ const choose = (file: File) => fireEvent.change(imageInput(), { target: { files:
 beforeEach(() => {
   notifications.clean();
   signOut.mockReset();
-  handlers = {
-    'GET /api/account': () => envelope(ada),
-    'GET /api/account/roles': () => envelope(roles),
-    'GET /api/account/providers': () => envelope(noProviders),
-    'POST /api/account': (body) => envelope(saved(body), m.userUpdated),
-  };
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((url, init) => {
-    const key = `${init.method ?? 'GET'} ${url}`;
-    const entry = handlers[key];
-    const handler = Array.isArray(entry) ? entry.shift() : entry;
-    const body: unknown = init.body ? JSON.parse(String(init.body)) : undefined;
-    return Promise.resolve(handler ? handler(body) : envelope(null, `No handler for ${key}`, 404));
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('GET', '/api/account', ok(ada));
+  api.on('GET', '/api/account/roles', ok(roles));
+  api.on('GET', '/api/account/providers', ok(noProviders));
+  api.on('POST', '/api/account', (request) => ok(saved(request.body), m.userUpdated));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 describe('the account page', () => {
   it('shows the details: username, read-only email, password link, names, roles, and the Security section', async () => {
-    renderPage();
+    renderAccount();
     expect(await screen.findByRole('heading', { name: pm.detailsTitle })).toBeTruthy();
     expect(field(pm.username).value).toBe('ada');
     expect(field(pm.username).readOnly).toBe(true);
@@ -168,7 +121,7 @@ describe('the account page', () => {
   });
 
   it("shows the contract's messages for names over 50 characters and does not send them", async () => {
-    renderPage();
+    renderAccount();
     await screen.findByRole('heading', { name: pm.detailsTitle });
     fireEvent.change(field(pm.firstName), { target: { value: 'x'.repeat(51) } });
     fireEvent.change(field(pm.lastName), { target: { value: 'y'.repeat(51) } });
@@ -182,7 +135,7 @@ describe('the account page', () => {
   });
 
   it("saves the names with 'Successfully updated user.' and is clean again", async () => {
-    renderPage();
+    renderAccount();
     await screen.findByRole('heading', { name: pm.detailsTitle });
     fireEvent.change(field(pm.firstName), { target: { value: '  Augusta ' } });
     expect(screen.getByText(pm.pendingChanges)).toBeTruthy();
@@ -197,8 +150,8 @@ describe('the account page', () => {
   });
 
   it("says 'Failed to update user.' with the server's reason when the save fails, and keeps the edit", async () => {
-    handlers['POST /api/account'] = () => envelope(null, am.imageUnreadable, 400);
-    renderPage();
+    api.on('POST', '/api/account', fail(400, am.imageUnreadable));
+    renderAccount();
     await screen.findByRole('heading', { name: pm.detailsTitle });
     fireEvent.change(field(pm.lastName), { target: { value: 'Byron' } });
     fireEvent.click(button(pm.save));
@@ -209,7 +162,7 @@ describe('the account page', () => {
   });
 
   it('Discard changes puts the saved values back', async () => {
-    renderPage();
+    renderAccount();
     await screen.findByRole('heading', { name: pm.detailsTitle });
     fireEvent.change(field(pm.firstName), { target: { value: 'Other' } });
     fireEvent.click(button(pm.discard));
@@ -220,7 +173,7 @@ describe('the account page', () => {
 
 describe('the profile image', () => {
   it('refuses a file of another type, and one over 1 MB, with a sentence saying why', async () => {
-    renderPage();
+    renderAccount();
     await screen.findByRole('heading', { name: pm.detailsTitle });
     choose(new File(['<svg/>'], 'me.svg', { type: 'image/svg+xml' }));
     expect((await screen.findByRole('alert')).textContent).toBe(am.imageType);
@@ -230,7 +183,7 @@ describe('the profile image', () => {
   });
 
   it('previews a chosen PNG and saves it as base64 without the data-URL prefix', async () => {
-    renderPage();
+    renderAccount();
     await screen.findByRole('heading', { name: pm.detailsTitle });
     const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 9, 9]);
     const base64 = btoa(String.fromCharCode(...bytes));
@@ -249,9 +202,12 @@ describe('the profile image', () => {
   });
 
   it('removes the saved image with Remove image and Save (an empty list)', async () => {
-    handlers['GET /api/account'] = () =>
-      envelope({ ...ada, user_Images: [{ image: 'AAAA', fileName: 'profile.png', fileType: 'image/png' }] });
-    renderPage();
+    api.on(
+      'GET',
+      '/api/account',
+      ok({ ...ada, user_Images: [{ image: 'AAAA', fileName: 'profile.png', fileType: 'image/png' }] }),
+    );
+    renderAccount();
     const preview = await screen.findByRole('img', { name: pm.profileImage });
     expect(preview.getAttribute('src')).toBe('data:image/png;base64,AAAA');
     fireEvent.click(button(pm.removeImage));
@@ -266,7 +222,7 @@ describe('the profile image', () => {
 
 describe('pending changes on the account page', () => {
   it("blocks leaving the page with 'Cannot switch pages with pending changes.', and lets go once saved", async () => {
-    const router = renderPage();
+    const router = renderAccount();
     await screen.findByRole('heading', { name: pm.detailsTitle });
     fireEvent.change(field(pm.firstName), { target: { value: 'Augusta' } });
     fireEvent.click(screen.getByRole('link', { name: pm.changePassword }));
@@ -280,7 +236,7 @@ describe('pending changes on the account page', () => {
   });
 
   it('an image chosen but not saved is a pending change too', async () => {
-    const router = renderPage();
+    const router = renderAccount();
     await screen.findByRole('heading', { name: pm.detailsTitle });
     choose(new File([new Uint8Array([1, 2, 3])], 'me.webp', { type: 'image/webp' }));
     await screen.findByText(pm.imageNotSaved);
@@ -298,7 +254,7 @@ describe('Delete Account', () => {
   }
 
   it('asks first, and Cancel deletes nothing', async () => {
-    renderPage();
+    renderAccount();
     const dialog = await openConfirmation();
     expect(within(dialog).getByText(pm.deleteConfirmMessage)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: pm.cancel }));
@@ -307,12 +263,10 @@ describe('Delete Account', () => {
   });
 
   it('confirmed, asks for the password when the server wants it, deletes, and leaves through /account/logout', async () => {
-    handlers['DELETE /api/account/delete'] = [
-      () => envelope(null, am.reauthRequired, 403),
-      () => envelope(null, am.accountDeleted),
-    ];
-    handlers['POST /api/account/reauth'] = () => envelope(null, am.reauthDone);
-    const router = renderPage();
+    api.once('DELETE', '/api/account/delete', fail(403, am.reauthRequired));
+    api.on('DELETE', '/api/account/delete', ok(null, am.accountDeleted));
+    api.on('POST', '/api/account/reauth', ok(null, am.reauthDone));
+    const router = renderAccount();
     // Unsaved edits do not hold a deleted account on the page.
     await screen.findByRole('heading', { name: pm.detailsTitle });
     fireEvent.change(field(pm.firstName), { target: { value: 'Augusta' } });
@@ -329,8 +283,8 @@ describe('Delete Account', () => {
   });
 
   it("refused (the only administrator, 409): 'Failed to delete user.' with the server's reason, and stays", async () => {
-    handlers['DELETE /api/account/delete'] = () => envelope(null, am.lastAdministrator, 409);
-    const router = renderPage();
+    api.on('DELETE', '/api/account/delete', fail(409, am.lastAdministrator));
+    const router = renderAccount();
     const dialog = await openConfirmation();
     fireEvent.click(within(dialog).getByRole('button', { name: pm.deleteConfirm }));
     expect(await screen.findByText(m.userDeleteFailed)).toBeTruthy();
@@ -344,27 +298,34 @@ describe('linked sign-in accounts', () => {
   it('lists the configured providers; Link goes to the URL the server answers, Unlink removes one', async () => {
     const assign = vi.fn();
     vi.stubGlobal('location', { ...window.location, assign });
-    handlers['GET /api/account/providers'] = [
-      () =>
-        envelope({
-          configured: ['google', 'facebook'],
-          linked: [
-            {
-              provider: 'facebook',
-              email: 'ada@fb.example',
-              linkedAt: '2026-02-01T00:00:00.000Z',
-              lastUsedAt: null,
-            },
-          ],
-          hasPassword: true,
-        }),
-      () => envelope({ configured: ['google', 'facebook'], linked: [], hasPassword: true }),
-    ];
-    handlers['POST /api/account/providers/google/link'] = () =>
-      envelope({ url: 'https://accounts.example/auth?x=1' });
-    handlers['DELETE /api/account/providers/facebook'] = () =>
-      envelope(null, 'Facebook is no longer linked to your account.');
-    renderPage();
+    api.once(
+      'GET',
+      '/api/account/providers',
+      ok({
+        configured: ['google', 'facebook'],
+        linked: [
+          {
+            provider: 'facebook',
+            email: 'ada@fb.example',
+            linkedAt: '2026-02-01T00:00:00.000Z',
+            lastUsedAt: null,
+          },
+        ],
+        hasPassword: true,
+      }),
+    );
+    api.on(
+      'GET',
+      '/api/account/providers',
+      ok({ configured: ['google', 'facebook'], linked: [], hasPassword: true }),
+    );
+    api.on('POST', '/api/account/providers/google/link', ok({ url: 'https://accounts.example/auth?x=1' }));
+    api.on(
+      'DELETE',
+      '/api/account/providers/facebook',
+      ok(null, 'Facebook is no longer linked to your account.'),
+    );
+    renderAccount();
     fireEvent.click(await screen.findByRole('button', { name: pm.socialLink('Google') }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('https://accounts.example/auth?x=1'));
     expect(screen.queryByRole('button', { name: pm.socialLink('Microsoft') })).toBeNull();
@@ -377,13 +338,13 @@ describe('linked sign-in accounts', () => {
 
 describe('the outcome of linking a provider, in the address', () => {
   it('shows that the provider is linked, then drops it from the address', async () => {
-    const router = renderPage('/account?linked=google');
+    const router = renderAccount('/account?linked=google');
     expect(await screen.findByText(sm.linked('Google'))).toBeTruthy();
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
   it("shows the callback's failure as it is", async () => {
-    const router = renderPage(`/account?error=${encodeURIComponent(sm.linkedElsewhere('Google'))}`);
+    const router = renderAccount(`/account?error=${encodeURIComponent(sm.linkedElsewhere('Google'))}`);
     expect(await screen.findByText(sm.linkedElsewhere('Google'))).toBeTruthy();
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
