@@ -1,12 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import type { ForeignKeyChoices, Row, TableListItem } from '#common/contract/sql.ts';
 import { browserMessages as bm, formMessages as fm } from '#common/messages.ts';
-import { AppProviders } from '#web/app-providers.tsx';
 import { editorMessages as em } from './editor-messages.ts';
 import { ada, customersTable, productTagsTable } from './editor-test-table.ts';
 import { RowEditor, type EditorTarget } from './row-editor.tsx';
+import { renderPage } from '#web/test/render-page.tsx';
+import { fail, fakeApi, ok, raw } from '#web/test/fake-api.ts';
 
 // A modal with many Mantine inputs is slow to render in jsdom on a shared machine.
 
@@ -15,19 +16,10 @@ vi.mock('#web/features/browser/editor/row-history.tsx', () => ({
   RowHistory: ({ row }: { row: Row }) => <p>History of {String(row.customer_id)}</p>,
 }));
 
-type FetchArgs = [input: string, init: RequestInit];
-const fetchMock = vi.fn<(...args: FetchArgs) => Promise<Response>>();
-type Handler = (body: unknown, url: URL) => Response;
-let handlers: Record<string, Handler>;
+const api = fakeApi();
+const fetchMock = api.fetch;
 
 const TABLE_PATH = '/api/sql/demo/main/customers';
-
-function envelope(data: unknown, message: string | null = null, status = 200): Response {
-  return new Response(JSON.stringify({ isSuccess: status < 400, data, message }), {
-    status,
-    headers: { 'Content-Type': 'application/json' },
-  });
-}
 
 /** The spec's row encoding undone: base64 → URI component → JSON. */
 const decode = (body: BodyInit | null | undefined): unknown =>
@@ -67,32 +59,18 @@ function choices(term: string, page: number, canRead = true): ForeignKeyChoices 
 
 beforeEach(() => {
   notifications.clean();
-  handlers = {
-    [`GET ${TABLE_PATH}/foreignkeys`]: (_body, url) =>
-      envelope(choices(url.searchParams.get('term') ?? '', Number(url.searchParams.get('page') ?? 1))),
-    [`POST ${TABLE_PATH}`]: (body) => envelope({ ...ada, ...(body as Row), customer_id: 7 }, bm.rowUpdated),
-    [`POST ${TABLE_PATH}/delete`]: () => envelope(ada, bm.rowDeleted),
-  };
-  fetchMock.mockReset();
-  fetchMock.mockImplementation((input, init) => {
-    const url = new URL(input, 'http://localhost');
-    const key = `${init.method ?? 'GET'} ${url.pathname}`;
-    const handler = handlers[key];
-    return Promise.resolve(
-      handler ? handler(decode(init.body), url) : envelope(null, `No handler for ${key}`, 404),
-    );
-  });
-  vi.stubGlobal('fetch', fetchMock);
+  api.on('GET', `${TABLE_PATH}/foreignkeys`, (request) =>
+    ok(choices(request.query.get('term') ?? '', Number(request.query.get('page') ?? 1))),
+  );
+  api.on('POST', TABLE_PATH, (request) =>
+    ok({ ...ada, ...(request.body as Row), customer_id: 7 }, bm.rowUpdated),
+  );
+  api.on('POST', `${TABLE_PATH}/delete`, ok(ada, bm.rowDeleted));
 });
-afterEach(() => vi.unstubAllGlobals());
 
 function renderEditor(target: EditorTarget | null, table: TableListItem = customersTable()) {
   const onClose = vi.fn();
-  const view = render(
-    <AppProviders>
-      <RowEditor db="demo" table={table} target={target} onClose={onClose} />
-    </AppProviders>,
-  );
+  const view = renderPage(<RowEditor db="demo" table={table} target={target} onClose={onClose} />);
   return { onClose, view };
 }
 
@@ -200,7 +178,7 @@ describe('the row editor of an existing row', () => {
   });
 
   it("says 'Failed to save changes.' with the server's reason and keeps the edit", async () => {
-    handlers[`POST ${TABLE_PATH}`] = () => envelope(null, 'email: "x" is not an email.', 400);
+    api.on('POST', TABLE_PATH, fail(400, 'email: "x" is not an email.'));
     renderEditor({ mode: 'edit', row: ada });
     await dialog(em.editTitle);
     type('email', 'x');
@@ -212,7 +190,7 @@ describe('the row editor of an existing row', () => {
   });
 
   it("without the server's reason the failure says 'Failed to update row.'", async () => {
-    handlers[`POST ${TABLE_PATH}`] = () => new Response('', { status: 500 });
+    api.on('POST', TABLE_PATH, raw(new Response('', { status: 500 })));
     renderEditor({ mode: 'edit', row: ada });
     await dialog(em.editTitle);
     type('email', 'y@example.com');
@@ -281,8 +259,11 @@ describe('deleting a row', () => {
   });
 
   it("says 'Failed to delete row.' with the server's reason and stays open", async () => {
-    handlers[`POST ${TABLE_PATH}/delete`] = () =>
-      envelope(null, 'This row no longer exists: it may have been deleted. Reload the page.', 404);
+    api.on(
+      'POST',
+      `${TABLE_PATH}/delete`,
+      fail(404, 'This row no longer exists: it may have been deleted. Reload the page.'),
+    );
     const { onClose } = renderEditor({ mode: 'edit', row: ada });
     await dialog(em.editTitle);
     fireEvent.click(button(em.deleteRow));
@@ -337,10 +318,10 @@ describe('adding a row', () => {
   });
 
   it('loads 25 more options when the list is scrolled to its end (spec 000 §9)', async () => {
-    handlers[`GET ${TABLE_PATH}/foreignkeys`] = (_body, url) => {
-      const page = Number(url.searchParams.get('page') ?? 1);
-      return envelope({ ...choices('', page), hasMore: page === 1 });
-    };
+    api.on('GET', `${TABLE_PATH}/foreignkeys`, (request) => {
+      const page = Number(request.query.get('page') ?? 1);
+      return ok({ ...choices('', page), hasMore: page === 1 });
+    });
     renderEditor({ mode: 'add' });
     await dialog(em.addTitle);
     fireEvent.click(input('country_code'));
@@ -422,7 +403,7 @@ describe('adding a row', () => {
   });
 
   it("says 'No Options Available' when the person may not read the referenced table", async () => {
-    handlers[`GET ${TABLE_PATH}/foreignkeys`] = () => envelope(choices('', 1, false));
+    api.on('GET', `${TABLE_PATH}/foreignkeys`, ok(choices('', 1, false)));
     renderEditor({ mode: 'add' });
     await dialog(em.addTitle);
     fireEvent.click(input('country_code'));
