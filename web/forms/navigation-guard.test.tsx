@@ -22,11 +22,7 @@ function EditPage() {
 
 describe('the navigation guard', () => {
   it('holds an in-app navigation while changes are pending, with the warning, and lets it go after', async () => {
-    const { router } = renderPage(<EditPage />, {
-      at: '/edit',
-      path: '/edit',
-      routes: { '/other': <h1>Other</h1> },
-    });
+    const { router } = renderPage(<EditPage />, { path: '/edit', routes: { '/other': <h1>Other</h1> } });
     fireEvent.click(screen.getByRole('button', { name: 'Change' }));
     fireEvent.click(screen.getByRole('link', { name: 'Other page' }));
     expect(await screen.findByText(adminMessages.cannotSwitchPages)).toBeTruthy();

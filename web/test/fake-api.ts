@@ -226,7 +226,6 @@ export function createFakeApi(): FakeApiControl {
         );
         return json(404, { isSuccess: false, data: null, message: noRoute(method, url.pathname) });
       }
-      if (process.env.FAKE_API_DEBUG) console.warn(`UNANSWERED ${method} ${request.url}`);
       return json(404, {
         isSuccess: false,
         data: null,
@@ -396,25 +395,17 @@ function json(status: number, body: unknown): Response {
 /** The answer, unless the request's signal aborts first: then fetch rejects with the abort, as a browser's does. */
 function abortable(answer: Promise<FakeAnswer>, signal: AbortSignal | null | undefined): Promise<FakeAnswer> {
   if (!signal) return answer;
-  if (signal.aborted) return Promise.reject(abortError(signal));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(abortError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    answer.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
+  const aborted = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(abortError(signal));
+    signal.addEventListener('abort', () => reject(abortError(signal)), { once: true });
   });
+  return Promise.race([answer, aborted]);
 }
 
-function abortError(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error
+    ? signal.reason
+    : new DOMException('The operation was aborted.', 'AbortError');
 }
 
 /** The request's body as the server reads it. */

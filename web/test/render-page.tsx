@@ -10,7 +10,8 @@ import { NavigationGuardProvider } from '#web/forms/navigation-guard.tsx';
 import { SessionContext, type Session } from '#web/session/session-context.ts';
 
 export interface RenderPageOptions {
-  /** Where the router starts (default '/'): a path with its query, or an entry with state. */
+  /** Where the router starts: a path with its query, or an entry with state. By default the page's own path when
+   * that is one address (no parameter), else '/'. */
   at?: InitialEntry;
   /** The route pattern the page renders at (default '*', any address), so it reads its params as in the app; several
    * for a page the app shows at more than one (the browser at a database and at a table). */
@@ -70,7 +71,8 @@ function pageWrapper(options: RenderPageOptions): {
   visited: string[];
   queryClient: () => QueryClient;
 } {
-  const { at = '/', path = '*', routes = {}, session } = options;
+  const { path = '*', routes = {}, session } = options;
+  const at = options.at ?? (typeof path === 'string' && !/[:*]/.test(path) ? path : '/');
   const router = createMemoryRouter(
     [
       {

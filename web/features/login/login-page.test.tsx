@@ -15,19 +15,10 @@ import { LoginPage } from './login-page.tsx';
 import { fakeSession, renderPage } from '#web/test/render-page.tsx';
 import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 
-// The real widget solves a proof of work in a worker; a button stands in for it and shows its reset count.
-vi.mock('#web/ui/human-check.tsx', () => ({
-  HumanCheck: ({ onChange, resetKey }: { onChange: (payload: string | null) => void; resetKey: number }) => (
-    <button
-      type="button"
-      data-testid="human-check"
-      data-reset-key={resetKey}
-      onClick={() => onChange('solved')}
-    >
-      Solve the human check
-    </button>
-  ),
-}));
+// The real widget solves a proof of work in a worker; a button stands in for it (web/test/human-check-stand-in.tsx).
+vi.mock('#web/ui/human-check.tsx', async () =>
+  (await import('#web/test/human-check-stand-in.tsx')).humanCheckStandIn('solved'),
+);
 
 const api = fakeApi();
 const fetchMock = api.fetch;

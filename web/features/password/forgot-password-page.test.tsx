@@ -7,14 +7,10 @@ import { ForgotPasswordPage } from '#web/features/password/forgot-password-page.
 import { renderPage } from '#web/test/render-page.tsx';
 import { fail, fakeApi, ok, transportError } from '#web/test/fake-api.ts';
 
-// The real widget solves a proof of work in a worker; here a button stands in for it, and shows its reset count.
-vi.mock('#web/ui/human-check.tsx', () => ({
-  HumanCheck: ({ onChange, resetKey }: { onChange: (payload: string | null) => void; resetKey: number }) => (
-    <button type="button" data-reset-key={resetKey} onClick={() => onChange('solved-payload')}>
-      Solve the human check
-    </button>
-  ),
-}));
+// The real widget solves a proof of work in a worker; a button stands in for it (web/test/human-check-stand-in.tsx).
+vi.mock('#web/ui/human-check.tsx', async () =>
+  (await import('#web/test/human-check-stand-in.tsx')).humanCheckStandIn('solved-payload'),
+);
 
 const api = fakeApi();
 const fetchMock = api.fetch;
@@ -26,7 +22,6 @@ function LoginStandIn() {
 
 const renderForgotPassword = () =>
   renderPage(<ForgotPasswordPage />, {
-    at: '/account/forgotPassword',
     path: '/account/forgotPassword',
     routes: { '/account/login': <LoginStandIn /> },
   });

@@ -9,14 +9,10 @@ import { AppRoutes } from '#web/routes.tsx';
 import { renderPage } from '#web/test/render-page.tsx';
 import { fail, fakeApi, ok, raw, type FakeAnswer } from '#web/test/fake-api.ts';
 
-// The real widget solves a proof of work in a worker; here a button stands in for it, and shows its reset count.
-vi.mock('#web/ui/human-check.tsx', () => ({
-  HumanCheck: ({ onChange, resetKey }: { onChange: (payload: string | null) => void; resetKey: number }) => (
-    <button type="button" data-reset-key={resetKey} onClick={() => onChange('solved-payload')}>
-      Solve the human check
-    </button>
-  ),
-}));
+// The real widget solves a proof of work in a worker; a button stands in for it (web/test/human-check-stand-in.tsx).
+vi.mock('#web/ui/human-check.tsx', async () =>
+  (await import('#web/test/human-check-stand-in.tsx')).humanCheckStandIn('solved-payload'),
+);
 
 const api = fakeApi();
 const fetchMock = api.fetch;
@@ -28,7 +24,6 @@ function LoginStandIn() {
 
 const renderSignup = () =>
   renderPage(<SignupPage />, {
-    at: '/account/signup',
     path: '/account/signup',
     routes: { '/account/login': <LoginStandIn /> },
   });
