@@ -24,14 +24,14 @@ import {
   usersQuery,
 } from '#common/contract/admin.ts';
 import { envelope } from '#common/contract/envelope.ts';
-import { accountApiMessages, adminMessages, browserMessages } from '#common/messages.ts';
+import { adminMessages, browserMessages } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
-import type { Caller } from '#server/access/table-access.ts';
+import { callerOf } from '#server/access/table-access.ts';
 import { pageOfAudit } from '#server/features/audit/audit-service.ts';
 import { undoChange } from '#server/features/audit/undo-service.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { markAccessChanged } from '#server/store/roles.ts';
-import { ApiError, success } from '#server/plugins/error-envelope.ts';
+import { success } from '#server/plugins/error-envelope.ts';
 import { requireAdmin, requireSignedIn } from '#server/plugins/session.ts';
 import { deleteAppRow, getAppRow, upsertAppRow } from './app-data-service.ts';
 import { adminOverview as overviewOf } from './overview-service.ts';
@@ -54,11 +54,6 @@ export interface AdminContext {
   store: AppStore;
   databases: DatabaseRegistry;
   now: () => Date;
-}
-
-function callerOf(request: FastifyRequest): Caller {
-  if (!request.account) throw new ApiError(401, accountApiMessages.signInRequired);
-  return { account: request.account, address: request.ip };
 }
 
 /** The administrator behind a request, for the user actions. */
