@@ -61,12 +61,15 @@ const otherWebFeatureBan = (feature) =>
   );
 
 /*
- * server/: app.ts and main.ts wire the features, and server/test (the test helpers) builds apps from them; every
- * other folder (plugins, access, crypto, store, engines, jobs, mail, sms, demo …) sits below the features and
- * imports none. The lowest folders import only common/ and themselves; their tests may also use the folders beside
- * them as references and server/test's helpers, never a feature.
+ * server/: app.ts and main.ts wire the features, server/cli (the `dbui` command line, decision 0057) runs them as
+ * main.ts does, and server/test (the test helpers) builds apps from them; every other folder (plugins, access,
+ * crypto, store, engines, jobs, mail, sms, demo …) sits below the features and imports none. The lowest folders
+ * import only common/ and themselves; their tests may also use the folders beside them as references and
+ * server/test's helpers, never a feature.
  */
-const serverFolders = foldersOf('./server/').filter((folder) => !['features', 'test'].includes(folder));
+const serverFolders = foldersOf('./server/').filter(
+  (folder) => !['features', 'test', 'cli'].includes(folder),
+);
 const featureBan = (folder) =>
   ban(
     '^#server/features/',

@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import type { Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { shellMessages } from '#common/messages.ts';
+import { precompress } from './scripts/precompress.ts';
 
 /** Fills the start-up loader in index.html from the spec's text constant, so the text lives in one place. */
 function startingText(): Plugin {
@@ -16,7 +17,8 @@ function startingText(): Plugin {
 export default defineConfig({
   root: '.',
   publicDir: 'web/public',
-  plugins: [react(), startingText()],
+  // precompress(): every asset also as .br and .gz once the build is written (decision 0055).
+  plugins: [react(), startingText(), precompress()],
   resolve: {
     // `zod` in the web app is web/zod-config.ts: Zod with its eval-free setting applied before any schema is built,
     // wherever the first schema is (decision 0033: the home page loads no Zod, so main.tsx cannot import it first).
@@ -25,6 +27,9 @@ export default defineConfig({
   build: {
     outDir: 'dist/web',
     emptyOutDir: true,
+    // dist/web/.vite/manifest.json: each chunk's static and lazy imports, which scripts/bundle-budget.mjs reads to
+    // sum what a first visit of a route loads (decision 0056). The server never serves it (a dot folder).
+    manifest: true,
     rolldownOptions: {
       output: {
         codeSplitting: {

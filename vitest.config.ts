@@ -28,6 +28,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: nodeTests,
+          isolate: false,
+          setupFiles: ['server/test/unit-setup.ts'],
           exclude: [...configDefaults.exclude, '**/*.db.test.ts'],
         },
       },
@@ -76,6 +78,7 @@ export default defineConfig({
         test: {
           name: 'web',
           environment: 'jsdom',
+          isolate: false,
           include: ['web/**/*.test.{ts,tsx}'],
           setupFiles: ['web/test/setup.ts'],
         },

@@ -28,6 +28,32 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
+/**
+ * The DBUI server's own process for a process a benchmark started: `node dist/server/main.js` is the guardian
+ * (server/guardian.ts), whose one child, dist/server/server.js, is the server that does the work, so memory and CPU
+ * are read there. Any other process (the minimal servers, nginx) is its own answer.
+ */
+export function serverPidOf(pid: number): number {
+  let children: string[];
+  try {
+    children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
+  } catch {
+    return pid;
+  }
+  for (const child of children) {
+    try {
+      if (fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('server.js')) return Number(child);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pid;
+}
+
 /** A process's CPU time so far (user + system) in milliseconds, from /proc/<pid>/stat (clock ticks of 10 ms). */
 export function cpuMs(pid: number): { user: number; system: number } {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');

@@ -1,8 +1,11 @@
-/** Timing helpers shared by the benchmarks: run a call many times, report median and p99 in milliseconds. */
+/** Timing helpers shared by the benchmarks: run a call many times, report median, p95 and p99 in milliseconds. */
 
 export interface Timing {
   median: number;
+  p95: number;
   p99: number;
+  /** The median CPU time of this process a run (user and system, ms), where measured (timePair). */
+  cpu?: number;
 }
 
 /** Runs `work` `runs` times after `warmup` untimed runs; `work` gets the run number. */
@@ -17,7 +20,7 @@ export async function time(runs: number, work: (i: number) => Promise<unknown>, 
   return summarise(samples);
 }
 
-/** Times two calls run in alternation, so warm caches favour neither. */
+/** Times two calls run in alternation, so warm caches favour neither; with the process's CPU time a run. */
 export async function timePair(
   runs: number,
   a: (i: number) => Promise<unknown>,
@@ -29,22 +32,30 @@ export async function timePair(
     await b(-1 - i);
   }
   const samples: [number[], number[]] = [[], []];
-  const clock = async (work: (i: number) => Promise<unknown>, i: number, into: number[]) => {
+  const cpu: [number[], number[]] = [[], []];
+  const clock = async (work: (i: number) => Promise<unknown>, i: number, side: 0 | 1) => {
     const start = process.hrtime.bigint();
+    const startCpu = process.cpuUsage();
     await work(i);
-    into.push(Number(process.hrtime.bigint() - start) / 1e6);
+    const used = process.cpuUsage(startCpu);
+    samples[side].push(Number(process.hrtime.bigint() - start) / 1e6);
+    cpu[side].push((used.user + used.system) / 1000);
   };
   for (let i = 0; i < runs; i++) {
-    await clock(a, i, samples[0]);
-    await clock(b, i, samples[1]);
+    await clock(a, i, 0);
+    await clock(b, i, 1);
   }
-  return [summarise(samples[0]), summarise(samples[1])];
+  return [
+    { ...summarise(samples[0]), cpu: median(cpu[0]) },
+    { ...summarise(samples[1]), cpu: median(cpu[1]) },
+  ];
 }
 
-function summarise(samples: number[]): Timing {
+/** Median, p95 and p99 (nearest rank) of samples in milliseconds; sorts them in place. */
+export function summarise(samples: number[]): Timing {
   samples.sort((x, y) => x - y);
   const at = (q: number) => samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)] ?? 0;
-  return { median: at(0.5), p99: at(0.99) };
+  return { median: at(0.5), p95: at(0.95), p99: at(0.99) };
 }
 
 export const ms = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(1));

@@ -35,7 +35,7 @@ import { XSRF_COOKIE, XSRF_HEADER } from '#server/plugins/csrf.ts';
 import { openAppStore } from '#server/store/app-store.ts';
 import { benchAdministrator } from './bench-session.ts';
 import { findExportJob } from '#server/store/export-jobs.ts';
-import { freePort, sleep } from './bench-process.ts';
+import { freePort, serverPidOf, sleep } from './bench-process.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,mysql').split(',') as Kind[];
@@ -130,7 +130,9 @@ async function serverExport(kind: Kind, format: ExportFormat): Promise<Measured>
     const headers = { authorization, cookie: `${XSRF_COOKIE}=${xsrf}`, [XSRF_HEADER]: xsrf };
     const schema = kind === 'postgres' ? 'public' : DATABASE;
     const tablePath = `${base}/api/sql/bench/${schema}/${TABLE}/export`;
-    const baseline = procMemoryMb(pid, 'VmRSS');
+    // The server's own process, not the guardian that started it (bench-process.ts).
+    const serverPid = serverPidOf(pid);
+    const baseline = procMemoryMb(serverPid, 'VmRSS');
     const samples: number[] = [];
     const started = process.hrtime.bigint();
     const start = await fetch(`${tablePath}?format=${format}`, {
@@ -143,7 +145,7 @@ async function serverExport(kind: Kind, format: ExportFormat): Promise<Measured>
     if (!id) throw new Error(`the export did not start: ${start.status} ${startBody.message}`);
     for (;;) {
       await sleep(100);
-      samples.push(procMemoryMb(pid, 'VmRSS'));
+      samples.push(procMemoryMb(serverPid, 'VmRSS'));
       const answer = (await (await fetch(`${tablePath}/${id}`, { headers })).json()) as {
         message?: string;
         data?: { state: string; inProgress: boolean };
@@ -156,7 +158,7 @@ async function serverExport(kind: Kind, format: ExportFormat): Promise<Measured>
     }
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const file = exportFilePath(dir, id, format);
-    const peakRssMb = procMemoryMb(pid, 'VmHWM');
+    const peakRssMb = procMemoryMb(serverPid, 'VmHWM');
     const store = openAppStore({ kind: 'sqlite', file: path.join(dir, 'app.db') });
     const rows = Number((await findExportJob(store.db, id))?.rows_done);
     await store.close();

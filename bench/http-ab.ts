@@ -20,7 +20,7 @@ import path from 'node:path';
 import { benchAdministrator, pageCall, signedInSession } from './bench-session.ts';
 import { loadRun, loadRunWithCpu, type Call } from './bench-load.ts';
 import { median } from './bench-stats.ts';
-import { freePort, startProcess, stopProcess } from './bench-process.ts';
+import { freePort, serverPidOf, startProcess, stopProcess } from './bench-process.ts';
 import { BENCH_TABLE, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
 const TARGET = process.env.BENCH_TARGET ?? 'postgres';
@@ -89,7 +89,7 @@ async function start(build: Build, url: string, schema: string): Promise<Running
 /** One counted run on one server: requests a second and CPU time a request. */
 async function measure(server: Running): Promise<string> {
   const run = await loadRunWithCpu(
-    server.child.pid ?? 0,
+    serverPidOf(server.child.pid ?? 0),
     server.origin,
     [server.call],
     CONNECTIONS,

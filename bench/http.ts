@@ -58,7 +58,7 @@ import {
 } from './bench-session.ts';
 import { median, ms } from './bench-stats.ts';
 import { loadRun, loadRunWithCpu, summarise, type Call, type Summary } from './bench-load.ts';
-import { freePort, startProcess, stopProcess, type Started } from './bench-process.ts';
+import { freePort, serverPidOf, startProcess, stopProcess, type Started } from './bench-process.ts';
 import type { MinimalServerSettings } from './http-minimal.ts';
 import { BENCH_TABLE, checkedDatabaseName, ensureMariadbRows, ensurePostgresRows } from './http-tables.ts';
 
@@ -677,7 +677,8 @@ async function main() {
     console.log(
       `later start to the first 200 on /api/health/alive, /api/health: ${startTimes.map((t) => `${ms(t.alive)}, ${ms(t.health)}`).join('; ')} ms`,
     );
-    const pid = server.child.pid;
+    // The server's own process, not the guardian that started it (bench-process.ts).
+    const pid = serverPidOf(server.child.pid);
     const idleMb = memoryMb(pid, 'VmRSS');
     const rss = new RssSampler(pid);
     const origin = server.origin;

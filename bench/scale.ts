@@ -48,7 +48,7 @@ import { benchAdministrator, createBenchRows } from './bench-session.ts';
 import { loadRun, summarise, type Call, type LoadRun, type Summary } from './bench-load.ts';
 import { ms } from './bench-stats.ts';
 import { BENCH_TABLE, databaseUrl } from './http-tables.ts';
-import { freePort, sleep } from './bench-process.ts';
+import { freePort, serverPidOf, sleep } from './bench-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = positive('BENCH_DURATION', 15);
@@ -587,12 +587,12 @@ async function main() {
         const loadBeforeRun = os.loadavg()[0]!;
         const measuredFrom = Date.now();
         const before = cpuMark(
-          upstreams.map((u) => u.child.pid!),
+          upstreams.map((u) => serverPidOf(u.child.pid!)),
           proxy?.child.pid ?? null,
         );
         const measured = await load(origin, call, DURATION);
         const after = cpuMark(
-          upstreams.map((u) => u.child.pid!),
+          upstreams.map((u) => serverPidOf(u.child.pid!)),
           proxy?.child.pid ?? null,
         );
         const loadAfterRun = os.loadavg()[0]!;

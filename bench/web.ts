@@ -5,8 +5,11 @@
  *   - navigation to the first grid row (a fresh tab, the app's files in the browser's cache, the session stored);
  *   - a Next page click to the next page shown;
  *   - a sort click (an indexed column's header) to the sorted page shown;
- * and the JavaScript the browser route loads on a first visit (gzip bytes of the script responses); and the public
- * home page of a first-time visitor (signed out, empty cache): its JavaScript and its largest contentful paint.
+ * and what a visit moves over the wire, compressed as the server sends it (decision 0055): every answer of a first
+ * visit (an empty cache) and of a repeat visit (the app's files cached), from navigation to the first grid rows and
+ * the network quiet again, beside the same answers uncompressed, with the JavaScript apart, and the time those bytes
+ * take on a 10 Mbit/s link (bytes alone: no round trips); and the public home page of a first-time visitor (signed
+ * out, empty cache): its bytes and its largest contentful paint.
  * Writes bench/results/web.md and prints the table (`--home` measures the home page alone, into
  * bench/results/web-home.md, without the 10-million-row table). Not a test, and not part of npm test.
  *
@@ -25,10 +28,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import { ensureDemoDatabase } from '#server/demo/demo-database.ts';
 import { benchAdministrator, createBenchRows } from './bench-session.ts';
@@ -53,6 +55,8 @@ const SERVER_MAIN = path.resolve(
   'main.js',
 );
 const TARGETS = { firstRowsMs: 300, nextPageMs: 100, routeKb: 250, homeKb: 150, homeLcpMs: 1000 };
+/** The link the README's table speaks of: 10 Mbit/s, bytes only. */
+const LINK_BITS_PER_SECOND = 10_000_000;
 
 /** The tables measured: the 10-million-row one and the demo database's biggest. */
 const CASES = [
@@ -279,12 +283,24 @@ interface CaseResult {
   medianVisit: string;
 }
 
-interface RouteJs {
-  files: number;
-  bytes: number;
-  gzipBytes: number;
-  /** The biggest scripts: file name and gzip bytes. */
-  biggest: { name: string; gzipBytes: number }[];
+/** What one visit moved: every answer from navigation until the page was quiet. */
+interface Traffic {
+  requests: number;
+  /** Headers and bodies as received (bodies compressed where the server compressed them). */
+  wireBytes: number;
+  /** The same answers with their bodies uncompressed (what they would weigh without compression). */
+  plainBytes: number;
+  /** Answers that came compressed, by encoding. */
+  encodings: Record<string, number>;
+  js: {
+    files: number;
+    /** Bodies as received (headers left out, as the size check counts). */
+    wireBytes: number;
+    /** Bodies uncompressed. */
+    bytes: number;
+    /** The biggest scripts: file name and bytes as received. */
+    biggest: { name: string; wireBytes: number }[];
+  };
 }
 
 /** The session the app keeps under UTOKEN, read from the server with the bearer token. */
@@ -308,58 +324,90 @@ async function signedInContext(browser: Browser, stored: string): Promise<Browse
   return context;
 }
 
-/** A first visit of the browser route (an empty cache): the scripts it loads until the grid shows and the network
- * is quiet, and the time to the first row. */
+/** A first visit of the browser route (an empty cache): what it moves until the grid shows and the network is
+ * quiet, and the time to the first row. */
 async function firstVisit(
   browser: Browser,
   stored: string,
   url: string,
-): Promise<{ js: RouteJs; firstRowMs: number }> {
+): Promise<{ traffic: Traffic; firstRowMs: number }> {
   const context = await signedInContext(browser, stored);
   try {
-    const scripts = captureScripts(context);
+    const traffic = captureTraffic(context);
     const { page, firstRowMs } = await openTable(context, url);
     await page.waitForLoadState('networkidle');
-    return { firstRowMs, js: await scripts() };
+    return { firstRowMs, traffic: await traffic() };
   } finally {
     await context.close();
   }
 }
 
-/** Collects the scripts a context loads; the returned function sums them (raw and gzip) once the page is quiet. */
-function captureScripts(context: BrowserContext): () => Promise<RouteJs> {
-  const scripts: Promise<{ name: string; body: Buffer }>[] = [];
-  context.on('response', (response) => {
-    if (response.request().resourceType() !== 'script') return;
-    const name = new URL(response.url()).pathname.split('/').pop() ?? response.url();
-    scripts.push(response.body().then((body) => ({ name, body })));
-  });
-  return async () => {
-    const files = (await Promise.all(scripts)).map(({ name, body }) => ({
-      name,
-      bytes: body.length,
-      gzipBytes: zlib.gzipSync(body).length,
-    }));
-    files.sort((a, b) => b.gzipBytes - a.gzipBytes);
+/**
+ * Records every answer the context receives from now on; the returned function sums them once the page is quiet:
+ * the bytes as received (Chromium's own count of headers and encoded body; 0 for an answer from the cache) and the
+ * bodies uncompressed.
+ */
+function captureTraffic(context: BrowserContext): () => Promise<Traffic> {
+  interface Answer {
+    name: string;
+    script: boolean;
+    /** Headers and body as received, the body alone, and both with the body uncompressed. */
+    wire: number;
+    wireBody: number;
+    plain: number;
+    encoding: string | null;
+  }
+  const answers: Promise<Answer | null>[] = [];
+  const measure = async (request: Request): Promise<Answer> => {
+    const response = await request.response();
+    const sizes = await request.sizes();
+    const body = await response?.body().catch(() => null);
+    const encoding = response?.headers()['content-encoding'] ?? null;
+    // An answer from the browser's cache received nothing (Chromium reports its body size as minus its headers').
+    const headers = sizes.responseHeadersSize;
+    const cached = sizes.responseBodySize + headers <= 0;
     return {
-      files: files.length,
-      bytes: files.reduce((sum, f) => sum + f.bytes, 0),
-      gzipBytes: files.reduce((sum, f) => sum + f.gzipBytes, 0),
-      biggest: files.slice(0, 5).map(({ name, gzipBytes }) => ({ name, gzipBytes })),
+      name: new URL(request.url()).pathname.split('/').pop() || request.url(),
+      script: request.resourceType() === 'script',
+      wire: cached ? 0 : sizes.responseBodySize + headers,
+      wireBody: cached ? 0 : sizes.responseBodySize,
+      plain: cached ? 0 : (body?.length ?? sizes.responseBodySize) + headers,
+      encoding: cached ? null : encoding,
+    };
+  };
+  // An answer still being read when its page closes is left out.
+  const listener = (request: Request) => answers.push(measure(request).catch(() => null));
+  context.on('requestfinished', listener);
+  return async () => {
+    context.off('requestfinished', listener);
+    const all = (await Promise.all(answers)).filter((a): a is Answer => a !== null);
+    const scripts = all.filter((a) => a.script).sort((a, b) => b.wireBody - a.wireBody);
+    const encodings: Record<string, number> = {};
+    for (const a of all) if (a.encoding) encodings[a.encoding] = (encodings[a.encoding] ?? 0) + 1;
+    return {
+      requests: all.length,
+      wireBytes: all.reduce((sum, a) => sum + a.wire, 0),
+      plainBytes: all.reduce((sum, a) => sum + a.plain, 0),
+      encodings,
+      js: {
+        files: scripts.length,
+        wireBytes: scripts.reduce((sum, a) => sum + a.wireBody, 0),
+        bytes: scripts.reduce((sum, a) => sum + a.plain - (a.wire - a.wireBody), 0),
+        biggest: scripts.slice(0, 5).map(({ name, wireBody }) => ({ name, wireBytes: wireBody })),
+      },
     };
   };
 }
 
-/** The public home page as a first-time visitor meets it (signed out, an empty cache each run): the scripts it
- * loads until the network is quiet, and its largest contentful paint (the browser's own measure), as the median of
- * the runs. */
-async function homeVisits(browser: Browser, origin: string): Promise<{ js: RouteJs; lcpMs: number[] }> {
+/** The public home page as a first-time visitor meets it (signed out, an empty cache each run): what it moves until
+ * the network is quiet, and its largest contentful paint (the browser's own measure), as the median of the runs. */
+async function homeVisits(browser: Browser, origin: string): Promise<{ traffic: Traffic; lcpMs: number[] }> {
   const lcpMs: number[] = [];
-  let js: RouteJs | null = null;
+  let traffic: Traffic | null = null;
   for (let run = 0; run < RUNS; run++) {
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     try {
-      const scripts = captureScripts(context);
+      const captured = captureTraffic(context);
       const page = await context.newPage();
       await page.goto(`${origin}/home`, { waitUntil: 'networkidle' });
       lcpMs.push(
@@ -373,18 +421,31 @@ async function homeVisits(browser: Browser, origin: string): Promise<{ js: Route
             }),
         ),
       );
-      js ??= await scripts();
+      traffic ??= await captured();
     } finally {
       await context.close();
     }
   }
-  if (!js) throw new Error('BENCH_RUNS must be at least 1.');
-  return { js, lcpMs };
+  if (!traffic) throw new Error('BENCH_RUNS must be at least 1.');
+  return { traffic, lcpMs };
 }
 
-function describeJs(what: string, js: RouteJs, targetKb: number): string {
-  const over = js.gzipBytes / 1024 <= targetKb ? '' : ' (over target)';
-  return `JavaScript of ${what} on a first visit: ${js.files} files, ${(js.bytes / 1024).toFixed(0)} KB, ${(js.gzipBytes / 1024).toFixed(0)} KB gzip${over} (target ${targetKb} KB); the biggest: ${js.biggest.map((f) => `\`${f.name}\` ${(f.gzipBytes / 1024).toFixed(0)} KB`).join(', ')}.`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+/** Seconds the bytes take on the README's link, round trips left out. */
+const onLink = (bytes: number) => `${((bytes * 8) / LINK_BITS_PER_SECOND).toFixed(2)} s`;
+
+function describeJs(what: string, traffic: Traffic, targetKb: number): string {
+  const js = traffic.js;
+  const over = js.wireBytes / 1024 <= targetKb ? '' : ' (over target)';
+  return `JavaScript of ${what} on a first visit: ${js.files} files, ${kb(js.bytes)}, ${kb(js.wireBytes)} as sent${over} (target ${targetKb} KB); the biggest as sent: ${js.biggest.map((f) => `\`${f.name}\` ${kb(f.wireBytes)}`).join(', ')}.`;
+}
+
+/** A table row of one visit's bytes: requests, on the wire, uncompressed, JavaScript, and the time on the link. */
+function trafficRow(what: string, traffic: Traffic, firstRows: string): string {
+  const encodings = Object.entries(traffic.encodings)
+    .map(([name, count]) => `${count} ${name}`)
+    .join(', ');
+  return `| ${what} | ${traffic.requests} (${encodings || 'none compressed'}) | ${kb(traffic.wireBytes)} | ${kb(traffic.plainBytes)} | ${kb(traffic.js.wireBytes)} of ${kb(traffic.js.bytes)} | ${firstRows} | ${onLink(traffic.wireBytes)} (${onLink(traffic.plainBytes)}) |`;
 }
 
 async function measureCase(
@@ -392,7 +453,7 @@ async function measureCase(
   stored: string,
   origin: string,
   c: (typeof CASES)[number],
-): Promise<CaseResult & { js: RouteJs }> {
+): Promise<CaseResult & { first: Traffic; repeat: Traffic; repeatFirstRowMs: number }> {
   const url = `${origin}/db/${c.db}/${c.schema}/${c.table}`;
   const cold = await firstVisit(browser, stored, url);
   const context = await signedInContext(browser, stored);
@@ -406,9 +467,16 @@ async function measureCase(
     medianVisit: '',
   };
   const visits: { firstRowMs: number; line: string }[] = [];
+  let repeat: { traffic: Traffic; firstRowMs: number } | undefined;
   try {
-    // One untimed visit fills the browser's cache with the app's files, as for someone who has been here before.
+    // One untimed visit fills the browser's cache with the app's files, as for someone who has been here before;
+    // the next one is the repeat visit whose bytes are counted.
     await (await openTable(context, url)).page.close();
+    const captured = captureTraffic(context);
+    const again = await openTable(context, url);
+    await again.page.waitForLoadState('networkidle');
+    repeat = { traffic: await captured(), firstRowMs: again.firstRowMs };
+    await again.page.close();
     for (let run = 0; run < RUNS; run++) {
       const { page, firstRowMs, waterfall } = await openTable(context, url);
       result.firstRowMs.push(firstRowMs);
@@ -429,9 +497,10 @@ async function measureCase(
   } finally {
     await context.close();
   }
+  if (!repeat) throw new Error('the repeat visit was not measured');
   visits.sort((a, b) => a.firstRowMs - b.firstRowMs);
   result.medianVisit = visits[Math.floor((visits.length - 1) / 2)]?.line ?? '';
-  return { ...result, js: cold.js };
+  return { ...result, first: cold.traffic, repeat: repeat.traffic, repeatFirstRowMs: repeat.firstRowMs };
 }
 
 async function main(): Promise<void> {
@@ -455,7 +524,9 @@ async function main(): Promise<void> {
     const homeLines = [
       `The home page, a first-time visitor (signed out, empty cache, ${RUNS} runs): largest contentful paint ${ms(homeLcp)} ms (median)${homeLcp <= TARGETS.homeLcpMs ? '' : ' (over target)'} (target ${TARGETS.homeLcpMs} ms).`,
       '',
-      describeJs('the home page', home.js, TARGETS.homeKb),
+      `Its bytes: ${home.traffic.requests} answers, ${kb(home.traffic.wireBytes)} on the wire (${kb(home.traffic.plainBytes)} uncompressed), ${onLink(home.traffic.wireBytes)} on a 10 Mbit/s link (${onLink(home.traffic.plainBytes)} uncompressed).`,
+      '',
+      describeJs('the home page', home.traffic, TARGETS.homeKb),
     ];
     if (HOME_ONLY) {
       const lines = [
@@ -475,7 +546,7 @@ async function main(): Promise<void> {
       results.push(await measureCase(browser, stored, server.origin, c));
       loads.push(os.loadavg()[0] ?? 0);
     }
-    const route = results[0]!.js;
+    const route = results[0]!.first;
     const mark = (value: number, target: number) => (value <= target ? '' : ' (over target)');
     const lines = [
       `Median of ${RUNS} runs (next page: ${RUNS * NEXT_CLICKS} clicks); ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, 1-minute load average ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}; Chromium headless at 1366×900.`,
@@ -489,11 +560,20 @@ async function main(): Promise<void> {
       '',
       ...results.map((r) => `Path to the first row (the median visit), ${r.title}: ${r.medianVisit}.`),
       '',
+      'Bytes of a visit, compressed as sent (brotli or gzip, as Chromium asks), from navigation until the grid shows and the network is quiet; in brackets the same answers uncompressed. On a 10 Mbit/s link: the bytes alone, no round trips.',
+      '',
+      '| visit | answers (compressed) | on the wire | uncompressed | JavaScript as sent, of | first rows (loopback) | on 10 Mbit/s (uncompressed) |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...results.flatMap((r) => [
+        trafficRow(`${r.title}, first visit`, r.first, `${ms(r.coldFirstRowMs)} ms`),
+        trafficRow(`${r.title}, repeat visit`, r.repeat, `${ms(r.repeatFirstRowMs)} ms`),
+      ]),
+      '',
       describeJs('the browser route', route, TARGETS.routeKb),
       '',
       ...homeLines,
       '',
-      `Targets: first rows under ${TARGETS.firstRowsMs} ms, next page under ${TARGETS.nextPageMs} ms, the browser route under ${TARGETS.routeKb} KB gzip, the home page under ${TARGETS.homeKb} KB gzip with its largest contentful paint under ${TARGETS.homeLcpMs} ms. First rows: from navigation start (a new tab, the app's files cached, the session stored) to the frame after the first row entered the grid, including the session check the app makes before it shows; "first visit" is the same with an empty cache. Next and sort: from the click to the frame after the first row changed. Gzip sizes are the script bodies compressed with zlib's default level.`,
+      `Targets: first rows under ${TARGETS.firstRowsMs} ms, next page under ${TARGETS.nextPageMs} ms, the browser route's JavaScript under ${TARGETS.routeKb} KB as sent, the home page's under ${TARGETS.homeKb} KB with its largest contentful paint under ${TARGETS.homeLcpMs} ms (npm run size:web holds both budgets on every build, decision 0056). First rows: from navigation start (a new tab, the app's files cached, the session stored) to the frame after the first row entered the grid, including the session check the app makes before it shows; "first visit" is the same with an empty cache. Next and sort: from the click to the frame after the first row changed. KB here is 1,024 bytes.`,
     ];
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(RESULTS, `${lines.join('\n')}\n`);

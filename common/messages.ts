@@ -94,6 +94,8 @@ export const accountApiMessages = {
   recoveryNextStep:
     'The emailed code is right. Now confirm it is you with your second step, as when you sign in, or a recovery code.',
   passwordChangeFirst: 'Set a new password first: your password must be changed before anything else.',
+  secondStepLinkInvalid:
+    'This sign-in link is not valid, was used already or has expired: ask your administrator for a new one.',
 } as const;
 
 /** Database browser, row editor and export. */
@@ -138,7 +140,8 @@ export const exportMessages = {
   fileGone: 'The export file is no longer kept (exports are removed after 24 hours). Please export again.',
 } as const;
 
-/** Social sign-in with Google, Microsoft and Facebook (docs/decisions/0005-accounts.md). */
+/** Social sign-in with Google, Microsoft, Facebook and any OpenID Connect provider (docs/decisions/0005-accounts.md,
+ * 0060). */
 export const socialMessages = {
   notConfigured: (provider: string) => `Sign-in with ${provider} is not set up on this server.`,
   cancelled: (provider: string) => `Sign-in with ${provider} was cancelled.`,
@@ -413,7 +416,8 @@ export const loginMessages = {
   or: 'or',
   passkey: 'Sign in with a passkey',
   social: (provider: string) => `Continue with ${provider}`,
-  socialNames: { google: 'Google', microsoft: 'Microsoft', facebook: 'Facebook' },
+  /** The generic OpenID Connect provider's name when the server does not say it (its OIDC_LABEL's default). */
+  socialNames: { google: 'Google', microsoft: 'Microsoft', facebook: 'Facebook', oidc: 'Single sign-on' },
   chooseTitle: 'Confirm it is you',
   chooseIntro: 'Your password is right. One more step before you are signed in.',
   continue: 'Continue',
@@ -430,6 +434,8 @@ export const loginMessages = {
   useAnotherMethod: 'Use another method',
   backToLogin: 'Back to Login',
   preSignInInvalid: 'This sign-in link is not valid or has expired. Please sign in again.',
+  secondStepLinkIntro:
+    'Sign in with your username and password: this link stands in for your second step, once. Then set up a new one on your account page.',
   passkeyCancelled: 'The passkey was not used: the request was cancelled or timed out. Please try again.',
   passkeyUnsupported: 'This browser cannot use passkeys. Sign in with your username and password.',
 } as const;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * or 405 (a mirror without the audit endpoint).
  */
 
-type Answer = 'advisory' | 'none' | 'unavailable';
+type Answer = 'advisory' | 'browser' | 'none' | 'unavailable';
 let answer: Answer = 'none';
 let registry = '';
 const server = http.createServer((request, response) => {
@@ -36,8 +36,10 @@ const server = http.createServer((request, response) => {
       cvss: { score: 8, vectorString: null },
     };
     response.setHeader('content-type', 'application/json');
-    // fastify is a production dependency; vitest a development one (left out by --omit=dev).
-    response.end(JSON.stringify(answer === 'advisory' ? { fastify: [advisory] } : { vitest: [advisory] }));
+    // fastify is a production dependency; react-dom a development one npm would leave out (--omit=dev) that the
+    // web app bundles into every page; vitest a development one that ships nowhere.
+    const hit = { advisory: 'fastify', browser: 'react-dom', none: 'vitest' }[answer];
+    response.end(JSON.stringify({ [hit]: [advisory] }));
   });
 });
 
@@ -68,11 +70,22 @@ describe('the production audit', () => {
     expect(output).toContain('fastify [high]: A made-up hole (https://example.com/advisory/1, <999.0.0)');
   });
 
-  it('passes when the only advisory is in a development dependency', async () => {
+  it('fails on a high advisory in a package the web app ships to the browser, though npm calls it a dev one', async () => {
+    answer = 'browser';
+    const { code, output } = await audit();
+    expect(code).toBe(1);
+    expect(output).toContain('react-dom [high]: A made-up hole (https://example.com/advisory/1, <999.0.0)');
+  });
+
+  it('passes when the only advisory is in a development dependency that ships nowhere', async () => {
     answer = 'none';
     const { code, output } = await audit();
     expect(code).toBe(0);
-    expect(output).toContain('npm audit: no high or critical advisory in production dependencies');
+    expect(output).toContain(
+      "npm audit: no high or critical advisory in production dependencies or the web app's packages",
+    );
+    // The web app's own libraries are named as audited.
+    expect(output).toMatch(/Web packages audited beside the production ones: .*@mantine\/core.*react-router/);
   });
 
   it('says plainly that nothing was audited when the endpoint cannot be asked, and fails only when strict', async () => {

@@ -30,7 +30,7 @@ const importsOf = (specifier: string) => ({
 
 const serverFolders = fs
   .readdirSync(new URL('../server/', import.meta.url), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && !['features', 'test'].includes(entry.name))
+  .filter((entry) => entry.isDirectory() && !['features', 'test', 'cli'].includes(entry.name))
   .map((entry) => entry.name);
 /** The lowest folders: their code imports only common/ (their tests also the folders beside them). */
 const onlyCommonFolders = ['crypto', 'demo', 'engines', 'store'];
@@ -83,6 +83,7 @@ describe('import rules that fail lint', () => {
       'server/features/exports uses another feature only where serverFeatureUses',
     ],
     ['server/probe.ts', '#web/routes.tsx', 'server/ never imports web/'],
+    ['server/cli/probe.ts', '#web/api/client.ts', 'server/ never imports web/'],
     // The one real violation before issue 33: the session plugin read the access cache from a feature.
     [
       'server/plugins/session.ts',
@@ -140,11 +141,16 @@ describe('imports the map allows', () => {
     ['server/engines/probe.test.ts', '#server/test/server-databases.ts'],
     ['server/engines/postgres/probe.test.ts', '#server/jobs/export-formats.ts'],
     ['server/app.ts', '#server/features/sql/routes.ts'],
+    // The command line runs the features' services as main.ts does (decision 0057).
+    ['server/cli/probe.ts', '#server/features/admin/user-actions-service.ts'],
     ['server/test/probe.ts', '#server/features/admin/roles-service.ts'],
     ['server/features/sql/probe.ts', '#server/access/table-access.ts'],
     ['server/features/sql/probe.ts', '#server/features/audit/row-audit.ts'],
     ['server/features/admin/probe.ts', '#server/features/audit/undo-service.ts'],
     ['test/security/probe.test.ts', '#server/app.ts'],
+    // The one folder that may import both: scripts/contract-routes.test.ts checks web/test's route table on the app.
+    ['scripts/probe.test.ts', '#server/test/test-app.ts'],
+    ['scripts/probe.test.ts', '#web/test/contract-routes.ts'],
   ];
 
   for (const [file, specifier] of allowed) {

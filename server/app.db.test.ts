@@ -102,6 +102,24 @@ describe('the API server', () => {
     expect(Object.keys(save.responses)).toEqual(expect.arrayContaining(['200', '409']));
     expect(JSON.stringify(save.responses['409'])).toContain('current');
     expect(Object.keys(doc.paths['/api/sql/{db}/{schema}/{table}/delete'].post.responses)).toContain('409');
+    // The filter calls (issue 35): the filter document's recursive schema, the page's parameters, the plan.
+    const query = doc.paths['/api/sql/{db}/{schema}/{table}/query'].post;
+    const queryBody = JSON.stringify(query.requestBody.content);
+    expect(queryBody).toContain('search');
+    expect(queryBody).toContain('"$ref":"#/components/schemas/FilterInput"');
+    const filterSchema = JSON.stringify(doc.components.schemas.FilterInput);
+    expect(filterSchema).toContain('"$ref":"#/components/schemas/FilterInput"');
+    for (const word of ['and', 'or', 'not', 'column', 'contains', 'isNotNull', 'values'])
+      expect(filterSchema, `the filter document's schema documents ${word}`).toContain(`"${word}"`);
+    expect(query.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['page', 'pageSize', 'orderBy', 'cursor']),
+    );
+    expect(query.description).toContain('where.and[1].or[0]');
+    const plan = doc.paths['/api/sql/{db}/{schema}/{table}/query/plan'].post;
+    expect(JSON.stringify(plan.responses['200'])).toContain('estimatedRows');
+    const exported = doc.paths['/api/sql/{db}/{schema}/{table}/query/export'].post;
+    expect(JSON.stringify(exported.requestBody.content)).toContain('xlsx');
+    expect(Object.keys(exported.responses)).toContain('202');
     expect((await t.app.inject({ method: 'GET', url: '/api/docs' })).statusCode).toBeLessThan(400);
   });
 

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import { isPageRoute } from '#common/page-routes.ts';
 import { siteLinkMetaNames, type SiteLinks } from '#common/content/site.ts';
@@ -16,6 +16,7 @@ import { claimCaptcha } from './store/captcha-claims.ts';
 import { sharedSecret } from './store/settings.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { createSmsSender, type SmsSender } from './sms/sms-sender.ts';
+import { answerCompression } from './plugins/compression.ts';
 import { answerFrameworkError, errorEnvelope, failure } from './plugins/error-envelope.ts';
 import { jsonBodies } from './plugins/json-bodies.ts';
 import { requestLogging } from './plugins/request-logging.ts';
@@ -36,6 +37,7 @@ import { passkeyRoutes } from './features/account/passkey-routes.ts';
 import { createCaptcha, type Captcha } from './features/captcha/captcha.ts';
 import { captchaRoutes } from './features/captcha/routes.ts';
 import { sqlRoutes } from './features/sql/routes.ts';
+import { viewsRoutes } from './features/views/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
@@ -118,6 +120,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   });
   errorEnvelope(app);
   jsonBodies(app);
+  // Brotli or gzip for the page shell and the API's data and admin answers, never for a secret's (decision 0055).
+  answerCompression(app);
   // Every route as registered: the route matrix (test/security/route-matrix.test.ts) is generated from this table.
   const routeTable: { method: string; url: string }[] = [];
   app.decorate('routeTable', routeTable);
@@ -136,6 +140,8 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
       },
     },
     transform: jsonSchemaTransform,
+    // The named schemas (the filter document's recursion) as components the routes' schemas refer to.
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/api/docs',
@@ -216,6 +222,7 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
       redisUrl: config.redisUrl,
     }),
   );
+  await app.register(viewsRoutes({ store, databases: context.databases, now }));
   await app.register(adminRoutes({ store, databases: context.databases, now }));
   await app.register(analyticsRoutes({ store, now, log: app.log, secrets }));
   await app.register(contactRoutes({ store, mailer, config, now, log: app.log }));
@@ -279,7 +286,8 @@ function htmlAttribute(text: string): string {
 /**
  * Serves the built single-page app: hashed assets cached for good; the web app's pages (common/page-routes.ts) get
  * index.html with 200, any other page path index.html with 404 (the app then shows its 404 page). index.html is
- * rendered for each answer with its own style nonce, so it is never served as a static file.
+ * rendered for each answer with its own style nonce, so it is never served as a static file. A file the build
+ * compressed goes as its brotli or gzip copy to a browser that accepts it (decision 0055).
  */
 function serveWebApp(app: FastifyInstance, webRoot: string | null, meta: string): void {
   const index = webRoot ? path.join(webRoot, 'index.html') : null;
@@ -289,12 +297,17 @@ function serveWebApp(app: FastifyInstance, webRoot: string | null, meta: string)
       root: webRoot,
       wildcard: true,
       index: false,
-      // Folders ('/', '/assets/') and index.html itself fall through to the handler below.
-      allowedPath: (pathname) => !pathname.endsWith('/') && pathname !== '/index.html',
+      // name.br or name.gz beside the file, by the browser's Accept-Encoding (brotli first), else the file itself;
+      // every file it serves says Vary: Accept-Encoding, so a cache keeps the encodings apart.
+      preCompressed: true,
+      // Folders ('/', '/assets/') and index.html itself fall through to the handler below; so do the compressed
+      // copies asked for by name (they are only sent in place of their file).
+      allowedPath: (pathname) =>
+        !pathname.endsWith('/') && pathname !== '/index.html' && !/\.(?:br|gz)$/.test(pathname),
       cacheControl: false,
-      setHeaders: (res, file) => {
+      setHeaders: (reply, file) => {
         const immutable = file.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, scanTimeoutOf } from './config.ts';
 
 function problem(env: Record<string, string>): string {
   try {
@@ -162,6 +162,35 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads SCAN_TIMEOUT_MS and SCAN_TIMEOUTS, the scan budgets: 5 s by default, never above the statement timeout', () => {
+    expect(loadConfig({})).toMatchObject({ scanTimeoutMs: 5_000, scanTimeoutsMs: {} });
+    expect(loadConfig({ STATEMENT_TIMEOUT_MS: '3000' }).scanTimeoutMs).toBe(3_000);
+    const databases = 'shop=postgres://u:p@db/shop,archive=mysql://root@db:3306/archive';
+    const config = loadConfig({
+      DATABASES: databases,
+      SCAN_TIMEOUT_MS: '2000',
+      SCAN_TIMEOUTS: 'archive=12000',
+    });
+    expect(config).toMatchObject({ scanTimeoutMs: 2_000, scanTimeoutsMs: { archive: 12_000 } });
+    expect(scanTimeoutOf(config, 'archive')).toBe(12_000);
+    expect(scanTimeoutOf(config, 'shop')).toBe(2_000);
+    expect(problem({ SCAN_TIMEOUT_MS: '20000' })).toBe(
+      'SCAN_TIMEOUT_MS: 20000 must not be longer than STATEMENT_TIMEOUT_MS (15000), which ends every statement.',
+    );
+    expect(problem({ SCAN_TIMEOUT_MS: '5s' })).toBe(
+      'SCAN_TIMEOUT_MS: "5s" must be a whole number from 100 to 3600000.',
+    );
+    expect(problem({ DATABASES: databases, SCAN_TIMEOUTS: 'archive=60000' })).toMatch(
+      /^SCAN_TIMEOUTS: 60000 must not be longer than STATEMENT_TIMEOUT_MS/,
+    );
+    expect(problem({ DATABASES: databases, SCAN_TIMEOUTS: 'crm=1000' })).toBe(
+      'SCAN_TIMEOUTS: "crm" is not a database of DATABASES.',
+    );
+    expect(problem({ DATABASES: databases, SCAN_TIMEOUTS: 'archive' })).toBe(
+      'SCAN_TIMEOUTS: "archive" is not name=milliseconds (for example archive=30000).',
+    );
+  });
+
   it('reads EXPORT_DIR, the export folder instances share: DATA_DIR/exports by default', () => {
     expect(loadConfig({}).exportDir).toBe(path.resolve('data', 'exports'));
     expect(loadConfig({ DATA_DIR: '/srv/dbui' }).exportDir).toBe(path.resolve('/srv/dbui/exports'));
@@ -169,6 +198,18 @@ describe('loadConfig', () => {
       path.resolve('/mnt/shared/exports'),
     );
     expect(loadConfig({ EXPORT_DIR: ' shared/exports ' }).exportDir).toBe(path.resolve('shared/exports'));
+  });
+
+  it('defaults PUBLIC_URL to the address this machine reaches, localhost for a wildcard HOST', () => {
+    expect(loadConfig({}).publicUrl).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ HOST: '10.0.0.5', PORT: '9000' }).publicUrl).toBe('http://10.0.0.5:9000');
+    expect(loadConfig({ HOST: '::1' }).publicUrl).toBe('http://[::1]:8080');
+    // A container listens on every address: 0.0.0.0 is no origin a browser or a passkey can use.
+    expect(loadConfig({ HOST: '0.0.0.0' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ HOST: '::' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ HOST: '0.0.0.0', PUBLIC_URL: 'https://dbui.example.com' }).publicUrl).toBe(
+      'https://dbui.example.com',
+    );
   });
 
   it('takes a SECRET_KEY of at least 32 characters, or none (the key file)', () => {

@@ -39,6 +39,11 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Longest a statement against a browsed database may run (ms). */
   statementTimeoutMs: number;
+  /** SCAN_TIMEOUT_MS: how long a filter that no index serves may run (ms; decision 0061), at most
+   * statementTimeoutMs; SCAN_TIMEOUTS gives a database its own (`scanTimeoutOf`). */
+  scanTimeoutMs: number;
+  /** SCAN_TIMEOUTS: name=ms,… for the databases whose scans may run longer (or shorter) than SCAN_TIMEOUT_MS. */
+  scanTimeoutsMs: Record<string, number>;
   /** POOL_SIZE: the most connections DBUI opens to each browsed database (its pool's size). */
   poolSize: number;
   /** How long a client may take over its side of the conversation (ms): see httpTimeoutsOf. */
@@ -66,6 +71,9 @@ export interface Config {
   auditRetentionDays: number;
   /** Social sign-in providers that are configured. */
   oauth: Partial<Record<OAuthProviderName, OAuthProviderSetting>>;
+  /** OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET (a secret), OIDC_LABEL, OIDC_SCOPES: sign-in with any OpenID
+   * Connect provider (Keycloak, Authentik, Okta, Entra ID, Google Workspace), beside the named ones; null: unset. */
+  oidc: OidcSetting | null;
   /** Which proxies' X-Forwarded-For/-Proto/-Host to believe (Fastify's trustProxy): false (none, the default),
    * the addresses or CIDR ranges of the proxies, or the number of proxies in front. */
   trustProxy: false | string[] | number;
@@ -109,6 +117,19 @@ export interface OAuthProviderSetting {
   clientSecret: string;
   /** Overrides the provider's usual issuer (tests point it at a local OpenID provider). */
   issuer: string | null;
+}
+
+/** The generic OpenID Connect provider (docs/decisions/0060-generic-openid-connect.md). */
+export interface OidcSetting {
+  /** Exactly as the provider names itself in its discovery document (a trailing slash is kept: Authentik has one). */
+  issuer: string;
+  clientId: string;
+  /** A secret: never logged. */
+  clientSecret: string;
+  /** What people call the service, on the button ("Continue with …") and in messages; default "Single sign-on". */
+  label: string;
+  /** Space-separated, openid among them; default "openid email profile". */
+  scope: string;
 }
 
 /** A start-up problem with one variable; main.ts prints its message as one line and exits. */
@@ -267,6 +288,13 @@ function httpTimeoutsOf(
   return { headersMs, requestMs, keepAliveMs, idleMs };
 }
 
+/** PUBLIC_URL unset: the address this machine's own browser reaches DBUI at. A wildcard HOST (0.0.0.0, ::, as in a
+ * container) is no address a browser can use, nor a WebAuthn origin: localhost stands in for it. */
+export function defaultPublicUrl(host: string, port: number): string {
+  const name = ['0.0.0.0', '::', '[::]'].includes(host) ? 'localhost' : host;
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+}
+
 /** SECRET_KEY: long random text (hashed to the AES key), or unset for the key file. */
 function secretKeyOf(raw: string | undefined): string | null {
   if (raw === undefined) return null;
@@ -337,6 +365,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     3_600_000,
   );
   const host = value('HOST') ?? '127.0.0.1';
+  const databases = parseDatabases(value('DATABASES') ?? '');
+  const scanTimeoutMs = scanTimeoutIn('SCAN_TIMEOUT_MS', value('SCAN_TIMEOUT_MS'), statementTimeoutMs);
   return {
     port,
     host,
@@ -347,17 +377,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       appDbKind === 'sqlite'
         ? { kind: 'sqlite', file: sqliteFile(appDbUrl) }
         : { kind: 'postgres', url: appDbUrl },
-    databases: parseDatabases(value('DATABASES') ?? ''),
+    databases,
     admin: given.length === 3 ? (adminParts as AdminSetting) : null,
     smtpUrl,
     redisUrl,
     logLevel: logLevel.data,
     statementTimeoutMs,
+    scanTimeoutMs,
+    scanTimeoutsMs: scanTimeoutsOf(value('SCAN_TIMEOUTS'), databases, statementTimeoutMs),
     poolSize: intIn('POOL_SIZE', value('POOL_SIZE'), 10, 1, 200),
     httpTimeouts: httpTimeoutsOf(value, statementTimeoutMs),
-    publicUrl:
-      httpUrl('PUBLIC_URL', value('PUBLIC_URL')) ??
-      `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    publicUrl: httpUrl('PUBLIC_URL', value('PUBLIC_URL')) ?? defaultPublicUrl(host, port),
     mailFrom: value('MAIL_FROM') ?? 'DBUI <no-reply@dbui.local>',
     contactTo: contactToOf(value('CONTACT_TO')),
     siteLinks: siteLinksOf(value),
@@ -374,6 +404,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: secretKeyOf(value('SECRET_KEY')),
     metricsToken: metricsTokenOf(value('METRICS_TOKEN')),
     llm: llmOf(value),
+    oidc: oidcOf(value),
     oauth: Object.fromEntries(
       oauthProviderNames.flatMap((provider) => {
         const prefix = `OAUTH_${provider.toUpperCase()}`;
@@ -396,6 +427,135 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
   };
 }
+
+const OIDC_DEFAULT_LABEL = 'Single sign-on';
+const OIDC_DEFAULT_SCOPE = 'openid email profile';
+/** RFC 6749 §3.3: a scope token is printable ASCII without space, " and \. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5b\x5d-\x7e]+$/;
+
+/**
+ * OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together (or none); OIDC_LABEL and OIDC_SCOPES optional, and
+ * refused without the three. The issuer is kept as given, trailing slash included, since discovery compares it
+ * exactly with the one the provider names.
+ */
+function oidcOf(value: (name: string) => string | undefined): OidcSetting | null {
+  const issuerRaw = value('OIDC_ISSUER');
+  const clientId = value('OIDC_CLIENT_ID');
+  const clientSecret = value('OIDC_CLIENT_SECRET');
+  const label = value('OIDC_LABEL');
+  const scopes = value('OIDC_SCOPES');
+  const together = 'set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together, or none of them.';
+  if (!issuerRaw && !clientId && !clientSecret) {
+    const stray = label ? 'OIDC_LABEL' : scopes ? 'OIDC_SCOPES' : null;
+    if (stray)
+      throw new ConfigError(
+        stray,
+        'is set, but sign-in with an OpenID Connect provider needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.',
+      );
+    return null;
+  }
+  if (!issuerRaw) throw new ConfigError('OIDC_ISSUER', together);
+  if (!clientId) throw new ConfigError('OIDC_CLIENT_ID', together);
+  if (!clientSecret) throw new ConfigError('OIDC_CLIENT_SECRET', together);
+  return {
+    issuer: oidcIssuerOf(issuerRaw),
+    clientId,
+    clientSecret,
+    label: oidcLabelOf(label),
+    scope: oidcScopeOf(scopes),
+  };
+}
+
+/** An http(s) URL without query, fragment or credentials, and not the discovery document's own address. */
+function oidcIssuerOf(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(
+      'OIDC_ISSUER',
+      `"${redact(raw)}" is not a URL (for example https://sso.example.com/realms/staff).`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError('OIDC_ISSUER', `"${redact(raw)}" must be an https:// URL.`);
+  if (url.pathname.includes('/.well-known/'))
+    throw new ConfigError(
+      'OIDC_ISSUER',
+      'give the issuer itself, without /.well-known/openid-configuration (DBUI adds it).',
+    );
+  if (url.search || url.hash || url.username || url.password)
+    throw new ConfigError(
+      'OIDC_ISSUER',
+      `"${redact(raw)}" must not carry a query, a fragment or credentials.`,
+    );
+  return raw;
+}
+
+function oidcLabelOf(raw: string | undefined): string {
+  if (raw === undefined) return OIDC_DEFAULT_LABEL;
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (raw.length > 40 || /[\u0000-\u001f\u007f]/.test(raw))
+    throw new ConfigError(
+      'OIDC_LABEL',
+      'must be at most 40 characters of plain text (for example Acme account).',
+    );
+  return raw;
+}
+
+function oidcScopeOf(raw: string | undefined): string {
+  if (raw === undefined) return OIDC_DEFAULT_SCOPE;
+  const tokens = [...new Set(raw.split(/[\s,]+/).filter(Boolean))];
+  const bad = tokens.find((token) => !SCOPE_TOKEN.test(token));
+  if (bad !== undefined) throw new ConfigError('OIDC_SCOPES', `"${bad}" is not a scope name.`);
+  if (!tokens.includes('openid'))
+    throw new ConfigError('OIDC_SCOPES', 'must include openid (for example openid email profile).');
+  return tokens.join(' ');
+}
+
+/**
+ * SCAN_TIMEOUTS: `name=ms,name=ms`, a scan budget of its own for some registered databases (an archive whose readers
+ * may wait longer), each from 100 ms to STATEMENT_TIMEOUT_MS, which also ends a scan.
+ */
+function scanTimeoutsOf(
+  raw: string | undefined,
+  databases: DatabaseSetting[],
+  statementTimeoutMs: number,
+): Record<string, number> {
+  const timeouts: Record<string, number> = {};
+  for (const entry of (raw ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const [name = '', ms, ...rest] = entry.split('=').map((part) => part.trim());
+    if (ms === undefined || rest.length > 0 || !name)
+      throw new ConfigError(
+        'SCAN_TIMEOUTS',
+        `"${entry}" is not name=milliseconds (for example archive=30000).`,
+      );
+    if (!databases.some((d) => d.name === name))
+      throw new ConfigError('SCAN_TIMEOUTS', `"${name}" is not a database of DATABASES.`);
+    timeouts[name] = scanTimeoutIn('SCAN_TIMEOUTS', ms, statementTimeoutMs);
+  }
+  return timeouts;
+}
+
+/** A scan budget in ms: 5,000 unless given, never longer than STATEMENT_TIMEOUT_MS (which ends any statement). */
+function scanTimeoutIn(variable: string, raw: string | undefined, statementTimeoutMs: number): number {
+  const ms = intIn(variable, raw, Math.min(5_000, statementTimeoutMs), 100, 3_600_000);
+  if (ms > statementTimeoutMs)
+    throw new ConfigError(
+      variable,
+      `${ms} must not be longer than STATEMENT_TIMEOUT_MS (${statementTimeoutMs}), which ends every statement.`,
+    );
+  return ms;
+}
+
+/** The scan budget of a registered database: its SCAN_TIMEOUTS entry, else SCAN_TIMEOUT_MS. */
+export const scanTimeoutOf = (
+  config: Pick<Config, 'scanTimeoutMs' | 'scanTimeoutsMs'>,
+  name: string,
+): number => config.scanTimeoutsMs[name] ?? config.scanTimeoutMs;
 
 /** METRICS_TOKEN: long random text (openssl rand -base64 32), or unset for metrics off. */
 function metricsTokenOf(raw: string | undefined): string | null {

@@ -1,75 +1,30 @@
-import { constants } from 'node:os';
-import { Worker } from 'node:worker_threads';
-
 /** How long a stop may take: SIGTERM or SIGINT to the process gone. */
 export const SHUTDOWN_GRACE_MS = 10_000;
-/** The watchdog's own deadline comes this much later, so the main thread's orderly forced exit (which says why
- * in the log) goes first whenever it can run at all. */
-const WATCHDOG_EXTRA_MS = 1_000;
-
-/** The watchdog's side of a stop. */
-export interface ForcedExit {
-  /** Says the stop has begun (idempotent): the process is killed SHUTDOWN_GRACE_MS + 1 s later if still alive. */
-  shutdownStarted(): void;
-}
+/** The guardian's own deadline comes this much later, so the server's orderly forced exit (which says why in the
+ * log) goes first whenever its main thread can run at all. */
+export const GUARDIAN_EXTRA_MS = 1_000;
+/** Set by the guardian (server/guardian.ts) in the server's environment. */
+export const GUARDED = 'DBUI_GUARDED';
 
 /*
- * The watchdog, in a worker thread of its own: nothing the main thread does (a synchronous write to a full pipe, a
- * synchronous SQLite call waiting on a lock, a loop that never yields) can stop its timer, and SIGKILL cannot be
- * caught or delayed. It learns of a stop in two ways: the main thread's signal handler tells it, and it hears
- * SIGTERM and SIGINT itself, for a main thread already blocked when the signal comes, whose handler would run
- * late or never. Node offers no public signal API in workers; the signal binding is the one the main thread's
- * process.on('SIGTERM') uses (libuv tells every event loop that listens), reached through process.binding, whose
- * deprecation notice is silenced in this thread only. Where a later Node refuses it, the message still arms the
- * watchdog. CommonJS source evaluated as the worker, so the bundle needs no file beside it.
+ * The stop watchdog is the guardian, a small process of its own (server/guardian.ts, dist/server/main.js): it is the
+ * process an operator starts and signals, passes SIGTERM, SIGINT and SIGHUP on to the server (this process) and
+ * kills it with SIGKILL SHUTDOWN_GRACE_MS + GUARDIAN_EXTRA_MS after the first, whatever holds the server's main
+ * thread. A worker thread of the server's own cannot hear a signal through any public Node API, and the internal
+ * binding it once used is gone in Node 24 (docs/decisions/0059-node-versions-and-dependencies.md, amending 0020).
  */
-const WATCHDOG_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-let timer = null;
-const arm = () => {
-  timer ??= setTimeout(() => process.kill(workerData.pid, 'SIGKILL'), workerData.deadlineMs);
-};
-parentPort.on('message', arm);
-try {
-  process.noDeprecation = true;
-  const { Signal } = process.binding('signal_wrap');
-  for (const signal of workerData.signals) {
-    const handle = new Signal();
-    handle.onsignal = arm;
-    if (handle.start(signal) !== 0) handle.close();
-  }
-} catch {
-  // No signal binding: armed by the main thread's message only.
-}
-`;
 
 /**
- * Starts the watchdog; call it where the SIGTERM and SIGINT handlers are installed (before that, the signals keep
- * their default action). It does not keep the process alive. `onError` hears of a watchdog that failed (the main
- * thread's own timer still forces the exit when that thread can run).
+ * Under the guardian: when the guardian is gone without the server having exited (it was killed with SIGKILL, as a
+ * supervisor or a test ends a process), the server goes too, at once, as it would have had it been killed itself.
+ * Call it where the signal handlers are installed. Outside the guardian (tsx server/main.ts in development, tests
+ * that run the TypeScript entry) it does nothing.
  */
-export function startForcedExit(onError: (error: Error) => void): ForcedExit {
-  const worker = new Worker(WATCHDOG_SOURCE, {
-    eval: true,
-    workerData: {
-      pid: process.pid,
-      deadlineMs: SHUTDOWN_GRACE_MS + WATCHDOG_EXTRA_MS,
-      signals: [constants.signals.SIGTERM, constants.signals.SIGINT],
-    },
-    // Its own small heap: it holds a timer and two signal handles.
-    resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
-    stdout: true,
-    stderr: true,
-  });
-  worker.on('error', onError);
-  worker.unref();
-  let told = false;
-  return {
-    shutdownStarted() {
-      if (told) return;
-      told = true;
-      // Queued to the worker at once: it needs nothing more from this thread.
-      worker.postMessage('shutdown');
-    },
-  };
+export function followGuardian(): void {
+  if (process.env[GUARDED] !== '1' || !process.channel) return;
+  process.once('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+  // Node reads the channel (and so notices its end) only while something listens for messages; none come.
+  process.on('message', () => undefined);
+  // The channel only tells of the guardian's end: it must not keep this process alive.
+  process.channel.unref();
 }

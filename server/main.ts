@@ -2,7 +2,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig, type Config, type DatabaseSetting } from './config.ts';
+import { ConfigError, defaultPublicUrl, scanTimeoutOf, type Config, type DatabaseSetting } from './config.ts';
+import { loadConfiguration } from './config-sources.ts';
 import { demoFileState } from './demo/demo-file.ts';
 import { connectDatabase } from './engines/connect.ts';
 import { DatabaseRegistry } from './engines/database-registry.ts';
@@ -10,7 +11,7 @@ import { redactUrl } from './engines/engine-url.ts';
 import { migrateAppStore, openAppStore, type AppStore } from './store/app-store.ts';
 import { prepareFirstAdministrator, setupLink } from './features/setup/service.ts';
 import { loadSecretKey, secretBox } from './crypto/secret-box.ts';
-import { SHUTDOWN_GRACE_MS, startForcedExit } from './forced-exit.ts';
+import { SHUTDOWN_GRACE_MS, followGuardian } from './forced-exit.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
 import { stdoutLog } from './stdout-log.ts';
 
@@ -20,7 +21,7 @@ export const DEMO_DATABASE_NAME = 'demo';
 /** A start-up failure: printed as one line, never as a stack trace. */
 class StartError extends Error {}
 
-/** The built web app sits beside the bundled server: dist/server/main.js → dist/web. */
+/** The built web app sits beside the bundled server: dist/server/server.js → dist/web. */
 function webRoot(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');
 }
@@ -64,17 +65,15 @@ async function exitAfterLogs(code: number): Promise<never> {
 /**
  * Stops cleanly on SIGTERM or SIGINT: stop accepting, let requests in flight finish, close pools, exit 0. Whatever
  * holds it, the process is gone within SHUTDOWN_GRACE_MS: this thread's timer says so in the log and kills it, and
- * when this thread cannot run, the watchdog thread kills it a second later (forced-exit.ts).
+ * when this thread cannot run, the guardian process that passed the signal on kills it a second later
+ * (guardian.ts, forced-exit.ts).
  */
 function closeOnSignals(app: FastifyInstance, store: AppStore, databases: DatabaseRegistry): void {
-  const watchdog = startForcedExit((error) =>
-    app.log.warn({ err: error }, 'the shutdown watchdog did not start; the stop relies on its timer alone'),
-  );
+  followGuardian();
   let closing = false;
   const close = (signal: string) => {
     if (closing) return;
     closing = true;
-    watchdog.shutdownStarted();
     app.log.info({ signal }, 'shutting down: finishing requests in flight');
     const force = setTimeout(() => {
       app.log.error(`shutdown is taking too long; killing the process within ${SHUTDOWN_GRACE_MS / 1000} s`);
@@ -104,7 +103,8 @@ function closeOnSignals(app: FastifyInstance, store: AppStore, databases: Databa
 
 async function main(): Promise<void> {
   limitHeapGrowth();
-  const config = loadConfig();
+  // The environment, a .env file under it, the secrets' files (config-sources.ts).
+  const { config } = loadConfiguration();
   const store = await openStore(config);
   const databases = new DatabaseRegistry(
     await Promise.all(
@@ -112,6 +112,7 @@ async function main(): Promise<void> {
         connectDatabase(setting.name, setting.kind, setting.url, {
           statementTimeoutMs: config.statementTimeoutMs,
           poolSize: config.poolSize,
+          scanTimeoutMs: scanTimeoutOf(config, setting.name),
         }),
       ),
     ),
@@ -149,10 +150,15 @@ async function main(): Promise<void> {
     'DBUI is ready',
   );
   if (setupToken) {
-    // Printed plainly as well as logged, so an operator reading the terminal sees it at once; through the log's
-    // writer, so it stays between the lines it belongs with.
+    // At PUBLIC_URL when it is set; else at the port listened on, by an address a browser can use (localhost for a
+    // wildcard HOST, as in a container). Printed plainly as well as logged, so an operator reading the terminal sees
+    // it at once; through the log's writer, so it stays between the lines it belongs with.
+    const linkBase =
+      config.publicUrl === defaultPublicUrl(config.host, config.port)
+        ? defaultPublicUrl(config.host, port)
+        : config.publicUrl;
     logs.write(
-      `\nNo administrator yet. Create one within 24 hours at:\n  ${setupLink(baseUrl, setupToken)}\n\n`,
+      `\nNo administrator yet. Create one within 24 hours at:\n  ${setupLink(linkBase, setupToken)}\n\n`,
     );
   }
 }

@@ -159,6 +159,17 @@ export const verifyRequest = z
   });
 export type VerifyRequest = z.infer<typeof verifyRequest>;
 
+/** The query parameter of /account/login that carries a second-step link's token (`dbui admin reset-2fa`). */
+export const SECOND_STEP_LINK_PARAM = 'reset2fa';
+
+/** POST /api/account/login/link: after the password, a second-step link (`dbui admin reset-2fa`) stands in for the
+ * second step, once (docs/decisions/0057-command-line-and-configuration-files.md). */
+export const secondStepLinkRequest = z.object({
+  key: z.string().min(1, m.loginFailed).max(200, m.loginFailed),
+  link: z.string().trim().min(1, am.secondStepLinkInvalid).max(200, am.secondStepLinkInvalid),
+});
+export type SecondStepLinkRequest = z.infer<typeof secondStepLinkRequest>;
+
 /** POST /api/account/login/resend: another code by Email or Phone (locked for 60 s after each send). */
 export const resendRequest = z.object({
   key: z.string().min(1, m.resendFailed).max(200, m.resendFailed),

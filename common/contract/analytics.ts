@@ -54,6 +54,9 @@ export const analyticsEventsInput = z.object({
 export type AnalyticsEventsInput = z.infer<typeof analyticsEventsInput>;
 
 /** GET /api/admin/analytics?days=: the last `days` UTC days, today included. */
+/** The answer to POST /api/analytics/events: nothing. */
+export const analyticsEventsAnswer = z.null();
+
 export const analyticsQuery = z.object({
   days: z.coerce
     .number({ error: `days must be a whole number from 1 to ${ANALYTICS_DAYS_MAX}.` })

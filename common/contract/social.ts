@@ -6,8 +6,9 @@ import { z } from 'zod';
  * Sign-in itself is a browser navigation (GET /api/account/login/{provider}), answered with redirects.
  */
 
-/** Social sign-in providers (docs/decisions/0005-accounts.md, "Social sign-in"). */
-export const socialProviderNames = ['google', 'microsoft', 'facebook'] as const;
+/** Social sign-in providers (docs/decisions/0005-accounts.md, "Social sign-in"): the three the spec names, and
+ * `oidc`, any OpenID Connect provider the operator sets up with OIDC_ISSUER (0060). */
+export const socialProviderNames = ['google', 'microsoft', 'facebook', 'oidc'] as const;
 export const socialProviderName = z.enum(socialProviderNames);
 export type SocialProviderName = z.infer<typeof socialProviderName>;
 
@@ -24,6 +25,12 @@ export type LinkedProvider = z.infer<typeof linkedProvider>;
 export const socialProviders = z.object({
   configured: z.array(socialProviderName).describe('Providers set up on this server; hide the other buttons'),
   linked: z.array(linkedProvider).describe('The signed-in account’s linked providers; [] when signed out'),
+  labels: z
+    .partialRecord(socialProviderName, z.string())
+    .optional()
+    .describe(
+      'The name to show for each configured provider ("Google"; for oidc, the operator’s OIDC_LABEL, "Single sign-on" by default)',
+    ),
   hasPassword: z
     .boolean()
     .nullable()

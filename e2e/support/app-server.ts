@@ -31,15 +31,22 @@ export const distFolder = process.env.DBUI_DIST ?? 'dist';
 /**
  * Starts the built server on a free port with a fresh data folder (in the temp folder, removed at stop), a real SMTP sink, a
  * cheap human check and the journey administrator, and waits until /api/health answers. `env` adds or overrides
- * variables.
+ * variables; given as a function, it is called with the server's origin first (for a service that must know the
+ * server's address before the server starts, such as an OpenID provider with its redirect URI).
  */
-export async function startAppServer(name: string, env: Record<string, string> = {}): Promise<AppServer> {
+export async function startAppServer(
+  name: string,
+  env: Record<string, string> | ((origin: string) => Promise<Record<string, string>>) = {},
+): Promise<AppServer> {
   const port = await freePort();
   const origin = `http://localhost:${port}`;
+  const extraEnv = typeof env === 'function' ? await env(origin) : env;
   // Outside test-results/: a Playwright run started meanwhile (another person's) empties that folder.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `dbui-e2e-${name}-`));
   const mail = await startMailSink();
-  const child: ChildProcess = spawn(process.execPath, [path.join(distFolder, 'server', 'main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [path.resolve(distFolder, 'server', 'main.js')], {
+    // In the data folder, so a .env file of the checkout does not reach it.
+    cwd: dataDir,
     env: {
       PATH: process.env.PATH ?? '',
       PORT: String(port),
@@ -52,7 +59,7 @@ export async function startAppServer(name: string, env: Record<string, string> =
       ADMIN_USERNAME: journeyAdmin.username,
       ADMIN_PASSWORD: journeyAdmin.password,
       ADMIN_EMAIL: journeyAdmin.email,
-      ...env,
+      ...extraEnv,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

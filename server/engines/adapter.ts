@@ -55,6 +55,23 @@ export interface EngineAdapter {
    * deadlines (a health check's budget is shorter than a call's). */
   probe?(budgetMs: number): Promise<void>;
 
+  /** What the adapter holds besides its pool (SQLite's scan workers), ended when the engine closes. */
+  close?(): Promise<void>;
+
+  /** How long the statements of a filter that no index serves may run (scanBudgetOf, decision 0061). */
+  readonly scanBudgetMs: number;
+  /**
+   * Runs one select of a scanning filter so that the database itself stops it once it has run `budgetMs` and cancels
+   * it on its side (PostgreSQL: `SET LOCAL statement_timeout` in a read-only transaction; MariaDB: `SET STATEMENT
+   * max_statement_time … FOR`; MySQL: the MAX_EXECUTION_TIME hint; SQL Server: a request timeout; SQLite: its own
+   * connection on a worker thread, stopped by scanWhere's check), answering its rows as the driver gives them. A stop
+   * is a ScanStopped, with the rows examined when the engine says.
+   */
+  scanQuery(query: CompiledQuery, budgetMs: number): Promise<Record<string, unknown>[]>;
+  /** A scanning statement's WHERE as the engine needs it to stop itself (SQLite: a check of the budget on every row
+   * examined); without it the WHERE is the filter's. */
+  scanWhere?(where: SqlFragment): SqlFragment;
+
   /** Every table and view the connection can see, outside the engine's system schemas. */
   readCatalog(): Promise<CatalogTable[]>;
 
@@ -64,6 +81,13 @@ export interface EngineAdapter {
   /** A predicate "column starts with prefix" that the engine can answer from an index on the column; `info` is the
    * column (some types, e.g. PostgreSQL enums, compare as text). */
   textStartsWith(column: SqlFragment, prefix: string, info?: Pick<Column, 'type'>): SqlFragment;
+
+  /** A predicate "column contains text" (anywhere in it), matching case as textStartsWith does on this engine, with
+   * LIKE's wildcards (and the escape character) in the text taken literally. No index serves it. */
+  textContains(column: SqlFragment, text: string, info?: Pick<Column, 'type'>): SqlFragment;
+
+  /** A predicate "column ends with text", as textContains. */
+  textEndsWith(column: SqlFragment, text: string, info?: Pick<Column, 'type'>): SqlFragment;
 
   /** A value from the driver as it goes on the wire (see CellValue: no precision lost, binary as base64). */
   decodeValue(column: Column, raw: unknown): CellValue;
@@ -99,6 +123,10 @@ export interface EngineAdapter {
     query: CompiledQuery,
     options: Required<Pick<RowStreamOptions, 'chunkSize'>> & RowStreamOptions,
   ): AsyncIterable<Record<string, unknown>[]>;
+
+  /** The engine's estimate of the rows a select returns, from its plan without running it (PostgreSQL EXPLAIN's
+   * plan rows, MySQL's EXPLAIN rows × filtered), or null when it gives none. */
+  estimateRows?(query: CompiledQuery): Promise<number | null>;
 
   /** Engines that can write CSV themselves (PostgreSQL COPY) or from the driver's raw cells (MySQL). */
   csvCopy?: CsvCopy;

@@ -15,7 +15,7 @@ export async function connectDatabase(
 ): Promise<DatabaseEngine> {
   switch (kind) {
     case 'sqlite':
-      return (await import('./sqlite/connect.ts')).connectSqlite(name, sqliteFileOf(url));
+      return (await import('./sqlite/connect.ts')).connectSqlite(name, sqliteFileOf(url), options);
     case 'postgres':
       return (await import('./postgres/connect.ts')).connectPostgres(name, url, options);
     case 'mysql':

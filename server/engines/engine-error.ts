@@ -57,3 +57,17 @@ export const databaseBusy = (name: string, options?: { cause?: unknown }) =>
 /** Nothing came back from the database before this call's deadline. */
 export const databaseNotAnswering = (name: string, options?: { cause?: unknown }) =>
   new DatabaseUnavailable('not answering', name, options);
+
+/**
+ * A scanning filter's statement stopped by the database at the scan budget (decision 0061): the adapter's scanQuery
+ * throws it, with the rows the engine says it examined when it says so; the generic engine answers it as a 504 that
+ * names the scanning conditions and what would make them fast.
+ */
+export class ScanStopped extends Error {
+  constructor(
+    readonly rowsExamined: number | null,
+    options?: { cause?: unknown },
+  ) {
+    super('The scan budget ran out.', options);
+  }
+}

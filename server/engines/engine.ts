@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Filter as FilterDocument, FilterPlan } from '#common/contract/filter.ts';
 import type { CellValue, Filter, PageResult, Row, Table } from '#common/contract/sql.ts';
 
 /*
@@ -18,15 +19,31 @@ export interface EngineOptions {
   statementTimeoutMs: number;
   /** Most connections the pool opens. */
   poolSize: number;
+  /** How long a filter that no index serves may run (SCAN_TIMEOUT_MS or the database's own, decision 0061); never
+   * above statementTimeoutMs (scanBudgetOf). */
+  scanTimeoutMs?: number;
 }
 
-/** The defaults of STATEMENT_TIMEOUT_MS and POOL_SIZE (main.ts passes the configured values). */
-export const defaultEngineOptions: EngineOptions = { statementTimeoutMs: 15_000, poolSize: 10 };
+/** SCAN_TIMEOUT_MS's default. */
+export const DEFAULT_SCAN_TIMEOUT_MS = 5000;
+
+/** The defaults of STATEMENT_TIMEOUT_MS, POOL_SIZE and SCAN_TIMEOUT_MS (main.ts passes the configured values). */
+export const defaultEngineOptions: EngineOptions = {
+  statementTimeoutMs: 15_000,
+  poolSize: 10,
+  scanTimeoutMs: DEFAULT_SCAN_TIMEOUT_MS,
+};
+
+/** A scanning filter's budget: the scan timeout, at most the statement timeout. */
+export const scanBudgetOf = (options: Partial<EngineOptions>): number =>
+  Math.min(options.scanTimeoutMs ?? DEFAULT_SCAN_TIMEOUT_MS, options.statementTimeoutMs ?? Infinity);
 
 /** What a page request asks for (spec: page number, page size, a filter of column → term, a sort `name`/`-name`).
  * `from`: the boundary of a page the caller was shown (its cursor, decoded), so its neighbour is read by seeking. */
 export interface PageQuery {
   filter: Filter;
+  /** A filter document (issue 35), with the search terms when both are given. */
+  where?: FilterDocument | undefined;
   orderBy?: string | null;
   page: number;
   pageSize: number;
@@ -102,6 +119,8 @@ export interface RestoredRow {
 /** What an export streams: the same filter and sort a page takes (the same match rules and order). */
 export interface RowStreamQuery {
   filter: Filter;
+  /** A filter document (issue 35), as PageQuery's. */
+  where?: FilterDocument | undefined;
   orderBy?: string | null;
 }
 
@@ -161,6 +180,13 @@ export interface DatabaseEngine {
     column: string,
     query: { term?: string; page: number },
   ): Promise<ForeignKeyOptions>;
+  /** How the engine would read the rows a filter keeps (issue 35): each condition through an index or by a scan,
+   * whether the whole filter scans (and so runs under the scan budget), the engine's row estimate, the budget, and
+   * what would make a scan fast. Checks the filter and sort as `page` does. */
+  plan(
+    table: Table,
+    query: { where: FilterDocument; orderBy?: string | null | undefined },
+  ): Promise<FilterPlan>;
   /** Checks a stream's filter and sort (a 400 naming what is wrong) and counts its rows the way `page` does: exact
    * for small tables and small filtered sets, else the estimate or a capped count. */
   countRows(table: Table, query: RowStreamQuery): Promise<RowCount>;

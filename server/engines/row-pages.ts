@@ -5,8 +5,9 @@ import type { EnginePage, PageBoundary, PageQuery } from './engine.ts';
 import { compiledOnce } from './compiled-shapes.ts';
 import { engineCapabilities } from './engine-capabilities.ts';
 import { badInput } from './engine-error.ts';
-import { searchPredicates } from './search-terms.ts';
-import { countUpTo, rowFigureOf } from './table-catalog.ts';
+import { ScanStopped } from './engine-error.ts';
+import { filteredRead, scanned, UNFILTERED, type FilteredRead } from './filter-scan.ts';
+import { countUpTo, rowFigureOf, type RunSelect } from './table-catalog.ts';
 
 /*
  * Paged reading, without memory between calls (docs/decisions/0036-stateless-paging.md). A page answers its
@@ -41,15 +42,21 @@ export class RowPages {
   async page(table: Table, query: PageQuery): Promise<EnginePage> {
     if (!Number.isInteger(query.page) || query.page < 1)
       throw badInput('page must be a whole number from 1.');
-    const predicates = searchPredicates(this.adapter, table, query.filter);
+    const read = filteredRead(this.adapter, table, query);
+    const { where, filtered, run } = read;
     const sort = sortOrder(table, query.orderBy ?? null);
-    const where = predicates.length ? sql.join(predicates, sql` and `) : UNFILTERED;
     refuseFarPastEnd(table, query);
 
-    const filtered = predicates.length > 0;
-    const counting = this.count(table, filtered, where);
-    const refusePastLast = (count: Count) => {
-      if (!count.exact) return;
+    // A scanning filter's count that the budget stops is not a failure: the page still answers, its count then
+    // the rows known so far ("at least").
+    const counting: Promise<Count | null> = this.count(table, filtered, where, run).catch(
+      (error: unknown) => {
+        if (error instanceof ScanStopped) return null;
+        throw error;
+      },
+    );
+    const refusePastLast = (count: Count | null) => {
+      if (!count?.exact) return;
       const lastPage = Math.max(1, Math.ceil(count.count / query.pageSize));
       if (query.page > lastPage) throw badInput(`Page ${query.page} is past the last page (${lastPage}).`);
     };
@@ -58,30 +65,35 @@ export class RowPages {
     if (rowFigureOf(table) === 'exact' && (query.page - 1) * query.pageSize >= table.numberOfRows)
       refusePastLast(await counting);
 
-    let count: Count;
+    let counted: Count | null;
     let rows: Record<string, unknown>[];
     const readBy: ReadBy = { seek: false, fromEnd: false, deferredJoin: false };
     const seek = this.seekFrom(sort, query);
+    const reading = (work: () => Promise<Record<string, unknown>[]>) =>
+      scanned(this.adapter, table, read, work);
     if (seek) {
       readBy.seek = true;
-      [count, rows] = await Promise.all([
+      [counted, rows] = await Promise.all([
         counting,
-        this.seek(table, sort.parts, where, seek, query.pageSize),
+        reading(() => this.seek(table, sort.parts, read, seek, query.pageSize)),
       ]);
-      refusePastLast(count);
-    } else if (this.waitsForCount(table, sort, filtered, query)) {
+      refusePastLast(counted);
+    } else if (!read.scanning && this.waitsForCount(table, sort, filtered, query)) {
       // Whether the page is read from the end depends on the count: free without a filter on an estimated table,
-      // capped with a filter, else a table the catalog counted exactly whose second half this page is in.
-      count = await counting;
-      refusePastLast(count);
-      rows = await this.byNumber(table, sort, where, filtered, query, count, readBy);
+      // capped with a filter, else a table the catalog counted exactly whose second half this page is in. (Not for
+      // a scanning filter: its count and its rows would take two budgets one after the other.)
+      counted = await counting;
+      refusePastLast(counted);
+      const known = counted;
+      rows = await reading(() => this.byNumber(table, sort, read, query, known, readBy));
     } else {
-      [count, rows] = await Promise.all([
+      [counted, rows] = await Promise.all([
         counting,
-        this.byNumber(table, sort, where, filtered, query, null, readBy),
+        reading(() => this.byNumber(table, sort, read, query, null, readBy)),
       ]);
-      refusePastLast(count);
+      refusePastLast(counted);
     }
+    const count = counted ?? { count: (query.page - 1) * query.pageSize + rows.length, exact: false };
     return {
       results: rows.map((raw) => decodeRow(this.adapter, table, raw)),
       count: count.count,
@@ -91,10 +103,10 @@ export class RowPages {
     };
   }
 
-  private async count(table: Table, filtered: boolean, where: SqlFragment): Promise<Count> {
+  private async count(table: Table, filtered: boolean, where: SqlFragment, run: RunSelect): Promise<Count> {
     if (!filtered && table.numberOfRowsIsEstimate) return { count: table.numberOfRows, exact: false };
     const cap = filtered ? FILTERED_COUNT_CAP : Number.MAX_SAFE_INTEGER - 1;
-    const count = await countUpTo(this.adapter, table, cap, where);
+    const count = await countUpTo(this.adapter, table, cap, where, run);
     return count > cap ? { count: cap, exact: false } : { count, exact: true };
   }
 
@@ -138,10 +150,11 @@ export class RowPages {
   private async seek(
     table: Table,
     parts: SortPart[],
-    where: SqlFragment,
+    read: FilteredRead,
     from: { side: 'after' | 'before'; values: unknown[] },
     limit: number,
   ): Promise<Record<string, unknown>[]> {
+    const { where } = read;
     const order = from.side === 'after' ? parts : reversed(parts);
     const seeking = (values: readonly unknown[]) => seekPredicate(this.adapter, parts, values, from.side);
     const rows =
@@ -155,7 +168,7 @@ export class RowPages {
               (places) => this.statement(table, order, seeking(places), limit, 0),
             ),
           )
-        : await this.select(table, order, sql`${where} and ${seeking(from.values)}`, limit, 0);
+        : await read.run(this.statement(table, order, sql`${where} and ${seeking(from.values)}`, limit, 0));
     return from.side === 'after' ? rows : rows.reverse();
   }
 
@@ -164,27 +177,16 @@ export class RowPages {
   private async byNumber(
     table: Table,
     sort: SortOrder,
-    where: SqlFragment,
-    filtered: boolean,
+    read: FilteredRead,
     query: PageQuery,
     count: Count | null,
     readBy: ReadBy,
   ): Promise<Record<string, unknown>[]> {
-    const end = count && sort.total ? fromEnd(count, query, filtered) : null;
+    const end = count && sort.total ? fromEnd(count, query, read.filtered) : null;
     readBy.fromEnd = end !== null;
     if (end)
-      return (
-        await this.read(table, reversed(sort.parts), where, filtered, end.limit, end.offset, readBy)
-      ).reverse();
-    return this.read(
-      table,
-      sort.parts,
-      where,
-      filtered,
-      query.pageSize,
-      (query.page - 1) * query.pageSize,
-      readBy,
-    );
+      return (await this.read(table, reversed(sort.parts), read, end.limit, end.offset, readBy)).reverse();
+    return this.read(table, sort.parts, read, query.pageSize, (query.page - 1) * query.pageSize, readBy);
   }
 
   /** `limit` rows after `offset` in this order: deep into an unfiltered table through an index over the sort and
@@ -192,28 +194,28 @@ export class RowPages {
   private async read(
     table: Table,
     parts: SortPart[],
-    where: SqlFragment,
-    filtered: boolean,
+    read: FilteredRead,
     limit: number,
     offset: number,
     readBy: ReadBy,
   ): Promise<Record<string, unknown>[]> {
     readBy.deferredJoin =
-      offset >= DEFERRED_JOIN_FROM_OFFSET && !filtered && keysCovered(this.adapter, table, parts);
+      offset >= DEFERRED_JOIN_FROM_OFFSET && !read.filtered && keysCovered(this.adapter, table, parts);
     if (readBy.deferredJoin) return this.deferredJoin(table, parts, limit, offset);
-    return this.select(table, parts, where, limit, offset);
+    return this.select(table, parts, read, limit, offset);
   }
 
   /** `limit` rows after `offset` in this order; a page of the whole table from its start or end from a statement
    * compiled once per table, order and page size (compiled-shapes.ts). */
-  private async select(table: Table, parts: SortPart[], where: SqlFragment, limit: number, offset: number) {
+  private async select(table: Table, parts: SortPart[], read: FilteredRead, limit: number, offset: number) {
+    const { where } = read;
     if (where === UNFILTERED && offset === 0)
       return this.run(
         compiledOnce(this.adapter, table, `page ${shapeOf(parts)} ${limit}`, [], () =>
           this.statement(table, parts, where, limit, 0),
         ),
       );
-    return (await this.statement(table, parts, where, limit, offset).execute(this.adapter.db)).rows;
+    return read.run(this.statement(table, parts, where, limit, offset));
   }
 
   private statement(table: Table, parts: SortPart[], where: SqlFragment, limit: number, offset: number) {
@@ -364,6 +366,12 @@ function keyNames(table: Table): string[] {
   return table.primaryKey.length ? table.primaryKey : table.identityColumn ? [table.identityColumn] : [];
 }
 
+/** The column a sort string names ('Name' or '-Name' → Name). */
+export const sortColumnOf = (orderBy: string): string => orderBy.replace(/^-/, '');
+
+/** Whether rows can be sorted by the column: not by binary data. */
+export const isSortable = (column: Column): boolean => !['Binary', 'image'].includes(column.typeGroup);
+
 /**
  * The asked sort column, then the row key as a tie-breaker so the order is total. Seeking needs the key (a total
  * order); NULLs in a sort column are sought past where the engine sorts them (seekPredicate). Reading backwards
@@ -371,13 +379,12 @@ function keyNames(table: Table): string[] {
  */
 export function sortOrder(table: Table, orderBy: string | null): SortOrder {
   const descending = orderBy?.startsWith('-') ?? false;
-  const name = orderBy ? orderBy.replace(/^-/, '') : null;
+  const name = orderBy ? sortColumnOf(orderBy) : null;
   const parts: SortPart[] = [];
   if (name) {
     const column = table.columns.find((c) => c.name === name);
     if (!column) throw badInput(`orderBy: ${name} is not a column of ${table.name}.`);
-    if (['Binary', 'image'].includes(column.typeGroup))
-      throw badInput(`orderBy: ${name} holds binary data and cannot be sorted.`);
+    if (!isSortable(column)) throw badInput(`orderBy: ${name} holds binary data and cannot be sorted.`);
     parts.push({ column, descending });
   }
   const keys = keyNames(table);
@@ -390,9 +397,6 @@ export function sortOrder(table: Table, orderBy: string | null): SortOrder {
 }
 
 const reversed = (parts: SortPart[]) => parts.map((part) => ({ ...part, descending: !part.descending }));
-
-/** A page with no filter: its where clause, recognised by identity (a fragment is immutable). */
-const UNFILTERED = sql`1 = 1`;
 
 /** An order as a statement's shape names it (compiled-shapes.ts). */
 const shapeOf = (parts: SortPart[]) => JSON.stringify(parts.map((p) => [p.column.name, p.descending]));

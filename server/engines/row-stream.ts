@@ -3,7 +3,9 @@ import type { Column, Row, Table } from '#common/contract/sql.ts';
 import type { EngineAdapter, SqlFragment } from './adapter.ts';
 import type { CsvChunk, RowCount, RowStreamOptions, RowStreamQuery } from './engine.ts';
 import { decodeRow, FILTERED_COUNT_CAP, selectList, sortOrder } from './row-pages.ts';
-import { searchPredicates } from './search-terms.ts';
+import { ScanStopped } from './engine-error.ts';
+import { rowPredicates } from './filter-predicates.ts';
+import { filteredRead } from './filter-scan.ts';
 import { countUpTo } from './table-catalog.ts';
 
 /*
@@ -19,19 +21,25 @@ import { countUpTo } from './table-catalog.ts';
 export const DEFAULT_CHUNK_SIZE = 1000;
 
 /** Checks the filter and sort, and counts the rows the way a page does (the catalog figure without a filter when
- * it is an estimate, a count capped at FILTERED_COUNT_CAP with one). */
+ * it is an estimate, a count capped at FILTERED_COUNT_CAP with one, under the scan budget for a scanning filter). */
 export async function countStreamRows(
   adapter: EngineAdapter,
   table: Table,
   query: RowStreamQuery,
 ): Promise<RowCount> {
-  const predicates = searchPredicates(adapter, table, query.filter);
+  const read = filteredRead(adapter, table, query);
   sortOrder(table, query.orderBy ?? null);
-  if (predicates.length === 0 && table.numberOfRowsIsEstimate)
-    return { count: table.numberOfRows, exact: false };
-  const cap = predicates.length ? FILTERED_COUNT_CAP : Number.MAX_SAFE_INTEGER - 1;
-  const count = await countUpTo(adapter, table, cap, whereOf(predicates));
-  return count > cap ? { count: cap, exact: false } : { count, exact: true };
+  if (!read.filtered && table.numberOfRowsIsEstimate) return { count: table.numberOfRows, exact: false };
+  const cap = read.filtered ? FILTERED_COUNT_CAP : Number.MAX_SAFE_INTEGER - 1;
+  try {
+    const count = await countUpTo(adapter, table, cap, read.where, read.run);
+    return count > cap ? { count: cap, exact: false } : { count, exact: true };
+  } catch (error) {
+    // A scanning filter's count stopped at its budget: the export still runs (a stream has no budget as a whole);
+    // the table's own figure bounds its rows.
+    if (error instanceof ScanStopped) return { count: table.numberOfRows, exact: false };
+    throw error;
+  }
 }
 
 /** Every matching row, decoded to wire values, a chunk at a time. */
@@ -107,7 +115,7 @@ function selectStatement(
   query: RowStreamQuery,
   select: SqlFragment,
 ): SqlFragment {
-  const where = whereOf(searchPredicates(adapter, table, query.filter));
+  const where = whereOf(rowPredicates(adapter, table, query));
   const { parts } = sortOrder(table, query.orderBy ?? null);
   const qualified = (name: string) => sql.id(table.schema, table.name, name);
   const order = parts.length

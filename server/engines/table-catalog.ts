@@ -109,18 +109,21 @@ async function rowCount(
   }
 }
 
+/** Runs a select and answers its rows: on the adapter's pool, or under a scan budget (row-pages.ts). */
+export type RunSelect = (statement: ReturnType<typeof sql>) => Promise<Record<string, unknown>[]>;
+
 /** Counts rows, stopping after `cap + 1`. */
 export async function countUpTo(
   adapter: EngineAdapter,
   table: { schema: string; name: string },
   cap: number,
   where: ReturnType<typeof sql> = sql`1 = 1`,
+  run: RunSelect = async (statement) =>
+    (await statement.execute(adapter.db)).rows as Record<string, unknown>[],
 ): Promise<number> {
   const inner = engineCapabilities(adapter.kind).capsRowsWithTop
     ? sql`select top (${cap + 1}) 1 as one from ${sql.id(table.schema, table.name)} where ${where}`
     : sql`select 1 as one from ${sql.id(table.schema, table.name)} where ${where} ${adapter.limitOffset(cap + 1, 0)}`;
-  const result = await sql<{
-    n: number | string | bigint;
-  }>`select count(*) as n from (${inner}) as counted`.execute(adapter.db);
-  return Number(result.rows[0]?.n ?? 0);
+  const rows = await run(sql`select count(*) as n from (${inner}) as counted`);
+  return Number((rows[0]?.n as number | string | bigint | undefined) ?? 0);
 }

@@ -2,6 +2,7 @@ import type { Table } from '#common/contract/sql.ts';
 import type { EngineAdapter } from './adapter.ts';
 import { withTimeout, type DatabaseEngine, type RowStreamOptions } from './engine.ts';
 import { databaseBusy, EngineError, notFound } from './engine-error.ts';
+import { planFilter } from './filter-scan.ts';
 import { foreignKeyOptions } from './foreign-key-options.ts';
 import { RowPages } from './row-pages.ts';
 import { deleteRow, readRow, restoreRow, upsertRow } from './row-writes.ts';
@@ -73,7 +74,9 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
         `${name} did not answer within ${timeoutMs} ms`,
       );
     },
-    close: () => adapter.db.destroy(),
+    close: async () => {
+      await Promise.all([adapter.db.destroy(), adapter.close?.()]);
+    },
     catalog(options = {}) {
       if (!cached || options.refresh || Date.now() - cached.at > CATALOG_TTL_MS) {
         // Shared by every caller, and one statement per small table: each connection it takes keeps a deadline of
@@ -104,6 +107,7 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
     readRow: (table, key) => explained(() => readRow(adapter, table, key)),
     foreignKeyOptions: async (table, column, query) =>
       explained(async () => foreignKeyOptions(adapter, await engine.catalog(), table, column, query)),
+    plan: (table, query) => explained(() => planFilter(adapter, table, query)),
     countRows: (table, query) => explained(() => countStreamRows(adapter, table, query)),
     streamRows(table, query, options) {
       const stream = watched(options);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { exportFormat } from '#common/contract/exports.ts';
+import { filterDocument } from '#common/contract/filter.ts';
 import { filter } from '#common/contract/sql.ts';
 import { exportMessages as em } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
@@ -32,6 +33,8 @@ export type ExportPayload = z.infer<typeof exportPayload>;
 /** What the start call records in the row's `request`. */
 export const exportRequest = z.object({
   filter,
+  /** The filter document of POST …/query/export (issue 35); absent for the spec's export. */
+  where: filterDocument.optional(),
   orderBy: z.string().nullable(),
   bom: z.boolean(),
 });
@@ -103,7 +106,7 @@ async function runExport(deps: ExportJobDeps, id: string, runnerSignal: AbortSig
     await writeExportFile({
       engine,
       table,
-      query: { filter: request.filter, orderBy: request.orderBy },
+      query: { filter: request.filter, where: request.where, orderBy: request.orderBy },
       format: format.data,
       bom: request.bom,
       file,

@@ -9,8 +9,9 @@ import { jsonSyntaxProblem, refuseDeepJson } from '#server/plugins/json-bodies.t
  * and what to send instead; the route's zod schema then checks the values.
  */
 
-/** Which body a route takes: the messages name it. */
-export type EncodedBodyKind = 'filter' | 'row';
+/** Which body a route takes: the messages name it. `query`: the filter calls' body (issue 35), an object holding a
+ * filter document (`{ "where": … }`); `view`: a saved view's (issue 36), which holds one too. */
+export type EncodedBodyKind = 'filter' | 'row' | 'query' | 'view';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,6 +28,8 @@ const URI_ENCODED = /^[A-Za-z0-9\-_.!~*'()%]*$/;
 const example: Record<EncodedBodyKind, string> = {
   filter: '{"Name":"Ab"}',
   row: '{"Name":"New name"}',
+  query: '{"where":{"column":"Name","op":"startsWith","value":"Ab"}}',
+  view: '{"Id":0,"name":"Recent","columns":[{"name":"Name"}]}',
 };
 
 function how(kind: EncodedBodyKind): string {
@@ -116,9 +119,11 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** The decoded value must be an object of column name → value. */
+/** The decoded value must be an object of column name → value (a query: an object of its parts). */
 export function requireObject(value: unknown, kind: EncodedBodyKind): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    if (kind === 'query' || kind === 'view')
+      throw refuse(`The ${kind} must be a JSON object like ${example[kind]}, not ${describe(value)}.`);
     throw refuse(
       `The ${kind} must be a JSON object of column name to ${kind === 'filter' ? 'search term' : 'value'}, ` +
         `like ${example[kind]}, not ${describe(value)}.`,
@@ -141,8 +146,8 @@ export function decodeBody(
 
 /**
  * Makes this plugin's routes with `config.encodedBody` accept the three forms (text/plain and application/json are
- * read here instead of by Fastify's own parsers, so every malformed body gets our message). A filter route without
- * a body searches everything; a row route without one is refused. Call it once in a route plugin.
+ * read here instead of by Fastify's own parsers, so every malformed body gets our message). A filter or query route
+ * without a body searches everything; a row route without one is refused. Call it once in a route plugin.
  */
 export function acceptEncodedBodies(app: FastifyInstance): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -158,7 +163,7 @@ export function acceptEncodedBodies(app: FastifyInstance): void {
           done(null, type === 'json' && text.trim() !== '' ? plainJson(text) : text);
           return;
         }
-        if (kind === 'filter' && text.trim() === '') {
+        if (kind !== 'row' && text.trim() === '') {
           done(null, {});
           return;
         }
@@ -184,7 +189,7 @@ export function acceptEncodedBodies(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const kind = request.routeOptions.config.encodedBody;
     if (!kind || request.body !== undefined) return;
-    if (kind === 'filter') request.body = {};
+    if (kind !== 'row') request.body = {};
     else throw refuse(`The request has no row. ${how(kind)}`);
   });
 }

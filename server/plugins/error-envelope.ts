@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { problemWithin } from '#common/contract/filter.ts';
 import { requestMessages as rm, storeMessages as sm } from '#common/messages.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
 import { isUnwritable } from '#server/store/unwritable.ts';
@@ -61,11 +62,22 @@ export function errorEnvelope(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
-      const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      const path = first?.instancePath.replace(/^\//, '') ?? '';
+      // A filter document's places as its conditions are named (`where.and[0].value`, issue 35); elsewhere the dotted
+      // path the spec's texts use (`user.user_Details.0.email`).
+      const field = (
+        /^where(?:\/|$)/.test(path) ? path.replace(/\/(\d+)(?=\/|$)/g, '[$1]') : path
+      ).replaceAll('/', '.');
       const where = error.validationContext === 'body' ? '' : `${error.validationContext} `;
-      const message = first
-        ? `${field ? `${where}${field}: ` : ''}${first.message}`
-        : 'The request is not valid.';
+      // A union that says which of its shapes went wrong starts with the path inside it (the filter document's
+      // `and[0].op: …`): one path, `where.and[0].op: …`.
+      const inner =
+        first?.keyword === 'invalid_union' && field ? problemWithin(field, first.message ?? '') : null;
+      const message = !first
+        ? 'The request is not valid.'
+        : inner
+          ? `${where}${inner}`
+          : `${field ? `${where}${field}: ` : ''}${first.message}`;
       return reply.code(400).send(failure(message));
     }
     if (error instanceof ApiError) return reply.code(error.statusCode).send(failure(error.message));

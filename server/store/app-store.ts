@@ -131,6 +131,31 @@ async function migrationsComplete(store: AppStore): Promise<boolean> {
   }
 }
 
+/** The migrations of this build the store has not recorded (`pending`, in order), and those it recorded that this
+ * build does not know (`unknown`: a newer DBUI migrated it). A store without the migrations table has all pending. */
+export async function migrationState(store: AppStore): Promise<{ pending: string[]; unknown: string[] }> {
+  let applied: string[] = [];
+  try {
+    const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.table(MIGRATION_TABLE)}`.execute(
+      store.db,
+    );
+    applied = rows.map((row) => row.name);
+  } catch (error) {
+    // No table yet (a new store); anything else (a store that does not answer) is the caller's to tell.
+    if (!(await hasNoMigrationTable(store))) throw error;
+  }
+  const known = Object.keys(migrations).sort();
+  return {
+    pending: known.filter((name) => !applied.includes(name)),
+    unknown: applied.filter((name) => !known.includes(name)).sort(),
+  };
+}
+
+async function hasNoMigrationTable(store: AppStore): Promise<boolean> {
+  const tables = await store.db.introspection.getTables();
+  return !tables.some((table) => table.name === MIGRATION_TABLE);
+}
+
 /** Runs every migration not yet applied; throws with the failing migration's name. */
 export async function migrateAppStore(store: AppStore): Promise<MigrationResult[]> {
   if (await migrationsComplete(store)) return [];

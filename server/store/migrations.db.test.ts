@@ -17,6 +17,8 @@ const appTables = [
   'role_links',
   'role_permissions',
   'roles',
+  'saved_view_roles',
+  'saved_views',
   'sessions',
   'settings',
   'sign_in_attempts',
@@ -162,8 +164,44 @@ async function checkMigrations(target: AppStoreTarget) {
     expect(await auditIndexes(store)).toEqual(
       expect.arrayContaining(['audit_log_action_at', 'audit_log_target_at', 'audit_log_undo_of']),
     );
+    // Saved views (0015): one name per table and owner; a role's deletion takes it off the views shared with it,
+    // the owner's deletion takes their views (below).
+    const view = {
+      database_name: 'x',
+      schema_name: 'main',
+      table_name: 't',
+      user_id: id,
+      name: 'Mine',
+      definition: '{}',
+      sharing: 'roles',
+      created_at: now,
+      updated_at: now,
+    };
+    const { id: viewId } = await store.db
+      .insertInto('saved_views')
+      .values(view)
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await expect(store.db.insertInto('saved_views').values(view).execute()).rejects.toThrow();
+    await store.db
+      .insertInto('saved_views')
+      .values({ ...view, table_name: 'other' })
+      .execute();
+    await store.db
+      .insertInto('saved_view_roles')
+      .values([
+        { view_id: viewId, role_id: 2 },
+        { view_id: viewId, role_id: added.id },
+      ])
+      .execute();
+    await store.db.deleteFrom('roles').where('id', '=', added.id).execute();
+    expect(await store.db.selectFrom('saved_view_roles').selectAll().execute()).toEqual([
+      { view_id: viewId, role_id: 2 },
+    ]);
     await store.db.deleteFrom('users').where('id', '=', id).execute();
     for (const table of [
+      'saved_views',
+      'saved_view_roles',
       'user_roles',
       'sessions',
       'sign_in_attempts',

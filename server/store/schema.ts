@@ -331,6 +331,29 @@ export interface ChatMessagesTable {
   created_at: Instant;
 }
 
+/** A saved view of a browsed table (issue 36, migration 0015): one owner's named definition and who may open it. */
+export interface SavedViewsTable {
+  id: Id;
+  database_name: string;
+  schema_name: string;
+  table_name: string;
+  /** The author (owner); the view goes when the account does. */
+  user_id: number;
+  name: string;
+  /** JSON of { columns, orderBy, where, pageSize } as the author saved it (store/views.ts ViewDefinition). */
+  definition: string;
+  /** 'private', 'everyone' or 'roles' (the roles in saved_view_roles). */
+  sharing: string;
+  created_at: Instant;
+  updated_at: Instant;
+}
+
+/** The roles a view shared 'roles' is shared with; a role's deletion takes its rows with it. */
+export interface SavedViewRolesTable {
+  view_id: number;
+  role_id: number;
+}
+
 export interface AppDatabase {
   users: UsersTable;
   user_images: UserImagesTable;
@@ -356,4 +379,6 @@ export interface AppDatabase {
   analytics_seen: AnalyticsSeenTable;
   chat_sessions: ChatSessionsTable;
   chat_messages: ChatMessagesTable;
+  saved_views: SavedViewsTable;
+  saved_view_roles: SavedViewRolesTable;
 }

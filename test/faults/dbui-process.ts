@@ -39,7 +39,10 @@ import { addUserRole, insertUser } from '#server/store/users.ts';
 
 /** A DBUI process a test started. */
 export interface DbuiProcess {
+  /** The process started: the guardian (server/guardian.ts), which passes signals on to the server. */
   readonly pid: number;
+  /** The server's own process, the guardian's child (the pid of its log lines). */
+  readonly serverPid: number;
   /** http://127.0.0.1:PORT */
   readonly url: string;
   readonly port: number;
@@ -216,9 +219,11 @@ export async function startDbui(options: StartDbuiOptions): Promise<DbuiProcess>
   }
   const url = String(ready.url);
   const pid = child.pid;
+  const serverPid = Number(ready.pid);
 
   return {
     pid,
+    serverPid,
     url,
     port: Number(new URL(url).port),
     output: () => text,
@@ -226,7 +231,16 @@ export async function startDbui(options: StartDbuiOptions): Promise<DbuiProcess>
     waitForLog,
     exited,
     async kill() {
-      if (!hasExited()) process.kill(pid, 'SIGKILL');
+      // The server itself first, so it dies at that moment as in a crash (killed alone, the guardian's end would
+      // reach it a little later), then the guardian, whose exit is the one awaited.
+      if (!hasExited()) {
+        try {
+          process.kill(serverPid, 'SIGKILL');
+        } catch {
+          // Gone already.
+        }
+        process.kill(pid, 'SIGKILL');
+      }
       return exited;
     },
     async stop() {

@@ -72,6 +72,7 @@ const rules: Record<string, Rule> = {
   'POST /api/account/login': 'public',
   'POST /api/account/login/verify': 'public',
   'POST /api/account/login/resend': 'public',
+  'POST /api/account/login/link': 'public',
   'POST /api/account/forgotPassword': 'public',
   'GET /api/account/providers': 'public',
   'GET /api/account/login/:provider': 'public',
@@ -115,6 +116,9 @@ const rules: Record<string, Rule> = {
   'POST /api/sql/:db/:schema/:table/search': 'tableRead',
   'GET /api/sql/:db/:schema/:table/page/:page': 'tableRead',
   'POST /api/sql/:db/:schema/:table/page/:page/search': 'tableRead',
+  'POST /api/sql/:db/:schema/:table/query': 'tableRead',
+  'POST /api/sql/:db/:schema/:table/query/plan': 'tableRead',
+  'POST /api/sql/:db/:schema/:table/query/export': 'tableRead',
   'POST /api/sql/:db/:schema/:table/export': 'tableRead',
   'GET /api/sql/:db/:schema/:table/export/:id': 'tableRead',
   'DELETE /api/sql/:db/:schema/:table/export/:id': 'tableRead',
@@ -125,6 +129,11 @@ const rules: Record<string, Rule> = {
   // the entry decides: row-history.db.test.ts covers those refusals).
   'POST /api/sql/:db/:schema/:table/history': 'tableRead',
   'POST /api/sql/:db/:schema/:table/history/:id/undo': 'tableRead',
+  // Saved views: read with the table; a change needs the read first, then the view's author or an administrator
+  // (views-api.db.test.ts covers those refusals).
+  'GET /api/sql/:db/:schema/:table/views': 'tableRead',
+  'POST /api/sql/:db/:schema/:table/views': 'tableRead',
+  'POST /api/sql/:db/:schema/:table/views/delete': 'tableRead',
   'GET /api/exports/:id/file': 'downloadToken',
   'GET /api/admin/users': 'admin',
   'GET /api/admin/users/:id': 'admin',
@@ -209,6 +218,9 @@ describe.each(securityEngines)('every route on %s', (kind) => {
     if (method === 'GET' || method === 'DELETE') return undefined;
     // No key: an insert (where the engine needs the key, it answers 400 after authorization).
     if (pattern === '/api/sql/:db/:schema/:table') return { name: 'matrix', note: 'x' };
+    // Bodies that pass validation, so authorization is what answers (a new view of no columns; a view that is not).
+    if (pattern.endsWith('/views')) return { Id: 0, name: 'matrix', columns: [] };
+    if (pattern.endsWith('/views/delete')) return { Id: 999999 };
     if (pattern.endsWith('/delete') && pattern.startsWith('/api/sql')) return { id: 1 };
     return {};
   }

@@ -37,6 +37,8 @@ const STORE_TABLES: Record<StoreTable, true> = {
   analytics_seen: true,
   chat_sessions: true,
   chat_messages: true,
+  saved_views: true,
+  saved_view_roles: true,
 };
 
 /** Columns every signed-in call changes by design: a session's last use and its sliding expiry. */

@@ -23,6 +23,8 @@ export const queryKeys = {
       schema: string;
       table: string;
       filter: Record<string, unknown>;
+      /** The filter document (issue 35), when one is set: the rows then come from …/query. */
+      where?: unknown;
       sort: string | null;
       page: number;
       pageSize: number;
@@ -30,7 +32,26 @@ export const queryKeys = {
       [
         ...queryKeys.sql.table(request),
         'page',
-        { filter: request.filter, sort: request.sort, page: request.page, pageSize: request.pageSize },
+        {
+          filter: request.filter,
+          where: request.where ?? null,
+          sort: request.sort,
+          page: request.page,
+          pageSize: request.pageSize,
+        },
+      ] as const,
+    /** How the engine would read a filter's rows (…/query/plan). */
+    filterPlan: (request: {
+      db: string;
+      schema: string;
+      table: string;
+      where: unknown;
+      orderBy: string | null;
+    }) =>
+      [
+        ...queryKeys.sql.table(request),
+        'filterPlan',
+        { where: request.where, orderBy: request.orderBy },
       ] as const,
     foreignKeys: (request: { db: string; schema: string; table: string; column: string; term: string }) =>
       [...queryKeys.sql.table(request), 'foreignKeys', request.column, request.term.trim()] as const,
@@ -38,6 +59,9 @@ export const queryKeys = {
     history: (ref: { db: string; schema: string; table: string }, key: Record<string, unknown>) =>
       [...queryKeys.sql.table(ref), 'history', key] as const,
     export: (id: string) => [...queryKeys.sql.all, 'export', id] as const,
+    /** The saved views of one table this person may open (issue 36). */
+    views: (ref: { db: string; schema: string; table: string }) =>
+      [...queryKeys.sql.table(ref), 'views'] as const,
   },
   admin: {
     all: ['admin'] as const,

@@ -25,8 +25,8 @@ import { closeAllPopups } from '#web/ui/popups.ts';
 
 export const LOGOUT_PATH = '/account/logout';
 
-// Signed-in only, so loaded when needed: a first-time visitor's shell carries neither Zod (the verification's schema)
-// nor Mantine's Modal (decision 0033).
+// Loaded when it opens: a first-time visitor's shell carries neither Zod (the verification's schema) nor Mantine's
+// Modal (decision 0033), and a signed-in first visit does not carry the Modal either (decision 0056).
 const IdleAlert = lazy(() => import('#web/session/idle-alert.tsx').then((m) => ({ default: m.IdleAlert })));
 
 /** GET /api/account/verify (web/api/account/verify.ts, loaded on first use). */
@@ -138,12 +138,19 @@ export function SessionProvider({
   }, [starting, accept, signOut]);
 
   // Refresh: verify again once the expiration is within 5 minutes.
+  // The refresh timer and the idle watch are planned once per expiration and per sign-in: they read the latest
+  // callbacks when they fire, so a new callback (the query cache loading with a page, a navigation) does not plan
+  // them again from a later moment.
+  const latest = useRef({ reverify, navigate });
+  useEffect(() => {
+    latest.current = { reverify, navigate };
+  }, [reverify, navigate]);
   const expiration = state.status === 'signedIn' ? (state.verification?.expiration ?? null) : null;
   useEffect(() => {
     if (expiration === null) return;
-    const handle = clock.setTimeout(() => void reverify(), refreshDelay(expiration, now()));
+    const handle = clock.setTimeout(() => void latest.current.reverify(), refreshDelay(expiration, now()));
     return () => clock.clearTimeout(handle);
-  }, [expiration, clock, now, reverify]);
+  }, [expiration, clock, now]);
 
   // Idle: ticks while signed in; a mouse move or key press resets; the alert, then logout without an answer.
   const signedIn = state.status === 'signedIn';
@@ -157,7 +164,7 @@ export function SessionProvider({
       onTimeout: () => {
         setIdleAlert(false);
         closeAllPopups();
-        void navigate(LOGOUT_PATH);
+        void latest.current.navigate(LOGOUT_PATH);
       },
     });
     watch.current = current;
@@ -170,7 +177,7 @@ export function SessionProvider({
       current.stop();
       watch.current = null;
     };
-  }, [signedIn, timing, clock, signOut, navigate]);
+  }, [signedIn, timing, clock]);
 
   const answerIdleAlert = useCallback(() => {
     watch.current?.answered();
@@ -186,9 +193,9 @@ export function SessionProvider({
   return (
     <SessionContext.Provider value={session}>
       {starting ? <StartingApplication /> : children}
-      {(signedIn || idleAlert) && (
+      {idleAlert && (
         <Suspense fallback={null}>
-          <IdleAlert opened={idleAlert} onYes={answerIdleAlert} />
+          <IdleAlert opened onYes={answerIdleAlert} />
         </Suspense>
       )}
     </SessionContext.Provider>

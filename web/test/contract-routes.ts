@@ -24,6 +24,7 @@ import { analyticsReport } from '#common/contract/analytics.ts';
 import { chatReply, chatSession, chatTranscript, pagedChats } from '#common/contract/chat.ts';
 import { contactMessage, contactResult, pagedContactMessages } from '#common/contract/contact.ts';
 import { exportStarted, exportStatus } from '#common/contract/exports.ts';
+import { filterPlan } from '#common/contract/filter.ts';
 import { aliveResponse, healthResponse, readyResponse } from '#common/contract/health.ts';
 import {
   passkeyLoginOptions,
@@ -43,6 +44,7 @@ import {
   tableListItem,
   undoResult,
 } from '#common/contract/sql.ts';
+import { savedView, viewList } from '#common/contract/views.ts';
 import type { HttpMethod } from '#web/api/client.ts';
 
 /**
@@ -71,7 +73,9 @@ function route(
 /**
  * Every route the server registers (server/features/…/routes.ts), with the common/contract schema its response
  * declares. The web tests' fake API (web/test/fake-api.ts) checks each canned answer against it, so a test cannot
- * pass on an answer the server would never give. A new route of the server gets its line here.
+ * pass on an answer the server would never give. A new route of the server gets its line here:
+ * scripts/contract-routes.test.ts builds the real app and fails on a server route without its line or a line without
+ * its route.
  */
 export const contractRoutes: readonly ContractRoute[] = [
   // Database data (spec 000 §7).
@@ -86,12 +90,19 @@ export const contractRoutes: readonly ContractRoute[] = [
   route('POST', '/api/sql/:db/:schema/:table/search', pageResult),
   route('GET', '/api/sql/:db/:schema/:table/page/:page', pageResult),
   route('POST', '/api/sql/:db/:schema/:table/page/:page/search', pageResult),
+  route('POST', '/api/sql/:db/:schema/:table/query', pageResult),
+  route('POST', '/api/sql/:db/:schema/:table/query/plan', filterPlan),
   route('POST', '/api/sql/:db/:schema/:table', answeredRow, { failures: { 409: rowConflict } }),
   route('POST', '/api/sql/:db/:schema/:table/delete', row, { failures: { 409: rowConflict } }),
   route('POST', '/api/sql/:db/:schema/:table/history', rowHistory),
   route('POST', '/api/sql/:db/:schema/:table/history/:id/undo', undoResult),
+  // Saved views (issue 36).
+  route('GET', '/api/sql/:db/:schema/:table/views', viewList),
+  route('POST', '/api/sql/:db/:schema/:table/views', savedView),
+  route('POST', '/api/sql/:db/:schema/:table/views/delete', z.null()),
   // Exports.
   route('POST', '/api/sql/:db/:schema/:table/export', exportStarted, { successStatus: 202 }),
+  route('POST', '/api/sql/:db/:schema/:table/query/export', exportStarted, { successStatus: 202 }),
   route('GET', '/api/sql/:db/:schema/:table/export/:id', exportStatus),
   route('DELETE', '/api/sql/:db/:schema/:table/export/:id', exportStatus),
   route('POST', '/api/sql/:db/:schema/:table/export/:id/cancel', exportStatus),
@@ -130,6 +141,7 @@ export const contractRoutes: readonly ContractRoute[] = [
   route('POST', '/api/account/signup', preSignInToken),
   route('POST', '/api/account/login', preSignIn),
   route('POST', '/api/account/login/verify', verifyAnswer),
+  route('POST', '/api/account/login/link', verification),
   route('POST', '/api/account/login/resend', z.null()),
   route('POST', '/api/account/forgotPassword', preSignInToken),
   route('POST', '/api/account/updatePassword', z.null()),

@@ -2,7 +2,12 @@ import * as tedious from 'tedious';
 import * as tarn from 'tarn';
 import { Kysely, MssqlDialect } from 'kysely';
 import { callBudgetOf } from '#server/engines/call-deadline.ts';
-import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
+import {
+  scanBudgetOf,
+  type DatabaseEngine,
+  type DynamicSchema,
+  type EngineOptions,
+} from '#server/engines/engine.ts';
 import { createTableEngine } from '#server/engines/table-engine.ts';
 import { mssqlAdapter } from './adapter.ts';
 import { registerConnectionConfig } from './stream.ts';
@@ -79,8 +84,37 @@ export function openMssql(url: string, options: EngineOptions): Kysely<DynamicSc
   return db;
 }
 
-/** Opens a pooled SQL Server connection; each request is cancelled after the statement timeout. */
+/** Connections of the scan pool: scans are few and each is bounded, so a small pool serves them. */
+const SCAN_POOL_SIZE = 2;
+
+/** Opens a pooled SQL Server connection; each request is cancelled after the statement timeout, a scanning filter's
+ * after the scan budget (on a pool of its own, opened when the first scan needs it; decision 0061). */
 export function connectMssql(name: string, url: string, options: EngineOptions): DatabaseEngine {
   const db = openMssql(url, options);
-  return createTableEngine(name, mssqlAdapter(db, { name, statementTimeoutMs: options.statementTimeoutMs }));
+  let scanDb: Kysely<DynamicSchema> | null = null;
+  const scanOptions = scanPoolOptions(options);
+  const engine = createTableEngine(
+    name,
+    mssqlAdapter(db, {
+      name,
+      statementTimeoutMs: options.statementTimeoutMs,
+      scanTimeoutMs: scanOptions.statementTimeoutMs,
+      scanDb: () => (scanDb ??= openMssql(url, scanOptions)),
+    }),
+  );
+  return {
+    ...engine,
+    close: async () => {
+      await Promise.all([engine.close(), scanDb?.destroy()]);
+    },
+  };
+}
+
+/** The scan pool's settings: its requests time out at the scan budget. */
+export function scanPoolOptions(options: EngineOptions): EngineOptions {
+  return {
+    ...options,
+    statementTimeoutMs: scanBudgetOf(options),
+    poolSize: Math.min(SCAN_POOL_SIZE, options.poolSize),
+  };
 }

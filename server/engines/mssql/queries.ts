@@ -1,6 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { Executor, SqlFragment } from '#server/engines/adapter.ts';
+import type { DynamicSchema } from '#server/engines/engine.ts';
+import { ScanStopped } from '#server/engines/engine-error.ts';
 
 /**
  * `OFFSET m ROWS FETCH NEXT n ROWS ONLY`, both bound. SQL Server only accepts it after an ORDER BY (the generic
@@ -34,7 +36,21 @@ export function textStartsWith(
   prefix: string,
   info?: Pick<Column, 'type'>,
 ): SqlFragment {
-  const pattern = `${escapeLike(prefix)}%`;
+  return textLike(column, `${escapeLike(prefix)}%`, info);
+}
+
+/** `column LIKE '%text%' ESCAPE '\'`, as textStartsWith (the collation decides the case), without an index. */
+export function textContains(column: SqlFragment, text: string, info?: Pick<Column, 'type'>): SqlFragment {
+  return textLike(column, `%${escapeLike(text)}%`, info);
+}
+
+/** `column LIKE '%text' ESCAPE '\'`, as textContains. */
+export function textEndsWith(column: SqlFragment, text: string, info?: Pick<Column, 'type'>): SqlFragment {
+  return textLike(column, `%${escapeLike(text)}`, info);
+}
+
+/** The LIKE of a bound pattern, cast to varchar for a varchar column when ASCII (see textStartsWith). */
+function textLike(column: SqlFragment, pattern: string, info?: Pick<Column, 'type'>): SqlFragment {
   // eslint-disable-next-line no-control-regex
   const asVarchar = info !== undefined && NON_UNICODE.has(info.type) && /^[\x00-\x7f]*$/.test(pattern);
   const bound = asVarchar ? sql`cast(${pattern} as varchar(8000))` : sql`${pattern}`;
@@ -88,4 +104,24 @@ export async function insertRow(
     select ${keys} from ${KEYS};`.execute(executor);
   // The last row: a trigger that selects would put its rows first.
   return rows[rows.length - 1] ?? {};
+}
+
+/**
+ * A scanning filter's select on the scan pool, whose tedious requests time out at the scan budget: tedious then sends
+ * the server an attention, which cancels the request there (and closes a connection whose cancel is not
+ * acknowledged, decision 0019). SQL Server has no per-statement timeout of its own in T-SQL. A plain select under
+ * READ COMMITTED takes its shared locks a row or page at a time and releases each as it moves on, so a writer waits
+ * at most for the row being read, never for the scan.
+ */
+export async function scanQuery(
+  db: Kysely<DynamicSchema>,
+  query: CompiledQuery,
+): Promise<Record<string, unknown>[]> {
+  try {
+    return (await db.executeQuery<Record<string, unknown>>(query)).rows;
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : null;
+    if (code === 'ETIMEOUT') throw new ScanStopped(null, { cause: error });
+    throw error;
+  }
 }

@@ -11,7 +11,14 @@ import { registerPool } from './stream.ts';
 /** Opens a pooled MySQL or MariaDB connection with a per-session statement timeout. */
 export function connectMysql(name: string, url: string, options: EngineOptions): DatabaseEngine {
   const db = openMysql(url, options, name);
-  return createTableEngine(name, mysqlAdapter(db, { name, statementTimeoutMs: options.statementTimeoutMs }));
+  return createTableEngine(
+    name,
+    mysqlAdapter(db, {
+      name,
+      statementTimeoutMs: options.statementTimeoutMs,
+      ...(options.scanTimeoutMs === undefined ? {} : { scanTimeoutMs: options.scanTimeoutMs }),
+    }),
+  );
 }
 
 /**

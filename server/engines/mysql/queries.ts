@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Executor, SqlFragment } from '#server/engines/adapter.ts';
+import type { DynamicSchema } from '#server/engines/engine.ts';
+import { ScanStopped } from '#server/engines/engine-error.ts';
 
 /** `LIMIT n OFFSET m`, both bound. */
 export function limitOffset(limit: number, offset: number): SqlFragment {
@@ -14,6 +16,16 @@ export function limitOffset(limit: number, offset: number): SqlFragment {
  */
 export function textStartsWith(column: SqlFragment, prefix: string): SqlFragment {
   return sql`${column} like ${`${escapeLike(prefix)}%`} escape '!'`;
+}
+
+/** `column LIKE '%text%'`: as textStartsWith (the column's collation decides the case), without an index. */
+export function textContains(column: SqlFragment, text: string): SqlFragment {
+  return sql`${column} like ${`%${escapeLike(text)}%`} escape '!'`;
+}
+
+/** `column LIKE '%text'`, as textContains. */
+export function textEndsWith(column: SqlFragment, text: string): SqlFragment {
+  return sql`${column} like ${`%${escapeLike(text)}`} escape '!'`;
 }
 
 /** The term with LIKE's wildcards and the escape character taken literally. */
@@ -133,3 +145,55 @@ function newUuid(column: KeyFacts): string | Buffer {
 
 /** MariaDB quotes string defaults ('x'); MySQL does not. */
 const unquote = (value: string) => (/^'.*'$/s.test(value) ? value.slice(1, -1).replace(/''/g, "'") : value);
+
+/** MariaDB max_statement_time (1969), MySQL max_execution_time (3024): the statement ran out of its time. */
+const TIMEOUT_ERRNOS = new Set([1969, 3024]);
+
+/**
+ * A scanning filter's select as the server stops it at the budget: MariaDB `SET STATEMENT max_statement_time = s FOR
+ * select …` (the seconds bound like the select's values), MySQL the `MAX_EXECUTION_TIME(ms)` optimizer hint (a
+ * comment, so the number, DBUI's own setting, is written into it). Either way the server kills the statement itself.
+ * A plain select reads InnoDB's snapshot without locking a row (a consistent nonlocking read).
+ */
+export function boundedSelect(query: CompiledQuery, budgetMs: number, mariaDb: boolean): CompiledQuery {
+  const ms = Math.max(1, Math.round(budgetMs));
+  if (mariaDb)
+    return CompiledQuery.raw(`set statement max_statement_time = ? for ${query.sql}`, [
+      ms / 1000,
+      ...query.parameters,
+    ]);
+  if (!/^\s*select\s/i.test(query.sql)) throw new Error('a scan runs a select');
+  return CompiledQuery.raw(query.sql.replace(/^\s*select\s/i, `select /*+ MAX_EXECUTION_TIME(${ms}) */ `), [
+    ...query.parameters,
+  ]);
+}
+
+/** Runs a scanning filter's select under its budget (boundedSelect); the server's stop is a ScanStopped. */
+export async function scanQuery(
+  db: Kysely<DynamicSchema>,
+  query: CompiledQuery,
+  budgetMs: number,
+  mariaDb: boolean,
+): Promise<Record<string, unknown>[]> {
+  try {
+    return (await db.executeQuery<Record<string, unknown>>(boundedSelect(query, budgetMs, mariaDb))).rows;
+  } catch (error) {
+    const errno = typeof error === 'object' && error !== null && 'errno' in error ? error.errno : null;
+    if (typeof errno === 'number' && TIMEOUT_ERRNOS.has(errno)) throw new ScanStopped(null, { cause: error });
+    throw error;
+  }
+}
+
+/** The optimizer's estimate of the select's rows: EXPLAIN's rows of its first table, times `filtered` (MySQL's share
+ * of them the WHERE keeps; MariaDB's plain EXPLAIN has none). */
+export async function estimateRows(db: Kysely<DynamicSchema>, query: CompiledQuery): Promise<number | null> {
+  const { rows } = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(`explain ${query.sql}`, [...query.parameters]),
+  );
+  const first = rows[0];
+  if (!first) return null;
+  const examined = Number(first.rows);
+  if (!Number.isFinite(examined)) return null;
+  const filtered = first.filtered === undefined || first.filtered === null ? 100 : Number(first.filtered);
+  return Math.round((examined * (Number.isFinite(filtered) ? filtered : 100)) / 100);
+}

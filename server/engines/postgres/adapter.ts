@@ -2,13 +2,17 @@ import { sql, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { EngineAdapter, SqlFragment } from '#server/engines/adapter.ts';
 import { callBudgetOf } from '#server/engines/call-deadline.ts';
-import type { DynamicSchema, EngineOptions } from '#server/engines/engine.ts';
+import { scanBudgetOf, type DynamicSchema, type EngineOptions } from '#server/engines/engine.ts';
 import { readCatalog } from './catalog.ts';
 import { explainError } from './errors.ts';
 import {
+  estimateRows,
   insertRow,
   limitOffset,
   readPrefixStrategy,
+  scanQuery,
+  textContains,
+  textEndsWith,
   textStartsWith,
   type PrefixStrategy,
 } from './queries.ts';
@@ -30,6 +34,9 @@ export function postgresAdapter(
     db,
     callDeadlineMs: callBudgetOf(options.statementTimeoutMs),
     probe: (budgetMs) => probe(poolOf(db), budgetMs),
+    scanBudgetMs: scanBudgetOf(options),
+    scanQuery: (query, budgetMs) => scanQuery(db, query, budgetMs),
+    estimateRows: (query) => estimateRows(db, query),
     async readCatalog() {
       const [tables, readStrategy] = await Promise.all([readCatalog(db), readPrefixStrategy(db)]);
       strategy = readStrategy;
@@ -38,6 +45,8 @@ export function postgresAdapter(
     limitOffset,
     textStartsWith: (column: SqlFragment, prefix: string, info?: Pick<Column, 'type'>) =>
       textStartsWith(strategy, column, prefix, info),
+    textContains,
+    textEndsWith,
     decodeValue,
     encodeValue,
     insertRow,

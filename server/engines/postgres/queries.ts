@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import type { Column } from '#common/contract/sql.ts';
 import type { Executor, SqlFragment } from '#server/engines/adapter.ts';
 import type { DynamicSchema } from '#server/engines/engine.ts';
+import { ScanStopped } from '#server/engines/engine-error.ts';
 import { codePointSuccessor } from '#server/engines/text-prefix.ts';
 
 /*
@@ -77,6 +78,24 @@ export function textStartsWith(
   return sql`(${lower} and ${column} ${below} (${upper} collate "default") and ${like})`;
 }
 
+/**
+ * "column matches pattern" by LIKE, case-sensitive as textStartsWith's recheck is: pinned to the database's default
+ * collation (LIKE refuses a nondeterministic one); other Text types (enums, "char") as their text. No index serves
+ * a pattern that starts with a wildcard (a pg_trgm GIN index would; DBUI does not ask for one).
+ */
+function textLike(column: SqlFragment, pattern: string, info?: Pick<Column, 'type'>): SqlFragment {
+  if (info && !collatableText.has(info.type)) return sql`(${column}::text like ${pattern} escape ${'\\'})`;
+  return sql`${column} like (${pattern} collate "default") escape ${'\\'}`;
+}
+
+/** `column LIKE '%text%'` (see textLike). */
+export const textContains = (column: SqlFragment, text: string, info?: Pick<Column, 'type'>) =>
+  textLike(column, `%${escapeLike(text)}%`, info);
+
+/** `column LIKE '%text'` (see textLike). */
+export const textEndsWith = (column: SqlFragment, text: string, info?: Pick<Column, 'type'>) =>
+  textLike(column, `%${escapeLike(text)}`, info);
+
 /** `INSERT … RETURNING` the key columns; no columns means every column takes its default. */
 export async function insertRow(
   executor: Executor,
@@ -95,4 +114,49 @@ export async function insertRow(
     keyColumns.length === 0 ? sql`` : sql` returning ${sql.join(keyColumns.map((name) => sql.id(name)))}`;
   const result = await sql<Record<string, unknown>>`${inserted}${returning}`.execute(executor);
   return result.rows[0] ?? {};
+}
+
+/**
+ * A scanning filter's select, stopped by PostgreSQL at the budget: `SET LOCAL statement_timeout` (set_config's local
+ * form, so the budget travels as a bound value) in a read-only transaction, which the timeout's cancel ends on the
+ * server and Kysely rolls back. A plain select takes only an ACCESS SHARE lock, which no writer waits for.
+ */
+export async function scanQuery(
+  db: Kysely<DynamicSchema>,
+  query: CompiledQuery,
+  budgetMs: number,
+): Promise<Record<string, unknown>[]> {
+  try {
+    return await db
+      .transaction()
+      .setAccessMode('read only')
+      .execute(async (trx) => {
+        await sql`select set_config('statement_timeout', ${String(Math.max(1, Math.round(budgetMs)))}, true)`.execute(
+          trx,
+        );
+        return (await trx.executeQuery(query)).rows as Record<string, unknown>[];
+      });
+  } catch (error) {
+    if (isStatementTimeout(error)) throw new ScanStopped(null, { cause: error });
+    throw error;
+  }
+}
+
+/** 57014 is also a cancel asked for by someone: only the timeout's message is the budget's. */
+function isStatementTimeout(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === '57014' && typeof message === 'string' && /statement timeout/i.test(message);
+}
+
+/** The planner's estimate of the select's rows: EXPLAIN (FORMAT JSON)'s top plan rows, without running it. */
+export async function estimateRows(db: Kysely<DynamicSchema>, query: CompiledQuery): Promise<number | null> {
+  const { rows } = await db.executeQuery<Record<string, unknown>>(
+    CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
+  );
+  const raw = rows[0]?.['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as
+    { Plan?: { 'Plan Rows'?: unknown } }[] | undefined;
+  const estimate = plan?.[0]?.Plan?.['Plan Rows'];
+  return typeof estimate === 'number' && Number.isFinite(estimate) ? estimate : null;
 }

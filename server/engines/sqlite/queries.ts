@@ -17,6 +17,21 @@ export function sqliteTextStartsWith(column: SqlFragment, prefix: string): SqlFr
     : sql`(${column} >= ${prefix} and ${column} < ${upper})`;
 }
 
+/**
+ * Contains as `instr(column, text) > 0`: case-sensitive, as the starts-with range is under the default BINARY
+ * collation, and without LIKE (SQLite's LIKE ignores the case of ASCII letters whatever the collation), so no
+ * character of the text is a wildcard. An empty text is every value that is not null.
+ */
+export function sqliteTextContains(column: SqlFragment, text: string): SqlFragment {
+  return text === '' ? sql`${column} is not null` : sql`instr(${column}, ${text}) > 0`;
+}
+
+/** Ends-with as the column's last characters compared with the text: case-sensitive and wildcard-free, as
+ * sqliteTextContains. */
+export function sqliteTextEndsWith(column: SqlFragment, text: string): SqlFragment {
+  return text === '' ? sql`${column} is not null` : sql`substr(${column}, -length(${text})) = ${text}`;
+}
+
 /** INSERT … RETURNING the key (SQLite 3.35 and later). */
 export async function sqliteInsertRow(
   executor: Executor,

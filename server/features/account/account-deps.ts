@@ -12,7 +12,7 @@ export interface AccountDeps {
   store: AppStore;
   config: Pick<
     Config,
-    'publicUrl' | 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordMaxAgeDays' | 'oauth'
+    'publicUrl' | 'sessionIdleMinutes' | 'sessionMaxHours' | 'passwordMaxAgeDays' | 'oauth' | 'oidc'
   >;
   mailer: Mailer;
   sms: SmsSender;

@@ -12,6 +12,7 @@ import {
   reauthRequest,
   recoveryCodes,
   resendRequest,
+  secondStepLinkRequest,
   signupRequest,
   totpSetup,
   updatePasswordRequest,
@@ -31,6 +32,7 @@ import { login, resend, verified, verifyLogin } from './login-service.ts';
 import { forgotPassword, updatePassword } from './password-service.ts';
 import { deleteOwnAccount, ownRoles, ownUser, upsertOwnUser } from './profile-service.ts';
 import { reauthenticate } from './reauth-service.ts';
+import { signInWithSecondStepLink } from './second-step-link.ts';
 import { issueRecoveryCodes } from './recovery-code-service.ts';
 import { endOtherSessions, endSession } from './session-service.ts';
 import { signup } from './signup-service.ts';
@@ -193,6 +195,24 @@ export function accountRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
         },
       },
       async (request) => verified(await verifyLogin(deps, request, request.body)),
+    );
+
+    app.post(
+      '/api/account/login/link',
+      {
+        config: perMinute(limits.codeCheck),
+        schema: {
+          tags,
+          summary: "Turn a pre-sign-in key and a second-step link's token into a session",
+          description:
+            'The link `dbui admin reset-2fa` prints (/account/login?reset2fa=…) stands in for the second step of ' +
+            'one sign-in after the password, within 24 hours. A token never issued to the account answers 401 and ' +
+            'counts toward the lockout; one used or expired answers 401 and counts nothing.',
+          body: secondStepLinkRequest,
+          response: { 200: envelope(verification), ...failures },
+        },
+      },
+      async (request) => success(await signInWithSecondStepLink(deps, request, request.body)),
     );
 
     app.post(

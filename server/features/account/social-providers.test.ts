@@ -4,7 +4,9 @@ import { authorizationCodeGrant, buildAuthorizationUrl, type CustomFetch } from 
 import {
   facebook,
   fetchOAuth2Profile,
+  genericOidc,
   google,
+  issuerBoundSubject,
   microsoft,
   providerFor,
   providerProblem,
@@ -254,5 +256,32 @@ describe('social sign-in providers', () => {
       'ZoNg',
     );
     expect(usernameBase({ email: null, name: null, firstName: null, lastName: null })).toBe('user');
+  });
+
+  it('ties the generic provider’s subject to the issuer of the ID token, and takes its email_verified as said', () => {
+    const generic = genericOidc({
+      issuer: 'https://sso.example.com/realms/staff',
+      clientId: 'dbui',
+      clientSecret: 'secret-1',
+      label: 'Acme account',
+      scope: 'openid email',
+    });
+    expect(generic).toMatchObject({ name: 'oidc', label: 'Acme account', scope: 'openid email' });
+    const claims = { sub: '1', email: 'ann@example.com', email_verified: true, given_name: 'Ann' };
+    const here = generic.profileOf({ ...claims, iss: 'https://sso.example.com/realms/staff' });
+    expect(here).toMatchObject({ email: 'ann@example.com', emailVerified: true, firstName: 'Ann' });
+    expect(here?.subject).toBe(issuerBoundSubject('https://sso.example.com/realms/staff', '1'));
+    // Person 1 of another directory is another person; without iss (UserInfo), the configured issuer.
+    expect(generic.profileOf({ ...claims, iss: 'https://other.example.com' })?.subject).not.toBe(
+      here?.subject,
+    );
+    expect(generic.profileOf(claims)?.subject).toBe(here?.subject);
+    expect(generic.profileOf({ ...claims, email_verified: 'true' })?.emailVerified).toBe(false);
+    expect(generic.profileOf({ email: 'ann@example.com' })).toBeNull();
+    // Always within the column's 255 characters.
+    const long = issuerBoundSubject('https://sso.example.com', 's'.repeat(255));
+    expect(long.length).toBeLessThanOrEqual(255);
+    expect(long).not.toBe(issuerBoundSubject('https://sso.example.com', `${'s'.repeat(254)}t`));
+    expect(issuerBoundSubject('https://sso.example.com', 'abc')).toMatch(/^[0-9a-f]{16}:abc$/);
   });
 });

@@ -1,11 +1,13 @@
-import { createHmac } from 'node:crypto';
-import type { OAuthProviderName, OAuthProviderSetting } from '#server/config.ts';
+import { createHash, createHmac } from 'node:crypto';
+import type { SocialProviderName } from '#common/contract/social.ts';
+import type { OAuthProviderName, OAuthProviderSetting, OidcSetting } from '#server/config.ts';
 
 /*
  * The social sign-in providers (docs/decisions/0005-accounts.md, "Social sign-in"): where each one lives, what to
  * ask for, and how the person's subject id, email and name are read from its answer. Google and Microsoft speak
  * OpenID Connect (discovery from the issuer, an ID token with `sub` and a nonce); Facebook speaks plain OAuth 2 and
- * the subject is the app-scoped `id` of the Graph API's /me.
+ * the subject is the app-scoped `id` of the Graph API's /me. Beside them, `oidc` is any OpenID Connect provider the
+ * operator names with OIDC_ISSUER (docs/decisions/0060-generic-openid-connect.md).
  */
 
 /** What DBUI takes from a provider about the person. */
@@ -23,8 +25,8 @@ export interface ProviderProfile {
 }
 
 interface ProviderBase {
-  name: OAuthProviderName;
-  /** For people: 'Google', 'Microsoft', 'Facebook'. */
+  name: SocialProviderName;
+  /** For people: 'Google', 'Microsoft', 'Facebook', or the generic provider's OIDC_LABEL. */
   label: string;
   scope: string;
   /** Reads the profile from the ID token claims (OpenID Connect) or the profile endpoint's JSON (OAuth 2); null
@@ -151,6 +153,47 @@ export const facebook: OAuth2Provider = {
 };
 
 export const socialProviderTable: Record<OAuthProviderName, SocialProvider> = { google, microsoft, facebook };
+
+/** The longest subject user_identities keeps. */
+const SUBJECT_MAX_LENGTH = 255;
+
+/**
+ * The generic provider's key of a person: the ID token's `sub` tied to its `iss`. A `sub` is unique only within one
+ * issuer (OpenID Connect Core §2), and many directories number their people 1, 2, 3, so if the operator points
+ * OIDC_ISSUER at another directory, its person 1 must not reach the account of the old directory's person 1. The
+ * issuer enters as 16 hex digits of its SHA-256; a `sub` too long to fit beside them enters as its own SHA-256.
+ */
+export function issuerBoundSubject(issuer: string, subject: string): string {
+  const tag = createHash('sha256').update(issuer).digest('hex').slice(0, 16);
+  const key = `${tag}:${subject}`;
+  return key.length <= SUBJECT_MAX_LENGTH
+    ? key
+    : `${tag}#${createHash('sha256').update(subject).digest('hex')}`;
+}
+
+/**
+ * Any OpenID Connect provider (Keycloak, Authentik, Okta, Entra ID, Google Workspace): everything from the
+ * issuer's discovery document, the standard claims, and the subject tied to the issuer. `email_verified` is taken
+ * as the provider says: the operator chose this directory, and a directory asserts it only for addresses it has
+ * checked (Entra ID does not send it, so its addresses are confirmed by the sign-in code, as Microsoft's are). It
+ * never finds an account by email either way.
+ */
+export function genericOidc(setting: OidcSetting): OidcProvider {
+  return {
+    protocol: 'oidc',
+    name: 'oidc',
+    label: setting.label,
+    issuer: setting.issuer,
+    scope: setting.scope,
+    profileOf(answer) {
+      const profile = oidcProfile(answer, true);
+      if (!profile) return null;
+      // The ID token's iss, which openid-client has checked against the issuer (UserInfo has none).
+      const issuer = text(record(answer)?.iss, 2000) ?? setting.issuer;
+      return { ...profile, subject: issuerBoundSubject(issuer, profile.subject) };
+    },
+  };
+}
 
 /**
  * The provider as configured: `_ISSUER` replaces an OpenID Connect issuer (a single Microsoft tenant, or a local

@@ -10,6 +10,7 @@ import { requireRecentAuth, type SignedInAccount } from '#server/plugins/session
 import type { AccountDeps } from './account-deps.ts';
 import {
   OAUTH_TRANSACTION_MS,
+  ProviderUnreachable,
   createSocialSignIn,
   finishAuthorization,
   providerLabel,
@@ -23,7 +24,10 @@ import {
 const tags = ['account'];
 const failures = { '4xx': failureEnvelope };
 const providerParam = z.object({
-  provider: z.string().max(30).describe('google, microsoft or facebook'),
+  provider: z
+    .string()
+    .max(30)
+    .describe('google, microsoft, facebook, or oidc (the OpenID Connect provider of OIDC_ISSUER)'),
 });
 const recent = 'Needs a sign-in or POST /api/account/reauth within the last 10 minutes, else 403.';
 
@@ -43,6 +47,13 @@ function setStateCookie(deps: AccountDeps, reply: FastifyReply, provider: string
   });
 }
 
+/** Why a sign-in or link could not start, in the log: one line for an unreachable provider (what to fix is in the
+ * sentence), the error with its stack for anything else. */
+function logStartFailure(request: FastifyRequest, error: unknown, provider: string, what: string): void {
+  if (error instanceof ProviderUnreachable) request.log.warn({ provider }, error.message);
+  else request.log.error({ err: error, provider }, what);
+}
+
 function accountOf(request: FastifyRequest): SignedInAccount {
   if (!request.account) throw new ApiError(401, am.signInRequired);
   return request.account;
@@ -52,6 +63,9 @@ function accountOf(request: FastifyRequest): SignedInAccount {
 export function socialRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
   const social: SocialSignIn = createSocialSignIn(deps);
   return async (app) => {
+    // Issuers given in the configuration are checked at start, without holding the start up (0060).
+    app.addHook('onReady', async () => social.warmUp());
+
     app.get(
       '/api/account/providers',
       {
@@ -72,7 +86,7 @@ export function socialRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary:
-            "Sign in with Google, Microsoft or Facebook: redirects (302) to the provider's sign-in page",
+            "Sign in with Google, Microsoft, Facebook or the OpenID Connect provider (oidc): redirects (302) to the provider's sign-in page",
           description:
             'A browser navigation, not an API call. Authorization code with PKCE (S256), state and (OpenID Connect) ' +
             'nonce; the state is also kept in an httpOnly cookie for the callback. r: a path of the web app to return ' +
@@ -94,9 +108,9 @@ export function socialRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
           setStateCookie(deps, reply, provider, started.state);
           return reply.header('cache-control', 'no-store').redirect(started.url, 302);
         } catch (error) {
-          request.log.error({ err: error, provider }, 'social sign-in could not start');
+          logStartFailure(request, error, provider, 'social sign-in could not start');
           const page = new URL(`${deps.config.publicUrl}/account/login`);
-          page.searchParams.set('error', sm.unavailable(providerLabel(provider)));
+          page.searchParams.set('error', sm.unavailable(providerLabel(deps.config, provider)));
           return reply.redirect(page.href, 302);
         }
       },
@@ -162,8 +176,8 @@ export function socialRoutes(deps: AccountDeps): FastifyPluginAsyncZod {
           });
         } catch (error) {
           if (error instanceof ApiError) throw error;
-          request.log.error({ err: error, provider }, 'linking a provider could not start');
-          throw new ApiError(503, sm.unavailable(providerLabel(provider)));
+          logStartFailure(request, error, provider, 'linking a provider could not start');
+          throw new ApiError(503, sm.unavailable(providerLabel(deps.config, provider)));
         }
         setStateCookie(deps, reply, provider, started.state);
         return success({ url: started.url });

@@ -2,9 +2,18 @@ import { randomInt } from 'node:crypto';
 import type * as OpenidClient from 'openid-client';
 import type { Configuration, CustomFetch } from 'openid-client';
 import type { FastifyRequest } from 'fastify';
-import type { SocialProviders } from '#common/contract/social.ts';
-import { accountApiMessages as am, accountMessages as m, socialMessages as sm } from '#common/messages.ts';
-import { oauthProviderNames, type OAuthProviderName, type OAuthProviderSetting } from '#server/config.ts';
+import {
+  socialProviderNames,
+  type SocialProviderName,
+  type SocialProviders,
+} from '#common/contract/social.ts';
+import {
+  accountApiMessages as am,
+  accountMessages as m,
+  loginMessages as lm,
+  socialMessages as sm,
+} from '#common/messages.ts';
+import { oauthProviderNames, type OAuthProviderSetting } from '#server/config.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import {
   insertOAuthTransaction,
@@ -39,6 +48,7 @@ import { signInMethodsOf } from './sign-in-methods.ts';
 import {
   allowsInsecureRequests,
   fetchOAuth2Profile,
+  genericOidc,
   providerFor,
   providerProblem,
   socialProviderTable,
@@ -65,12 +75,15 @@ export type SocialMode = 'sign-in' | 'link';
 /** A configured provider with its client, discovered once (and again after a failure). */
 export interface SocialSignIn {
   deps: AccountDeps;
-  /** The providers set up on this server, in the table's order. */
-  configured: OAuthProviderName[];
+  /** The providers set up on this server, in the table's order, the generic one last. */
+  configured: SocialProviderName[];
   /** The provider and its setting; 404 'Sign-in with … is not set up on this server.' otherwise. */
   require(name: string): { provider: SocialProvider; setting: OAuthProviderSetting };
-  /** The openid-client configuration of a configured provider. */
-  client(name: OAuthProviderName): Promise<Configuration>;
+  /** The openid-client configuration of a configured provider; a ProviderUnreachable when discovery fails. */
+  client(name: SocialProviderName): Promise<Configuration>;
+  /** Discovers, in the background, every provider whose issuer the configuration gives (0060); a failure is one
+   * warning line naming the variable, and the provider is asked again at its next use. */
+  warmUp(): void;
 }
 
 /** A social sign-in that ends on a page of the web app with this sentence; `reason` goes to the audit. */
@@ -84,50 +97,118 @@ export class SocialFailure extends Error {
   }
 }
 
-/** The label of a provider name, also for names that are not configured ('google' → 'Google'). */
-export function providerLabel(name: string): string {
+/** A provider whose discovery (or client) could not be had: the message is one line for the log, naming the
+ * variable to look at and what the issuer answered. */
+export class ProviderUnreachable extends Error {}
+
+/** The label of a provider name, also for names that are not configured ('google' → 'Google'; 'oidc' → OIDC_LABEL,
+ * or "Single sign-on" when unset). */
+export function providerLabel(config: AccountDeps['config'], name: string): string {
+  if (name === 'oidc') return config.oidc?.label ?? lm.socialNames.oidc;
   const known = oauthProviderNames.find((provider) => provider === name);
   return known ? socialProviderTable[known].label : name.slice(0, 30);
 }
 
+/** The variable that names a provider's issuer, for messages to the operator. */
+function issuerVariable(name: SocialProviderName): string {
+  return name === 'oidc' ? 'OIDC_ISSUER' : `OAUTH_${name.toUpperCase()}_ISSUER`;
+}
+
 /** The providers of the configuration that can be used; the others are logged and left out. */
 export function createSocialSignIn(deps: AccountDeps): SocialSignIn {
-  const usable = new Map<OAuthProviderName, { provider: SocialProvider; setting: OAuthProviderSetting }>();
+  const usable = new Map<SocialProviderName, { provider: SocialProvider; setting: OAuthProviderSetting }>();
+  const candidates: { provider: SocialProvider; setting: OAuthProviderSetting }[] = [];
   for (const name of oauthProviderNames) {
     const setting = deps.config.oauth[name];
-    if (!setting) continue;
-    const provider = providerFor(name, setting);
-    const problem = providerProblem(provider);
+    if (setting) candidates.push({ provider: providerFor(name, setting), setting });
+  }
+  const oidcSetting = deps.config.oidc;
+  if (oidcSetting) candidates.push({ provider: genericOidc(oidcSetting), setting: oidcSetting });
+  for (const candidate of candidates) {
+    const problem = providerProblem(candidate.provider);
     if (problem) {
-      deps.log.warn(`Sign-in with ${provider.label} is off: ${problem}.`);
+      deps.log.warn(`Sign-in with ${candidate.provider.label} is off: ${problem}.`);
       continue;
     }
-    usable.set(name, { provider, setting });
+    usable.set(candidate.provider.name, candidate);
   }
-  const clients = new Map<OAuthProviderName, Promise<Configuration>>();
+  const clients = new Map<SocialProviderName, Promise<Configuration>>();
 
   function require(name: string) {
-    const known = oauthProviderNames.find((provider) => provider === name);
+    const known = socialProviderNames.find((provider) => provider === name);
     const found = known ? usable.get(known) : undefined;
-    if (!found) throw new ApiError(404, sm.notConfigured(providerLabel(name)));
+    if (!found) throw new ApiError(404, sm.notConfigured(providerLabel(deps.config, name)));
     return found;
+  }
+
+  function client(name: SocialProviderName): Promise<Configuration> {
+    let pending = clients.get(name);
+    if (!pending) {
+      const { provider, setting } = require(name);
+      pending = makeClient(provider, setting).catch((error: unknown) => {
+        // A provider that could not be reached is asked again next time.
+        clients.delete(name);
+        throw new ProviderUnreachable(
+          `Sign-in with ${provider.label} is unavailable: ${issuerVariable(name)} ${discoveryProblem(provider, error)}`,
+          { cause: error },
+        );
+      });
+      clients.set(name, pending);
+    }
+    return pending;
   }
 
   return {
     deps,
     configured: [...usable.keys()],
     require,
-    client(name) {
-      let client = clients.get(name);
-      if (!client) {
-        client = makeClient(require(name).provider, require(name).setting);
-        clients.set(name, client);
-        // A provider that could not be reached is asked again next time.
-        client.catch(() => clients.delete(name));
+    client,
+    warmUp() {
+      for (const [name, { setting }] of usable) {
+        if (!setting.issuer) continue;
+        client(name).then(
+          () =>
+            deps.log.info(
+              `Sign-in with ${providerLabel(deps.config, name)}: ${setting.issuer} answered discovery.`,
+            ),
+          (error: unknown) =>
+            deps.log.warn(
+              `${error instanceof Error ? error.message : String(error)} DBUI tries again when someone uses the button.`,
+            ),
+        );
       }
-      return client;
     },
   };
+}
+
+/**
+ * What went wrong with a provider's discovery, in words for the operator: no connection, no answer in time, an
+ * HTTP status, not a discovery document, or a document that names another issuer (the usual slip: a trailing
+ * slash, or the realm's address instead of the issuer's).
+ */
+export function discoveryProblem(provider: SocialProvider, error: unknown): string {
+  const where =
+    provider.protocol === 'oidc'
+      ? `${provider.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`
+      : provider.issuer;
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `${where} did not answer within 10 seconds.`;
+  if (code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED' && cause && typeof cause === 'object') {
+    const body = 'body' in cause ? cause.body : undefined;
+    const named = body && typeof body === 'object' && 'issuer' in body ? String(body.issuer) : '?';
+    return `is "${provider.issuer}", but ${where} names the issuer "${named.slice(0, 200)}": set it to exactly that.`;
+  }
+  if (code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' && cause instanceof Response)
+    return `${where} answered HTTP ${cause.status}, not a discovery document: is the issuer right?`;
+  if (code === 'OAUTH_RESPONSE_IS_NOT_JSON')
+    return `${where} answered something other than JSON: is the issuer right?`;
+  if (error instanceof TypeError && cause instanceof Error) {
+    const reason = 'code' in cause && typeof cause.code === 'string' ? cause.code : cause.message;
+    return `${where} could not be reached (${reason.slice(0, 100)}).`;
+  }
+  return `${where} could not be used (${describe(error)}).`;
 }
 
 /** openid-client (with oauth4webapi and jose), loaded with the first social sign-in rather than at every start;
@@ -175,7 +256,7 @@ export async function makeClient(
 }
 
 /** The redirect URI registered with every provider. */
-export function redirectUriOf(deps: AccountDeps, name: OAuthProviderName): string {
+export function redirectUriOf(deps: AccountDeps, name: SocialProviderName): string {
   return `${deps.config.publicUrl}/api/account/login/${name}/callback`;
 }
 
@@ -551,8 +632,9 @@ export async function socialProvidersOf(
   const identities = user ? await identitiesOfUser(db, user.id) : [];
   return {
     configured: social.configured,
+    labels: Object.fromEntries(social.configured.map((name) => [name, social.require(name).provider.label])),
     linked: identities.flatMap((identity) => {
-      const provider = oauthProviderNames.find((name) => name === identity.provider);
+      const provider = socialProviderNames.find((name) => name === identity.provider);
       return provider
         ? [
             {
@@ -579,7 +661,7 @@ export async function unlinkProvider(
   name: string,
 ): Promise<string> {
   const db = deps.store.db;
-  const label = providerLabel(name);
+  const label = providerLabel(deps.config, name);
   const user = await findUserById(db, account.userId);
   if (!user) throw new ApiError(401, am.accountGone);
   const identities = await identitiesOfUser(db, user.id);

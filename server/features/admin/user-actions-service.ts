@@ -6,6 +6,9 @@ import { writeAudit } from '#server/store/audit.ts';
 import { ADMINISTRATOR_ROLE_ID, findRole } from '#server/store/roles.ts';
 import type { AppDatabase } from '#server/store/schema.ts';
 import { revokeSessionsOfUser } from '#server/store/sessions.ts';
+import { updateUser } from '#server/store/users.ts';
+import { hashPassword } from '#server/crypto/password-hash.ts';
+import { requireUncommonPassword } from '#server/features/account/password-service.ts';
 import { checkRoleRules, roleOf } from './roles-service.ts';
 import { endSessionsIfLocked, userDetail } from './users-service.ts';
 
@@ -21,10 +24,17 @@ export const LOCKED_UNTIL_UNLOCKED = '9999-12-31T23:59:59.999Z';
 
 /** Who acts, from where, and when (the app's clock). */
 export interface ActingAdministrator {
-  userId: number;
+  /** The administrator's account; null for an operator at the `dbui` command line, who has none. */
+  userId: number | null;
   address: string | null;
   now: Date;
+  /** How an action without an account came (the command line, its host and system user): kept in the entry's
+   * detail, so the audit trail tells it from an administrator's. */
+  via?: string;
 }
+
+/** The audit detail that says how an action came, when it came without an account. */
+const viaOf = (actor: ActingAdministrator) => (actor.via ? { via: actor.via } : {});
 
 type Db = Kysely<AppDatabase> | Transaction<AppDatabase>;
 
@@ -171,7 +181,10 @@ export async function unlockUser(
       userId: actor.userId,
       action: 'admin.user.unlocked',
       target: `user:${userId}`,
-      detail: { before: { lockedUntil: before.locked_until, failedChecks: before.failed_logins } },
+      detail: {
+        before: { lockedUntil: before.locked_until, failedChecks: before.failed_logins },
+        ...viaOf(actor),
+      },
       address: actor.address,
     });
     return userDetail(trx, userId, actor.now);
@@ -213,6 +226,7 @@ export async function resetSecondFactor(
         before: { twoFactor: before.twoFactor, preferred2fa: before.preferred2fa },
         passkeys: Number(passkeys.numDeletedRows),
         recoveryCodes: Number(codes.numDeletedRows),
+        ...viaOf(actor),
       },
       address: actor.address,
     });
@@ -238,5 +252,42 @@ export async function endUserSessions(
       address: actor.address,
     });
     return { ended, user: await userDetail(trx, userId, actor.now) };
+  });
+}
+
+/**
+ * Sets a new password for an account (`dbui admin reset-password`): checked by the spec's rules and the list of
+ * common passwords, hashed, and every session of the account ended in the same transaction, so whoever held one
+ * must sign in with the new password. With `mustChange` the person chooses another at their next sign-in.
+ * Audited `admin.user.password-set`. Answers how many sessions ended.
+ */
+export async function setUserPassword(
+  store: AppStore,
+  userId: number,
+  password: string,
+  options: { mustChange: boolean },
+  actor: ActingAdministrator,
+): Promise<{ sessionsEnded: number }> {
+  requireUncommonPassword(password);
+  await requireUser(store.db, userId);
+  const passwordHash = await hashPassword(password);
+  const now = actor.now.toISOString();
+  return store.db.transaction().execute(async (trx) => {
+    await requireUser(trx, userId);
+    await updateUser(
+      trx,
+      userId,
+      { password_hash: passwordHash, password_changed_at: now, password_expired: options.mustChange ? 1 : 0 },
+      now,
+    );
+    const sessionsEnded = await revokeSessionsOfUser(trx, userId, null, now);
+    await writeAudit(trx, {
+      userId: actor.userId,
+      action: 'admin.user.password-set',
+      target: `user:${userId}`,
+      detail: { mustChange: options.mustChange, sessions: sessionsEnded, ...viaOf(actor) },
+      address: actor.address,
+    });
+    return { sessionsEnded };
   });
 }

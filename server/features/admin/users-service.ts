@@ -184,7 +184,7 @@ export async function endSessionsIfLocked(
   db: Db,
   userId: number,
   lockedUntil: unknown,
-  caller: { userId: number; address: string | null },
+  caller: { userId: number | null; address: string | null },
   now: Date,
 ): Promise<void> {
   if (typeof lockedUntil !== 'string' || lockedUntil <= now.toISOString()) return;

@@ -11,7 +11,8 @@ import {
   exportStatus,
   type ExportStatus,
 } from '#common/contract/exports.ts';
-import { filterBody, tableParams, type TableParams } from '#common/contract/sql.ts';
+import { FILTER_CALL_RULES, filterExportBody } from '#common/contract/filter.ts';
+import { filterBody, searchQuery, tableParams, type TableParams } from '#common/contract/sql.ts';
 import { exportMessages as em } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import { acceptEncodedBodies } from '#server/plugins/body-decoding.ts';
@@ -88,6 +89,36 @@ export function exportRoutes(
           orderBy: request.query.orderBy ?? null,
           format: request.query.format,
           bom: request.query.bom,
+        });
+        return reply.code(202).send(success(started, em.started));
+      },
+    );
+
+    app.post(
+      '/api/sql/:db/:schema/:table/query/export',
+      {
+        ...signedIn,
+        config: { encodedBody: 'query' },
+        schema: {
+          tags,
+          summary:
+            'Start an export of exactly the rows a filter document keeps (and the search terms, when given), in the ' +
+            'asked order (?orderBy=); format and bom in the body; answers the job id at once, then status, cancel ' +
+            'and download as for …/export',
+          description: FILTER_CALL_RULES,
+          params: tableParams,
+          querystring: searchQuery,
+          body: filterExportBody,
+          response: { 202: envelope(exportStarted) },
+        },
+      },
+      async (request, reply) => {
+        const started = await service.start(callerOf(request), refOf(request.params), {
+          filter: request.body.search ?? {},
+          where: request.body.where,
+          orderBy: request.query.orderBy ?? null,
+          format: request.body.format,
+          bom: request.body.bom,
         });
         return reply.code(202).send(success(started, em.started));
       },

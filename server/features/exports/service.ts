@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ExportFormat, ExportStatus } from '#common/contract/exports.ts';
+import type { Filter as FilterDocument } from '#common/contract/filter.ts';
 import type { Filter } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { exportMessages as em } from '#common/messages.ts';
@@ -57,7 +58,10 @@ export interface ExportContext {
 }
 
 export interface StartRequest {
+  /** The spec's search terms (column → term). */
   filter: Filter;
+  /** A filter document (POST …/query/export, issue 35), ANDed with the search terms. */
+  where?: FilterDocument | undefined;
   orderBy: string | null;
   format: ExportFormat;
   bom: boolean;
@@ -129,14 +133,24 @@ export async function createExportService(context: ExportContext): Promise<Expor
 
     async start(caller, ref, request) {
       const { engine, table } = await openTable(context, caller, ref, 'read');
-      // Checks the filter and the sort (a 400 naming what is wrong) before anything is recorded.
-      const total = await engine.countRows(table, { filter: request.filter, orderBy: request.orderBy });
+      // Checks the filter and the sort (a 400 naming what is wrong) before anything is recorded. A filter document that
+      // scans is counted under the scan budget; the export itself is one stream, not held to it.
+      const total = await engine.countRows(table, {
+        filter: request.filter,
+        where: request.where,
+        orderBy: request.orderBy,
+      });
       const userId = caller.account.userId;
       const sessionId = caller.account.sessionId;
       await queue.failOrphaned(userId);
       if ((await activeExportsOf(store.db, userId)).length > 0) throw new ApiError(409, em.alreadyRunning);
       const id = randomUUID();
-      const stored: ExportRequest = { filter: request.filter, orderBy: request.orderBy, bom: request.bom };
+      const stored: ExportRequest = {
+        filter: request.filter,
+        ...(request.where ? { where: request.where } : {}),
+        orderBy: request.orderBy,
+        bom: request.bom,
+      };
       await insertExportJob(
         store.db,
         {
@@ -173,7 +187,13 @@ export async function createExportService(context: ExportContext): Promise<Expor
         userId,
         action: 'export.start',
         target: tablePath(ref.database, ref.schema, ref.table),
-        detail: { id, format: request.format, filter: request.filter, orderBy: request.orderBy },
+        detail: {
+          id,
+          format: request.format,
+          filter: request.filter,
+          ...(request.where ? { where: request.where } : {}),
+          orderBy: request.orderBy,
+        },
         address: caller.address,
       });
       return { id };

@@ -7,11 +7,13 @@ import type { AppDatabase } from '#server/store/schema.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import { consumeCode, replaceCode } from '#server/store/one-time-codes.ts';
 import { ADMINISTRATOR_ROLE_ID } from '#server/store/roles.ts';
-import { addUserRole, countUsers, insertUser } from '#server/store/users.ts';
+import { addUserRole, countUsers, findUserByUsername, insertUser } from '#server/store/users.ts';
 import { hashPassword } from '#server/crypto/password-hash.ts';
 import type { SecretBox } from '#server/crypto/secret-box.ts';
 import { randomToken, sha256Hex } from '#server/crypto/tokens.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
+import { accountApiMessages as am } from '#common/messages.ts';
+import { requireUncommonPassword } from '#server/features/account/password-service.ts';
 
 const SETUP_PURPOSE = 'setup';
 const SETUP_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -132,11 +134,39 @@ export async function completeSetup(store: AppStore, request: SetupRequest): Pro
   });
 }
 
+/**
+ * An administrator an operator makes with `dbui admin create`, the first or another: the password must not be a
+ * common one (the spec's rules are the caller's schema), the username must be free (case-insensitively); the email
+ * counts as confirmed, as the setup link's does. Audited `setup.admin-from-command-line` with how it came. Answers
+ * the new account's id.
+ */
+export async function createAdministrator(
+  store: AppStore,
+  admin: { username: string; email: string; password: string },
+  via: string,
+): Promise<number> {
+  requireUncommonPassword(admin.password);
+  if (await findUserByUsername(store.db, admin.username)) throw new ApiError(409, am.usernameTaken);
+  const passwordHash = await hashPassword(admin.password);
+  try {
+    return await store.db
+      .transaction()
+      .execute((trx) =>
+        insertAdministrator(trx, { ...admin, passwordHash }, 'setup.admin-from-command-line', { via }),
+      );
+  } catch (error) {
+    // Taken meanwhile: the unique constraint let the other one through.
+    if (await findUserByUsername(store.db, admin.username)) throw new ApiError(409, am.usernameTaken);
+    throw error;
+  }
+}
+
 async function insertAdministrator(
   trx: Parameters<typeof countUsers>[0],
   admin: { username: string; email: string; passwordHash: string },
   action: string,
-): Promise<void> {
+  detail: Record<string, unknown> | null = null,
+): Promise<number> {
   const userId = await insertUser(
     trx,
     {
@@ -149,5 +179,6 @@ async function insertAdministrator(
     new Date().toISOString(),
   );
   await addUserRole(trx, userId, ADMINISTRATOR_ROLE_ID);
-  await writeAudit(trx, { userId, action, target: `user:${userId}` });
+  await writeAudit(trx, { userId, action, target: `user:${userId}`, detail });
+  return userId;
 }

@@ -1,4 +1,5 @@
 import { createHmac, hash, timingSafeEqual } from 'node:crypto';
+import type { Filter as FilterDocument } from '#common/contract/filter.ts';
 import { PAGE_CURSOR_MAX_LENGTH, type CellValue, type Filter, type Table } from '#common/contract/sql.ts';
 import type { PageBoundary } from '#server/engines/engine.ts';
 import { sortOrder } from '#server/engines/row-pages.ts';
@@ -8,7 +9,7 @@ import { ApiError } from '#server/plugins/error-envelope.ts';
  * Page cursors (docs/decisions/0036-stateless-paging.md): a page answer's opaque token, `base64url(JSON) "."
  * base64url(HMAC-SHA256)`, the JSON holding the page number, its first and last rows' sort values (wire values:
  * every sort column, then the key) and a digest of what the page belongs to (database, table, sort with the sort
- * columns' types, filter, page size). The key is derived from the server's secret (SECRET_KEY, or the data folder's
+ * columns' types, search terms, filter document, page size). The key is derived from the server's secret (SECRET_KEY, or the data folder's
  * key file), so every instance sharing SECRET_KEY accepts another's cursors, and nothing is remembered.
  */
 
@@ -22,6 +23,8 @@ export interface CursorScope {
   table: Table;
   orderBy: string | null;
   filter: Filter;
+  /** The filter document of POST …/query (issue 35), when there is one: a cursor of another filter is refused. */
+  where?: FilterDocument | undefined;
   pageSize: number;
 }
 
@@ -49,7 +52,14 @@ export function pageCursorKey(secret: Buffer): Buffer {
 function scopeDigest(scope: CursorScope): string {
   let digests = scopeDigests.get(scope.table);
   if (!digests) scopeDigests.set(scope.table, (digests = new Map()));
-  const key = JSON.stringify([scope.database, scope.orderBy, scope.pageSize, scope.filter]);
+  // A filter document is kept as its digest: 1,000 remembered documents of up to a body's size each would be a lot.
+  const key = JSON.stringify([
+    scope.database,
+    scope.orderBy,
+    scope.pageSize,
+    scope.filter,
+    scope.where ? whereDigest(scope.where) : null,
+  ]);
   let digest = digests.get(key);
   if (digest === undefined) {
     digest = computedScopeDigest(scope);
@@ -60,6 +70,23 @@ function scopeDigest(scope: CursorScope): string {
 }
 
 const DIGESTS_PER_TABLE = 1_000;
+
+/** A filter document's digest: the same document gives the same digest whatever order its keys were sent in. */
+function whereDigest(where: FilterDocument): string {
+  return hash('sha256', canonical(where), 'base64url');
+}
+
+/** JSON with every object's keys in order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
 const scopeDigests = new WeakMap<Table, Map<string, string>>();
 
 function computedScopeDigest(scope: CursorScope): string {
@@ -75,6 +102,8 @@ function computedScopeDigest(scope: CursorScope): string {
     sort.parts.map((p) => [p.column.name, p.column.type, p.descending]),
     filter,
     scope.pageSize,
+    // Absent without a document, so the page calls' cursors keep their digests.
+    ...(scope.where ? [whereDigest(scope.where)] : []),
   ]);
   return hash('sha256', described, 'base64url').slice(0, 22);
 }

@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope } from '#common/contract/envelope.ts';
+import {
+  filterPlan,
+  filterPlanBody,
+  filterQueryBody,
+  filterQueryParams,
+  FILTER_CALL_RULES,
+} from '#common/contract/filter.ts';
 import { browserMessages } from '#common/messages.ts';
 import {
   answeredRow,
@@ -39,6 +46,7 @@ import {
   listDatabases,
   listTables,
   pageOfRows,
+  planQuery,
   searchRows,
   upsertRow,
 } from './sql-service.ts';
@@ -79,6 +87,7 @@ export function sqlRoutes(
     acceptEncodedBodies(app);
     const tags = ['sql'];
     const filter = { encodedBody: 'filter' as const };
+    const query = { encodedBody: 'query' as const };
 
     app.get(
       '/api/sql',
@@ -214,6 +223,52 @@ export function sqlRoutes(
             cursorKey,
           ),
         ),
+    );
+    app.post(
+      '/api/sql/:db/:schema/:table/query',
+      {
+        config: query,
+        schema: {
+          tags,
+          summary:
+            'One page of the rows a filter document keeps (any column: eq, ne, lt, le, gt, ge, between, in, ' +
+            'startsWith, contains, endsWith, isNull, isNotNull; and, or, not), ANDed with the search terms when ' +
+            'given, with the count and the page’s cursor (?cursor= seeks as for …/page/{page})',
+          description: FILTER_CALL_RULES,
+          params: tableParams,
+          querystring: filterQueryParams,
+          body: filterQueryBody,
+          response: { 200: envelope(pageResult) },
+        },
+      },
+      async (request) =>
+        success(
+          await pageOfRows(
+            context,
+            callerOf(request),
+            refOf(request.params),
+            { ...request.query, filter: request.body.search, where: request.body.where },
+            cursorKey,
+          ),
+        ),
+    );
+    app.post(
+      '/api/sql/:db/:schema/:table/query/plan',
+      {
+        config: query,
+        schema: {
+          tags,
+          summary:
+            'How a filter document would be read: each condition through an index or by a scan, whether the whole ' +
+            'filter scans (and so runs under the scan budget), the engine’s row estimate and what would make it fast',
+          description: FILTER_CALL_RULES,
+          params: tableParams,
+          body: filterPlanBody,
+          response: { 200: envelope(filterPlan) },
+        },
+      },
+      async (request) =>
+        success(await planQuery(context, callerOf(request), refOf(request.params), request.body)),
     );
     app.post(
       '/api/sql/:db/:schema/:table',

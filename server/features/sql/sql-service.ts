@@ -1,3 +1,4 @@
+import type { Filter as FilterDocument, FilterPlan } from '#common/contract/filter.ts';
 import {
   ALL_ROWS_LIMIT,
   SEARCH_RESULTS_LIMIT,
@@ -105,10 +106,12 @@ export async function searchRows(
   return { results: versioned(table, page.results), count: page.count, countIsExact: page.countIsExact };
 }
 
-/** GET …/page/{page} and POST …/page/{page}/search: one page, in the asked order, with the count and the page's
- * cursor. A cursor sent back (`cursor`, the page shown) is checked (page-cursor.ts: a 400 when this server did not
- * sign it or it belongs to another table, sort, filter or page size); when it is the asked page's neighbour's, the
- * page is read by seeking from it, else by number (0036). */
+/** GET …/page/{page}, POST …/page/{page}/search and POST …/query: one page, in the asked order, with the count and
+ * the page's cursor. A cursor sent back (`cursor`, the page shown) is checked (page-cursor.ts: a 400 when this server
+ * did not sign it or it belongs to another table, sort, search terms, filter document or page size); when it is the
+ * asked page's neighbour's, the page is read by seeking from it, else by number (0036). A filter document (`where`,
+ * issue 35) is only a WHERE beside the search terms: the cursor still holds the sort key, so neighbours seek under
+ * any filter; one that scans runs under the scan budget and a stop at it is the engine's 504. */
 export async function pageOfRows(
   context: SqlContext,
   caller: Caller,
@@ -117,7 +120,8 @@ export async function pageOfRows(
     page: number;
     pageSize: number;
     orderBy?: string | undefined;
-    filter?: Filter;
+    filter?: Filter | undefined;
+    where?: FilterDocument | undefined;
     cursor?: string | undefined;
   },
   cursorKey: Buffer,
@@ -128,11 +132,13 @@ export async function pageOfRows(
     table,
     orderBy: query.orderBy || null,
     filter: query.filter ?? {},
+    where: query.where,
     pageSize: query.pageSize,
   };
   const from = query.cursor ? readPageCursor(cursorKey, scope, query.cursor) : undefined;
   const page = await engine.page(table, {
     filter: scope.filter,
+    where: scope.where,
     orderBy: scope.orderBy,
     page: query.page,
     pageSize: query.pageSize,
@@ -144,6 +150,19 @@ export async function pageOfRows(
     countIsExact: page.countIsExact,
     cursor: writePageCursor(cursorKey, scope, query.page, page.boundary),
   };
+}
+
+/** POST …/query/plan: how the engine would read the rows the filter keeps, in this order (each condition through an
+ * index or by a scan, whether the whole filter scans, the engine's estimate, the scan budget, what would make it
+ * fast). The filter and sort are checked as a page checks them. */
+export async function planQuery(
+  context: SqlContext,
+  caller: Caller,
+  ref: TableRef,
+  query: { where: FilterDocument; orderBy?: string | undefined },
+): Promise<FilterPlan> {
+  const { engine, table } = await openTable(context, caller, ref, 'read');
+  return engine.plan(table, { where: query.where, orderBy: query.orderBy || null });
 }
 
 /**

@@ -18,3 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['status', 'updated_at'])
     .execute();
 }
+
+export async function down(): Promise<void> {
+  throw new Error('Migrations are forward-only.');
+}

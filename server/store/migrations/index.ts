@@ -13,6 +13,7 @@ import * as analyticsEvents from './0011-analytics-events.ts';
 import * as chat from './0012-chat.ts';
 import * as exportSessions from './0013-export-sessions.ts';
 import * as analyticsCounts from './0014-analytics-counts.ts';
+import * as savedViews from './0015-saved-views.ts';
 
 /** Every migration in order. Forward-only: add a new numbered file, never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-chat': chat,
   '0013-export-sessions': exportSessions,
   '0014-analytics-counts': analyticsCounts,
+  '0015-saved-views': savedViews,
 };

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { socialProviders, type SocialProviders } from '#common/contract/social.ts';
+import { socialProviders, type SocialProviderName, type SocialProviders } from '#common/contract/social.ts';
+import { loginMessages as lm } from '#common/messages.ts';
 import { apiGet, type ApiResult } from '#web/api/client.ts';
 import { unwrapData } from '#web/api/query.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
@@ -18,4 +19,10 @@ export const providersQueryOptions = () =>
 
 export function useProviders() {
   return useQuery(providersQueryOptions());
+}
+
+/** How a provider is named on screen: the server's name for it (the generic provider's OIDC_LABEL), else the known
+ * one ('google' → 'Google'). */
+export function providerName(provider: SocialProviderName, answer: SocialProviders | undefined): string {
+  return answer?.labels?.[provider] ?? lm.socialNames[provider];
 }

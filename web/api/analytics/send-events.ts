@@ -8,8 +8,8 @@ import { apiPost, type ApiResult } from '#web/api/client.ts';
 
 /** POST /api/analytics/events: page views and the consent choice (1 to 20 a call); the server answers null. */
 export async function postAnalyticsEvents(events: AnalyticsEventsInput['events']): Promise<ApiResult<null>> {
-  const { z } = await import('zod');
-  return apiPost('/api/analytics/events', { events }, { schema: z.null() });
+  const { analyticsEventsAnswer } = await import('#common/contract/analytics.ts');
+  return apiPost('/api/analytics/events', { events }, { schema: analyticsEventsAnswer });
 }
 
 /**

@@ -1,14 +1,19 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { Filter as FilterDocument } from '#common/contract/filter.ts';
 import { pageResult, type Filter, type PageResult } from '#common/contract/sql.ts';
 import { apiPostEncoded, type ApiResult } from '#web/api/client.ts';
 import { unwrapData } from '#web/api/query.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
+import { fetchFilterQuery } from './filter-query.ts';
 import { queryString, tableApiPath, type TableRef } from './paths.ts';
 
-/** One page of a table as the browser asks for it: the filter (column → term), the sort ('Name' or '-Name', null
- * for none), the page from 1 and the page size (20, 40, 60, 80 or 100). */
+/** One page of a table as the browser asks for it: the filter (column → term), the filter document when one is set,
+ * the sort ('Name' or '-Name', null for none), the page from 1 and the page size (20, 40, 60, 80 or 100). */
 export interface PageRequest extends TableRef {
   filter: Filter;
+  /** The filter document (issue 35): set, the page comes from …/query (filter-query.ts) with the terms beside it;
+   * null or left out, from the spec's page search, exactly as without filters. */
+  where?: FilterDocument | null;
   sort: string | null;
   page: number;
   pageSize: number;
@@ -31,7 +36,12 @@ export function fetchPage(request: PageRequest, signal?: AbortSignal): Promise<A
 export const pageQueryOptions = (request: PageRequest) =>
   queryOptions({
     queryKey: queryKeys.sql.page(request),
-    queryFn: async ({ signal }) => unwrapData(await fetchPage(request, signal)),
+    queryFn: async ({ signal }) => {
+      const where = request.where;
+      return unwrapData(
+        await (where ? fetchFilterQuery({ ...request, where }, signal) : fetchPage(request, signal)),
+      );
+    },
     // The page shown stays while the next one loads (no blank grid between pages).
     placeholderData: keepPreviousData,
     staleTime: 0,

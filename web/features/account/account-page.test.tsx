@@ -343,6 +343,30 @@ describe('the outcome of linking a provider, in the address', () => {
     await waitFor(() => expect(router.state.location.search).toBe(''));
   });
 
+  it('names the OpenID Connect provider by the label the server reports, in the card and the toast', async () => {
+    api.on(
+      'GET',
+      '/api/account/providers',
+      ok({
+        configured: ['oidc'],
+        labels: { oidc: 'Acme account' },
+        linked: [
+          {
+            provider: 'oidc',
+            email: 'ada@acme.example',
+            linkedAt: '2026-02-01T00:00:00.000Z',
+            lastUsedAt: null,
+          },
+        ],
+        hasPassword: true,
+      }),
+    );
+    const router = renderAccount('/account?linked=oidc');
+    expect(await screen.findByText(sm.linked('Acme account'))).toBeTruthy();
+    expect(await screen.findByRole('button', { name: pm.socialUnlink('Acme account') })).toBeTruthy();
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
   it("shows the callback's failure as it is", async () => {
     const router = renderAccount(`/account?error=${encodeURIComponent(sm.linkedElsewhere('Google'))}`);
     expect(await screen.findByText(sm.linkedElsewhere('Google'))).toBeTruthy();

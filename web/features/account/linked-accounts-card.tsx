@@ -4,13 +4,8 @@ import { socialProviderNames, type SocialProviderName } from '#common/contract/s
 import { accountPageMessages as pm, socialMessages as sm } from '#common/messages.ts';
 import { useProviderLink } from '#web/api/account/provider-link.ts';
 import { useProviderUnlink } from '#web/api/account/provider-unlink.ts';
-import { useProviders } from '#web/api/account/providers.ts';
+import { providerName, useProviders } from '#web/api/account/providers.ts';
 import { useReauth } from './reauth/use-reauth.ts';
-
-/** How a provider is named on screen ('google' → 'Google'). */
-export function providerLabel(provider: SocialProviderName): string {
-  return provider.charAt(0).toUpperCase() + provider.slice(1);
-}
 
 function shortDate(iso: string): string {
   const date = new Date(iso);
@@ -18,8 +13,8 @@ function shortDate(iso: string): string {
 }
 
 /**
- * Linked sign-in accounts (spec 000 §1: google, microsoft, facebook): each provider this server has set up, linked or
- * not. Link sends the browser to the provider (the server answers its URL), which comes back to /account; Unlink
+ * Linked sign-in accounts (spec 000 §1: google, microsoft, facebook; and the operator's OpenID Connect provider, 0060):
+ * each provider this server has set up, linked or not. Link sends the browser to the provider (the server answers its URL), which comes back to /account; Unlink
  * removes it. Both need a recent sign-in (useReauth). A server with no provider set up says so in one quiet line,
  * so nobody looks for buttons that cannot work.
  */
@@ -39,7 +34,7 @@ export function LinkedAccountsCard() {
       onSuccess: (answer) =>
         notifications.show({
           color: 'green',
-          message: answer.message ?? sm.unlinked(providerLabel(provider)),
+          message: answer.message ?? sm.unlinked(providerName(provider, providers.data)),
         }),
       onError: (error) => notifications.show({ color: 'red', message: error.message }),
     });
@@ -79,7 +74,7 @@ export function LinkedAccountsCard() {
                 .filter((name) => providers.data.configured.includes(name))
                 .map((name) => {
                   const linked = providers.data.linked.find((l) => l.provider === name);
-                  const label = providerLabel(name);
+                  const label = providerName(name, providers.data);
                   return (
                     <Group component="li" key={name} justify="space-between" gap="sm" wrap="nowrap">
                       <div style={{ minWidth: 0 }}>

@@ -1,3 +1,4 @@
+import type { Filter } from '#common/contract/filter.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   browserAddressUrl,
@@ -8,6 +9,8 @@ import {
   parseSort,
   writeBrowserAddress,
 } from './browser-address.ts';
+import { checkWhere } from './filter/where-check.ts';
+import { encodeWhere, readWhereParam, WHERE_PARAM } from './filter/where-param.ts';
 
 describe('the browser address', () => {
   it('reads the database alone', () => {
@@ -24,6 +27,9 @@ describe('the browser address', () => {
       db: 'chinook',
       table: { schema: 'public', name: 'Customer' },
       filter: { Country: 'USA' },
+      where: null,
+      whereToCheck: null,
+      whereProblem: null,
       sort: '-LastName',
       page: 3,
       size: 40,
@@ -67,6 +73,9 @@ describe('the browser address', () => {
       db: 'my db',
       table: { schema: 'dbo', name: 'Order/Lines' },
       filter: { 'First Name': 'Ada & Co', Id: ' 7 ', Empty: '  ' },
+      where: null,
+      whereToCheck: null,
+      whereProblem: null,
       sort: '-First Name',
       page: 4,
       size: 60,
@@ -80,6 +89,74 @@ describe('the browser address', () => {
       ...view,
       filter: { 'First Name': 'Ada & Co', Id: '7' },
     });
+  });
+});
+
+describe('the filter in the address', () => {
+  const table = { schema: 'main', name: 'Invoice' };
+  const where: Filter = {
+    and: [
+      {
+        or: [
+          { column: 'BillingCountry', op: 'eq', value: 'Brazil' },
+          { column: 'BillingCountry', op: 'isNull' },
+        ],
+      },
+      { column: 'Total', op: 'between', values: ['5.5', '10'] },
+      { column: 'Note', op: 'contains', value: 'é “quoted” & 100%' },
+    ],
+  };
+
+  it('travels as one where= parameter of base64url JSON and reads back the same filter once checked', () => {
+    const url = browserAddressUrl({ ...freshView('chinook', table), where, sort: 'Total' });
+    const [path = '', query = ''] = url.split('?');
+    const params = new URLSearchParams(query);
+    expect([...params.keys()]).toEqual(['sort', WHERE_PARAM]);
+    expect(params.get(WHERE_PARAM)).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(params.get(WHERE_PARAM)).toBe(encodeWhere(where));
+    const view = parseBrowserAddress(path, `?${query}`);
+    // Read, not yet checked: the check's code loads when an address has a filter.
+    expect(view?.where).toBeNull();
+    expect(view?.whereToCheck).toEqual({ json: where });
+    expect(view?.whereProblem).toBeNull();
+    expect(checkWhere(view?.whereToCheck?.json)).toEqual({ where, problem: null });
+    // Written back as it came while it waits.
+    expect(view && browserAddressUrl(view)).toBe(url);
+  });
+
+  it('refuses a parameter that is not base64url, not JSON or no filter, with a sentence, and shows every row', () => {
+    const read = (raw: string) => {
+      const view = parseBrowserAddress('/db/chinook/main/Invoice', `?where=${raw}`);
+      return view?.whereToCheck
+        ? checkWhere(view.whereToCheck.json)
+        : { where: view?.where, problem: view?.whereProblem };
+    };
+    const json = (value: unknown) => encodeWhere(value);
+    for (const [raw, why] of [
+      ['%25%25%25', 'it is not base64url text'],
+      [btoa('{not json').replace(/=+$/, ''), 'it is not JSON'],
+      [json({ column: 'Total', op: 'like', value: 1 }), 'op must be one of'],
+      [json({ column: 'Total', op: 'between', values: [1] }), 'between needs values of two'],
+      [json({ or: [] }), 'an or needs at least one filter'],
+    ] as const) {
+      const checked = read(raw);
+      expect(checked.where, raw).toBeNull();
+      expect(checked.problem, raw).toContain('The filter in this address could not be read');
+      expect(checked.problem, raw).toContain(why);
+      expect(checked.problem, raw).toContain('Every row is shown.');
+    }
+  });
+
+  it('reads a filter that keeps every row, and an empty parameter, as none', () => {
+    expect(checkWhere({ and: [] })).toEqual({ where: null, problem: null });
+    expect(readWhereParam('')).toBeNull();
+    expect(readWhereParam(null)).toBeNull();
+  });
+
+  it('is never written back when it was refused', () => {
+    const view = parseBrowserAddress('/db/chinook/main/Invoice', '?where=!!!');
+    expect(view?.whereProblem).toContain('not base64url');
+    expect(view && browserAddressUrl(view)).toBe('/db/chinook/main/Invoice');
   });
 });
 

@@ -1,10 +1,13 @@
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '#common/limits.ts';
+import type { Filter } from '#common/contract/filter.ts';
 import { encodeSegment } from '#common/links.ts';
+import { encodeWhere, readWhereParam, WHERE_PARAM } from './filter/where-param.ts';
 
 /*
  * The browser's view in its address (docs/architecture.md habit 16): /db/{db}/{schema}/{table}?page=3&size=40&
- * sort=-Name&q.<Column>=<term>, so a view can be bookmarked, shared and reloaded. Defaults are left out (page 1,
- * size 20, no sort, no terms); a value that does not parse falls back to its default instead of failing the page.
+ * sort=-Name&q.<Column>=<term>&where=<filter>, so a view can be bookmarked, shared and reloaded. Defaults are left
+ * out (page 1, size 20, no sort, no terms, no filter); a value that does not parse falls back to its default instead
+ * of failing the page (a filter that does not, with a sentence saying why: filter/where-param.ts, where-check.ts).
  */
 
 /** The prefix of a search term's parameter: q.Name=Ada searches the column Name for "Ada". */
@@ -21,6 +24,13 @@ export interface BrowserAddress {
   table: BrowserTableName | null;
   /** Column → trimmed, non-empty term. */
   filter: Record<string, string>;
+  /** The filter document (issue 35), checked, ANDed with the terms; null: none. */
+  where: Filter | null;
+  /** The address's filter JSON until it is checked (filter/where-check.ts, loaded on demand); the page waits. */
+  whereToCheck: { json: unknown } | null;
+  /** Why the address's filter was refused (the page says so and shows every row); null when it was not. Never
+   * written back into the address. */
+  whereProblem: string | null;
   /** 'Name', '-Name' or null. */
   sort: string | null;
   /** From 1. */
@@ -35,7 +45,17 @@ export function freshView(
   table: BrowserTableName | null,
   size = DEFAULT_PAGE_SIZE,
 ): BrowserAddress {
-  return { db, table, filter: {}, sort: null, page: 1, size };
+  return {
+    db,
+    table,
+    filter: {},
+    where: null,
+    whereToCheck: null,
+    whereProblem: null,
+    sort: null,
+    page: 1,
+    size,
+  };
 }
 
 function decode(segment: string): string | null {
@@ -89,10 +109,14 @@ export function parseBrowserAddress(pathname: string, search: string): BrowserAd
     const term = value.trim();
     if (column !== '' && term !== '') filter[column] = term;
   }
+  const reading = readWhereParam(params.get(WHERE_PARAM));
   return {
     db,
     table,
     filter,
+    where: null,
+    whereToCheck: reading?.problem === null ? { json: reading.json } : null,
+    whereProblem: reading?.problem ?? null,
     sort: parseSort(params.get('sort')),
     page: parsePage(params.get('page')),
     size: parseSize(params.get('size')),
@@ -113,6 +137,8 @@ export function browserAddressUrl(view: BrowserAddress): string {
       const trimmed = term.trim();
       if (trimmed !== '') params.append(`${TERM_PREFIX}${column}`, trimmed);
     }
+    if (view.where) params.set(WHERE_PARAM, encodeWhere(view.where));
+    else if (view.whereToCheck) params.set(WHERE_PARAM, encodeWhere(view.whereToCheck.json));
   } else if (view.size !== DEFAULT_PAGE_SIZE) {
     params.set('size', String(view.size));
   }

@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
+import type { Filter as FilterDocument } from '#common/contract/filter.ts';
 import type { Filter, Row } from '#common/contract/sql.ts';
 import { browserMessages } from '#common/messages.ts';
 import type { DataGridProps } from '#web/features/browser/grid/data-grid.tsx';
 import type { RowEditorProps } from '#web/features/browser/editor/row-editor.tsx';
 import { BrowserPage } from './browser-page.tsx';
+import { encodeWhere } from './filter/where-param.ts';
 import { albumTable, customerTable, notesTable } from './test-tables.ts';
 import { renderPage } from '#web/test/render-page.tsx';
 import { fail, fakeApi, ok, raw } from '#web/test/fake-api.ts';
@@ -326,5 +328,131 @@ describe('the database browser', () => {
     } finally {
       window.matchMedia = realMatchMedia;
     }
+  });
+});
+
+describe('filters in the browser (issue 35)', () => {
+  const QUERY = '/api/sql/chinook/main/Customer/query';
+  const where: FilterDocument = {
+    and: [
+      {
+        or: [
+          { column: 'FirstName', op: 'startsWith', value: 'Ad' },
+          { column: 'Email', op: 'isNull' },
+        ],
+      },
+      { column: 'SupportRepId', op: 'between', values: ['3', '5'] },
+    ],
+  };
+  /** The filter calls made, as "{path}?{query} {body}". */
+  const queryCalls = () =>
+    api
+      .requests()
+      .filter((r) => r.pathname.includes('/query'))
+      .map((r) => `${r.url} ${JSON.stringify(r.body)}`);
+
+  beforeEach(() => {
+    api.on('POST', QUERY, pageOf(70, ['Ada', 'Adam']));
+  });
+
+  it('makes exactly the spec’s calls when no filter is set', async () => {
+    renderBrowser('/db/chinook/main/Customer?q.LastName=Go');
+    expect(await screen.findByText('Ada')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Filter' })).toBeTruthy();
+    expect(pageCalls()).toEqual(['Customer page 1 size 20 sort - {"LastName":"Go"}']);
+    expect(queryCalls()).toEqual([]);
+  });
+
+  it('reads the rows of an address’s filter and the terms through …/query, with the count, and shows chips', async () => {
+    renderBrowser(
+      `/db/chinook/main/Customer?page=2&sort=-LastName&q.LastName=Go&where=${encodeWhere(where)}`,
+    );
+    expect(await screen.findByText('Adam')).toBeTruthy();
+    expect(queryCalls()).toEqual([
+      `${QUERY}?page=2&pageSize=20&orderBy=-LastName ${JSON.stringify({ where, search: { LastName: 'Go' } })}`,
+    ]);
+    expect(pageCalls()).toEqual([]);
+    const chips = await screen.findByRole('list', { name: 'Filter conditions' });
+    expect(
+      within(chips)
+        .getAllByRole('listitem')
+        .map((chip) => chip.textContent),
+    ).toEqual(['(FirstName starts with “Ad” or Email is null)', 'SupportRepId between 3 and 5']);
+    expect(within(pagerNav()).getByText(/70 rows/)).toBeTruthy();
+
+    // A chip's x: the rest of the filter, from page 1, in the address.
+    fireEvent.click(
+      within(chips).getByRole('button', { name: 'Remove filter: SupportRepId between 3 and 5' }),
+    );
+    const rest = where.and[0]!;
+    await waitFor(() =>
+      expect(address()).toBe(
+        `/db/chinook/main/Customer?sort=-LastName&q.LastName=Go&where=${encodeWhere(rest)}`,
+      ),
+    );
+    await waitFor(() =>
+      expect(queryCalls().at(-1)).toBe(
+        `${QUERY}?page=1&pageSize=20&orderBy=-LastName ${JSON.stringify({ where: rest, search: { LastName: 'Go' } })}`,
+      ),
+    );
+    // Clear filter: the spec's page search again.
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filter' }));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?sort=-LastName&q.LastName=Go'));
+    await waitFor(() =>
+      expect(pageCalls()).toEqual(['Customer page 1 size 20 sort -LastName {"LastName":"Go"}']),
+    );
+  });
+
+  it('sends the shown page’s cursor with Next under a filter, as without one', async () => {
+    api.on('POST', QUERY, (request) =>
+      ok({
+        results: [
+          { Id: Number(request.query.get('page')), Name: `Filtered page ${request.query.get('page')}` },
+        ],
+        count: 70,
+        countIsExact: true,
+        cursor: `cursor-of-${request.query.get('page')}`,
+      }),
+    );
+    renderBrowser(`/db/chinook/main/Customer?where=${encodeWhere(where)}`);
+    expect(await screen.findByText('Filtered page 1')).toBeTruthy();
+    fireEvent.click(within(pagerNav()).getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('Filtered page 2')).toBeTruthy();
+    expect(api.requests('POST', QUERY).map((r) => r.query.get('cursor'))).toEqual([null, 'cursor-of-1']);
+    expect(address()).toBe(`/db/chinook/main/Customer?page=2&where=${encodeWhere(where)}`);
+  });
+
+  it('says why an address’s filter does not read and shows every row', async () => {
+    renderBrowser('/db/chinook/main/Customer?where=eyJvciI6W119');
+    expect(
+      await screen.findByText(
+        /The filter in this address could not be read: .*an or needs at least one filter/,
+      ),
+    ).toBeTruthy();
+    await waitFor(() => expect(pageCalls()).toEqual(['Customer page 1 size 20 sort - {}']));
+    expect(queryCalls()).toEqual([]);
+    expect(address()).toBe('/db/chinook/main/Customer');
+  });
+
+  it('drops a filter that does not fit the table, with the contract’s words', async () => {
+    renderBrowser(`/db/chinook/main/Customer?where=${encodeWhere({ column: 'Nope', op: 'isNull' })}`);
+    expect(
+      await screen.findByText(/does not fit this table: .*Nope is not a column of this table/),
+    ).toBeTruthy();
+    await waitFor(() => expect(pageCalls()).toContain('Customer page 1 size 20 sort - {}'));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer'));
+  });
+
+  it('shows the message of a scan stopped at its budget (504) as the page’s failure', async () => {
+    const stopped =
+      'The filter examines every row of Customer, and its scan was stopped at 5 s after examining 1,200,000 rows. ' +
+      'where (Email contains) scans: contains cannot use an index. An index on Email would make it fast.';
+    api.on('POST', QUERY, fail(504, stopped));
+    renderBrowser(
+      `/db/chinook/main/Customer?where=${encodeWhere({ column: 'Email', op: 'contains', value: 'x' })}`,
+    );
+    expect(await screen.findByText(stopped, { selector: '.mantine-Notification-description' })).toBeTruthy();
+    // The filter stays, to be narrowed.
+    expect(await screen.findByRole('list', { name: 'Filter conditions' })).toBeTruthy();
   });
 });

@@ -2,15 +2,18 @@ import type { QueryClient } from '@tanstack/react-query';
 import { pageQueryOptions, type PageRequest } from '#web/api/sql/page.ts';
 import { tablesQueryOptions } from '#web/api/sql/tables.ts';
 import { parseBrowserAddress, type BrowserAddress } from './browser-address.ts';
+import { loadWhereCheck } from './filter/where-param.ts';
 
-/** The page request of a view (null without a table): the one the browser's data hook asks for. */
+/** The page request of a view (null without a table, or while the address's filter is being checked): the one the
+ * browser's data hook asks for. */
 export function pageRequestOf(view: BrowserAddress): PageRequest | null {
-  return view.table
+  return view.table && !view.whereToCheck
     ? {
         db: view.db,
         schema: view.table.schema,
         table: view.table.name,
         filter: view.filter,
+        where: view.where,
         sort: view.sort,
         page: view.page,
         pageSize: view.size,
@@ -28,6 +31,19 @@ export function prefetchBrowserView(queryClient: QueryClient, pathname: string, 
   const view = parseBrowserAddress(pathname, search);
   if (!view) return;
   void queryClient.prefetchQuery(tablesQueryOptions(view.db));
+  const pending = view.whereToCheck;
+  if (pending) {
+    // The page under the address's filter, once it is checked (a refused one is the page's to say).
+    loadWhereCheck().then(
+      ({ checkWhere }) => {
+        const checked = checkWhere(pending.json);
+        const request = pageRequestOf({ ...view, where: checked.where, whereToCheck: null });
+        if (request && checked.problem === null) void queryClient.prefetchQuery(pageQueryOptions(request));
+      },
+      () => undefined,
+    );
+    return;
+  }
   const request = pageRequestOf(view);
   if (request) void queryClient.prefetchQuery(pageQueryOptions(request));
 }

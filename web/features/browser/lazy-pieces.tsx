@@ -4,7 +4,8 @@ import { Loader, Portal } from '@mantine/core';
 /*
  * The card's pieces that wait for a person's action load on first use, so the browser's first rows do not wait for
  * their code: the row editor (with @mantine/dates and dayjs, the history tab and the row fields) and the table
- * information modal. A hover or focus on what opens them starts the download ahead of the click.
+ * information modal, and the information button's tooltip. A hover or focus on what opens them starts the download
+ * ahead of the click.
  */
 
 const loadEditor = () => import('#web/features/browser/editor/row-editor.tsx');
@@ -12,6 +13,10 @@ const loadInfo = () => import('#web/features/browser/info/table-info-modal.tsx')
 
 export const LazyRowEditor = lazy(() => loadEditor().then((m) => ({ default: m.RowEditor })));
 export const LazyTableInfoModal = lazy(() => loadInfo().then((m) => ({ default: m.TableInfoModal })));
+/** The information button's tooltip, mounted on the first hover or focus (decision 0056). */
+export const LazyInfoTooltip = lazy(() =>
+  import('#web/features/browser/info-tooltip.tsx').then((m) => ({ default: m.InfoTooltip })),
+);
 
 let editorAsked = false;
 let infoAsked = false;

@@ -1,5 +1,5 @@
 import { Suspense, useRef, useState, type FocusEvent, type PointerEvent, type ReactNode } from 'react';
-import { ActionIcon, Box, Button, Card, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Row, TableListItem } from '#common/contract/sql.ts';
@@ -8,6 +8,7 @@ import { DataGrid } from '#web/features/browser/grid/data-grid.tsx';
 import type { EditorTarget } from '#web/features/browser/editor/row-editor.tsx';
 import { ExportButton } from '#web/features/browser/export/export-button.tsx';
 import {
+  LazyInfoTooltip,
   LazyRowEditor,
   LazyTableInfoModal,
   ModalLoading,
@@ -15,6 +16,7 @@ import {
   prefetchInfo,
 } from '#web/features/browser/lazy-pieces.tsx';
 import type { BrowserAddress } from './browser-address.ts';
+import { FilterEntry } from './filter/filter-entry.tsx';
 import { Pager } from './pager.tsx';
 import { SearchForm } from './search-form.tsx';
 import { tableLabel } from './table-list.tsx';
@@ -42,8 +44,8 @@ export interface TableCardProps {
 
 /**
  * The selected table's card (spec 000 §2): its title, the information icon, Add (only with CanInsert), the search
- * form with Clear, Export and Search, the grid and the pager; a row click opens the editor, and closing the editor
- * after a change reads the page again.
+ * form with Clear, Export and Search, the filter (issue 35: its button, builder and chips), the grid and the pager; a
+ * row click opens the editor, and closing the editor after a change reads the page again.
  */
 export function TableCard({ db, table, view, actions, page }: TableCardProps) {
   const queryClient = useQueryClient();
@@ -52,6 +54,13 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
   // The editor and the information modal mount (and so load their code) on first use, then stay for their fades.
   const [editorUsed, setEditorUsed] = useState(false);
   const [infoUsed, setInfoUsed] = useState(false);
+  // The information button's tooltip loads when the pointer or the focus first reaches the button.
+  const infoButton = useRef<HTMLButtonElement>(null);
+  const [tooltipWanted, setTooltipWanted] = useState(false);
+  const infoIntent = () => {
+    setTooltipWanted(true);
+    prefetchInfo();
+  };
   // The editor mounts already open, so Mantine cannot note where focus was: the card does, and gives it back on close
   // (the grid cell, or Add), for keyboard users.
   const opener = useRef<HTMLElement | null>(null);
@@ -88,18 +97,22 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
           <Title order={2} fz={{ base: 'h4', sm: 'h3' }} style={{ overflowWrap: 'anywhere' }}>
             {label}
           </Title>
-          <Tooltip label="Table information" withArrow openDelay={300}>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              aria-label="Table information"
-              onPointerEnter={prefetchInfo}
-              onFocus={prefetchInfo}
-              onClick={openInfo}
-            >
-              <IconInfoCircle size={20} aria-hidden="true" />
-            </ActionIcon>
-          </Tooltip>
+          <ActionIcon
+            ref={infoButton}
+            variant="subtle"
+            color="gray"
+            aria-label="Table information"
+            onPointerEnter={infoIntent}
+            onFocus={infoIntent}
+            onClick={openInfo}
+          >
+            <IconInfoCircle size={20} aria-hidden="true" />
+          </ActionIcon>
+          {tooltipWanted && (
+            <Suspense fallback={null}>
+              <LazyInfoTooltip target={infoButton} label="Table information" withArrow openDelay={300} />
+            </Suspense>
+          )}
         </Group>
         {table.rights.canInsert && (
           <Button
@@ -119,7 +132,20 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
         table={table}
         filter={view.filter}
         onSearch={actions.search}
-        actions={<ExportButton db={db} table={table} filter={view.filter} sort={view.sort} />}
+        actions={
+          <ExportButton db={db} table={table} filter={view.filter} where={view.where} sort={view.sort} />
+        }
+      />
+
+      <FilterEntry
+        key={`filter ${table.id}`}
+        db={db}
+        table={table}
+        sort={view.sort}
+        where={view.where}
+        whereProblem={view.whereProblem}
+        onApply={actions.filterBy}
+        onRefuse={actions.refuseFilter}
       />
 
       {/* On narrow screens the grid scrolls sideways here, inside the card, not the page. */}
@@ -132,7 +158,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
           onOpenRow={(row) => openEditor({ mode: 'edit', row })}
           loading={page.loading}
           stale={page.stale}
-          filtered={Object.keys(view.filter).length > 0}
+          filtered={Object.keys(view.filter).length > 0 || view.where !== null}
         />
       </Box>
 

@@ -18,9 +18,17 @@ interface ShownPage {
   cursor: string;
 }
 
-/** What a cursor belongs to on the server: the table, filter, sort and page size (not the page). */
+/** What a cursor belongs to on the server: the table, search, filter, sort and page size (not the page). */
 const viewKey = (request: PageRequest) =>
-  JSON.stringify([request.db, request.schema, request.table, request.filter, request.sort, request.pageSize]);
+  JSON.stringify([
+    request.db,
+    request.schema,
+    request.table,
+    request.filter,
+    request.where ?? null,
+    request.sort,
+    request.pageSize,
+  ]);
 
 /** The shown page's cursor when the asked page is its neighbour in the same view, else none (a jump by number). */
 export function neighbourCursor(shown: ShownPage | null, request: PageRequest | null): string | null {

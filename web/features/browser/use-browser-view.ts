@@ -1,10 +1,17 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { writeBrowserAddress, type BrowserAddress, type BrowserTableName } from './browser-address.ts';
+import type { Filter } from '#common/contract/filter.ts';
+import {
+  freshView,
+  writeBrowserAddress,
+  type BrowserAddress,
+  type BrowserTableName,
+} from './browser-address.ts';
+import { loadWhereCheck } from './filter/where-param.ts';
 
 /**
- * The browser's view (table, search, sort, page, size) as state, written into the address after every change
- * (replaceState, no navigation). Spec 000 §4/§5: a new search, sort or page size goes back to page 1; a new table
- * starts with no search and no sort and keeps the page size.
+ * The browser's view (table, search, filter, sort, page, size) as state, written into the address after every change
+ * (replaceState, no navigation). Spec 000 §4/§5: a new search, filter, sort or page size goes back to page 1; a new
+ * table starts with no search, no filter and no sort and keeps the page size.
  */
 export function useBrowserView(initial: BrowserAddress) {
   const [view, setView] = useState(initial);
@@ -12,8 +19,35 @@ export function useBrowserView(initial: BrowserAddress) {
   useEffect(() => writeBrowserAddress(view), [view]);
 
   const selectTable = useCallback(
-    (table: BrowserTableName) =>
-      setView((current) => ({ ...current, table, filter: {}, sort: null, page: 1 })),
+    (table: BrowserTableName) => setView((current) => freshView(current.db, table, current.size)),
+    [],
+  );
+  /** Applies a filter document (null: none). */
+  const filterBy = useCallback(
+    (where: Filter | null) =>
+      setView((current) => ({ ...current, where, whereToCheck: null, whereProblem: null, page: 1 })),
+    [],
+  );
+  /** The address's filter once checked: kept (the same page), or dropped with the sentence saying why. */
+  const whereChecked = useCallback(
+    (checked: { where: Filter | null; problem: string | null }) =>
+      setView((current) =>
+        current.whereToCheck === null
+          ? current
+          : { ...current, where: checked.where, whereToCheck: null, whereProblem: checked.problem },
+      ),
+    [],
+  );
+  /** Drops the filter and says why (a shared filter that does not fit this table); null hides the sentence. */
+  const refuseFilter = useCallback(
+    (problem: string | null) =>
+      setView((current) =>
+        problem === null
+          ? current.whereProblem === null
+            ? current
+            : { ...current, whereProblem: null }
+          : { ...current, where: null, whereToCheck: null, whereProblem: problem, page: 1 },
+      ),
     [],
   );
   const search = useCallback(
@@ -30,9 +64,30 @@ export function useBrowserView(initial: BrowserAddress) {
   );
   const setSize = useCallback((size: number) => setView((current) => ({ ...current, size, page: 1 })), []);
 
+  // An address's filter is checked by code loaded for it (the first visit of an address without one carries none);
+  // the page waits for it (pageRequestOf).
+  const pending = view.whereToCheck;
+  useEffect(() => {
+    if (!pending) return;
+    let live = true;
+    loadWhereCheck().then(
+      ({ checkWhere }) => live && whereChecked(checkWhere(pending.json)),
+      () =>
+        live &&
+        whereChecked({
+          where: null,
+          problem:
+            'The filter in this address could not be checked: reload the page to try again. Every row is shown.',
+        }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [pending, whereChecked]);
+
   const actions = useMemo(
-    () => ({ selectTable, search, sortBy, goToPage, setSize }),
-    [selectTable, search, sortBy, goToPage, setSize],
+    () => ({ selectTable, search, filterBy, whereChecked, refuseFilter, sortBy, goToPage, setSize }),
+    [selectTable, search, filterBy, whereChecked, refuseFilter, sortBy, goToPage, setSize],
   );
   return [view, actions] as const;
 }

@@ -11,6 +11,7 @@ import { chatStream, fail, fakeApi, liveChatStream, ok } from '#web/test/fake-ap
 // jsdom has no document.fonts; Mantine's autosizing message box listens to it.
 if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', {
+    configurable: true,
     value: { addEventListener: () => undefined, removeEventListener: () => undefined },
   });
 }

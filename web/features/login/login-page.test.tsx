@@ -5,6 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { Route, Routes, useLocation } from 'react-router';
 import type { PreSignIn, Verification } from '#common/contract/account.ts';
 import {
+  accountApiMessages,
   accountMessages,
   formMessages,
   loginMessages as lm,
@@ -110,6 +111,24 @@ describe('the login page', () => {
     expect(google.getAttribute('href')).toBe('/api/account/login/google?r=%2Faccount');
     expect(screen.queryByRole('link', { name: lm.social('Microsoft') })).toBeNull();
     expect(screen.queryByRole('link', { name: lm.social('Facebook') })).toBeNull();
+  });
+
+  it('shows the OpenID Connect provider under the label the server reports, beside the named ones', async () => {
+    api.on(
+      'GET',
+      '/api/account/providers',
+      ok({
+        configured: ['google', 'oidc'],
+        labels: { google: 'Google', oidc: 'Acme account' },
+        linked: [],
+        hasPassword: null,
+      }),
+    );
+    renderLogin('/account/login?r=%2Faccount');
+    const sso = await screen.findByRole('link', { name: lm.social('Acme account') });
+    expect(sso.getAttribute('href')).toBe('/api/account/login/oidc?r=%2Faccount');
+    expect(screen.getByRole('link', { name: lm.social('Google') })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: lm.social(lm.socialNames.oidc) })).toBeNull();
   });
 
   it("says 'Invalid form...' with the contract's field messages, and sends nothing", async () => {
@@ -279,6 +298,37 @@ describe('the login page', () => {
     renderLogin('/account/login?error=Sign-in%20with%20Google%20was%20cancelled.&r=%2Faccount');
     expect(await screen.findByText('Sign-in with Google was cancelled.')).toBeTruthy();
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/account/login?r=%2Faccount'));
+  });
+
+  it('signs in with a second-step link after the password and lands on the account page', async () => {
+    api.on('POST', '/api/account/login', ok(emailOnly));
+    api.on('POST', '/api/account/login/link', ok(sampleVerification));
+    renderLogin('/account/login?r=%2Faccount&reset2fa=t0ken');
+    expect(await screen.findByText(lm.secondStepLinkIntro)).toBeTruthy();
+    // The token leaves the address once read.
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/account/login?r=%2Faccount'));
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    fireEvent.change(password(), { target: { value: 'Secret#123' } });
+    fireEvent.click(screen.getByTestId('human-check'));
+    fireEvent.click(loginButton());
+    await waitFor(() => expect(signIn).toHaveBeenCalledWith(sampleVerification));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/account'));
+    expect(api.requests('POST', '/api/account/login/link').map((r) => r.body)).toEqual([
+      { key: 'k1', link: 't0ken' },
+    ]);
+  });
+
+  it('goes on with the account’s own second step when the link is refused', async () => {
+    api.on('POST', '/api/account/login', ok(emailOnly));
+    api.on('POST', '/api/account/login/link', fail(401, accountApiMessages.secondStepLinkInvalid));
+    renderLogin('/account/login?r=%2Faccount&reset2fa=spent');
+    fireEvent.change(username(), { target: { value: 'ada' } });
+    fireEvent.change(password(), { target: { value: 'Secret#123' } });
+    fireEvent.click(screen.getByTestId('human-check'));
+    fireEvent.click(loginButton());
+    expect(await screen.findByText(accountApiMessages.secondStepLinkInvalid)).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: lm.codeTitle })).toBeTruthy();
+    expect(signIn).not.toHaveBeenCalled();
   });
 
   it('says so when pu is not a sign-in, and asks for the password', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { notifications } from '@mantine/notifications';
 import { IconLogin2, IconShieldCheck } from '@tabler/icons-react';
+import { SECOND_STEP_LINK_PARAM } from '#common/contract/account.ts';
 import { loginMessages as lm } from '#common/messages.ts';
 import { landingAfterSignIn } from '#web/session/landing.ts';
 import { safeReturnPath } from '#web/session/safe-return-path.ts';
@@ -24,10 +25,18 @@ export function LoginPage() {
   const location = useLocation();
   const [arrived] = useState(() => {
     const pu = params.get('pu');
+    const link = params.get(SECOND_STEP_LINK_PARAM);
     // Taking pu out of the address is a navigation, and the layout rebuilds the page on each one (spec 001 §2): the
-    // rebuilt page finds the key in the history state instead, and announces and cleans nothing again.
-    const carried = pu === null ? carriedPu(location.state) : null;
-    return { pu, preSignIn: readPreSignInToken(pu ?? carried), error: params.get('error') };
+    // rebuilt page finds the key in the history state instead, and announces and cleans nothing again. A
+    // second-step link's token (`dbui admin reset-2fa`) leaves the address the same way.
+    const carried = pu === null ? carriedValue(location.state, 'pu') : null;
+    return {
+      pu,
+      preSignIn: readPreSignInToken(pu ?? carried),
+      error: params.get('error'),
+      link,
+      secondStepLink: link ?? carriedValue(location.state, 'link'),
+    };
   });
   const returnTo = safeReturnPath(params.get('r'));
   const { verification } = useSession();
@@ -39,7 +48,11 @@ export function LoginPage() {
       ? landingAfterSignIn(verification, null)
       : null,
   );
-  const { state, actions, submitting, resending } = useLoginFlow({ preSignIn: arrived.preSignIn, returnTo });
+  const { state, actions, submitting, resending } = useLoginFlow({
+    preSignIn: arrived.preSignIn,
+    returnTo,
+    secondStepLink: arrived.secondStepLink,
+  });
   const announced = useRef(false);
 
   useEffect(() => {
@@ -47,15 +60,22 @@ export function LoginPage() {
     announced.current = true;
     if (arrived.error) notifications.show({ color: 'red', message: arrived.error });
     if (arrived.pu && !arrived.preSignIn) notifications.show({ color: 'red', message: lm.preSignInInvalid });
-    if (arrived.error !== null || arrived.pu !== null) {
+    if (arrived.error !== null || arrived.pu !== null || arrived.link !== null) {
       setParams(
         (current) => {
           const next = new URLSearchParams(current);
           next.delete('error');
           next.delete('pu');
+          next.delete(SECOND_STEP_LINK_PARAM);
           return next;
         },
-        { replace: true, state: arrived.preSignIn ? { pu: arrived.pu } : null },
+        {
+          replace: true,
+          state:
+            arrived.preSignIn || arrived.link
+              ? { pu: arrived.preSignIn ? arrived.pu : null, link: arrived.link }
+              : null,
+        },
       );
     }
   }, [arrived, setParams]);
@@ -63,7 +83,11 @@ export function LoginPage() {
   if (landing) return <Navigate to={landing} replace />;
   if (state.step === 'credentials' || !state.preSignIn) {
     return (
-      <FormCard icon={<IconLogin2 size={26} />} title={lm.title} intro={lm.intro}>
+      <FormCard
+        icon={<IconLogin2 size={26} />}
+        title={lm.title}
+        intro={arrived.secondStepLink ? lm.secondStepLinkIntro : lm.intro}
+      >
         <CredentialsForm
           onSubmit={actions.signInWithPassword}
           onInvalid={actions.invalidForm}
@@ -111,8 +135,9 @@ export function LoginPage() {
   );
 }
 
-/** The pu a cleaned address left in the history state (see LoginPage), or null. */
-function carriedPu(state: unknown): string | null {
-  if (typeof state !== 'object' || state === null || !('pu' in state)) return null;
-  return typeof state.pu === 'string' ? state.pu : null;
+/** The pu or second-step link a cleaned address left in the history state (see LoginPage), or null. */
+function carriedValue(state: unknown, name: 'pu' | 'link'): string | null {
+  if (typeof state !== 'object' || state === null || !(name in state)) return null;
+  const value = (state as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : null;
 }

@@ -1,13 +1,14 @@
 import { Button, SimpleGrid } from '@mantine/core';
-import { IconBrandFacebook, IconBrandGoogle, IconBrandWindows } from '@tabler/icons-react';
+import { IconBrandFacebook, IconBrandGoogle, IconBrandWindows, IconKey } from '@tabler/icons-react';
 import type { SocialProviderName } from '#common/contract/social.ts';
 import { loginMessages as lm } from '#common/messages.ts';
-import { useProviders } from '#web/api/account/providers.ts';
+import { providerName, useProviders } from '#web/api/account/providers.ts';
 
 const icons = {
   google: IconBrandGoogle,
   microsoft: IconBrandWindows,
   facebook: IconBrandFacebook,
+  oidc: IconKey,
 } as const;
 
 /** Where the browser goes to sign in with a provider (a navigation, not an API call; spec 000 §7), carrying `r`. */
@@ -16,8 +17,9 @@ export function socialSignInHref(provider: SocialProviderName, returnTo: string 
   return `/api/account/login/${provider}${query}`;
 }
 
-/** Google, Microsoft and Facebook sign-in (spec 000 §1, §2), only those the server has set up: none while the list
- * loads or when it cannot be read, so no button ever leads to 'not set up'. */
+/** Google, Microsoft and Facebook sign-in (spec 000 §1, §2), and the operator's OpenID Connect provider under its
+ * OIDC_LABEL (0060), only those the server has set up: none while the list loads or when it cannot be read, so no
+ * button ever leads to 'not set up'. */
 export function SocialButtons({ returnTo }: { returnTo: string | null }) {
   const providers = useProviders();
   const configured = providers.data?.configured ?? [];
@@ -34,7 +36,7 @@ export function SocialButtons({ returnTo }: { returnTo: string | null }) {
             variant="default"
             leftSection={<Icon size={18} aria-hidden />}
           >
-            {lm.social(lm.socialNames[provider])}
+            {lm.social(providerName(provider, providers.data))}
           </Button>
         );
       })}

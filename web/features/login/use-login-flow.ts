@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import type { LoginRequest, PreSignIn, SignInMethod } from '#common/contract/account.ts';
 import { accountMessages as m, formMessages } from '#common/messages.ts';
 import { useLogin } from '#web/api/account/login.ts';
+import { useLoginLink } from '#web/api/account/login-link.ts';
 import { useLoginResend } from '#web/api/account/login-resend.ts';
 import { isVerification, useLoginVerify, type VerifyAnswer } from '#web/api/account/login-verify.ts';
 import { useSubmit } from '#web/forms/use-submit.ts';
@@ -26,9 +27,12 @@ const tell = (message: string | null) => {
 export function useLoginFlow({
   preSignIn,
   returnTo,
+  secondStepLink = null,
 }: {
   preSignIn: PreSignIn | null;
   returnTo: string | null;
+  /** A second-step link's token (`dbui admin reset-2fa`): after the password it stands in for the second step. */
+  secondStepLink?: string | null;
 }) {
   const [state, dispatch] = useReducer(loginReducer, preSignIn, (arrived) =>
     arrived
@@ -39,6 +43,9 @@ export function useLoginFlow({
   const navigate = useNavigate();
   const login = useLogin();
   const verify = useLoginVerify();
+  const linkSignIn = useLoginLink();
+  // Tried once: when it is refused, the sign-in goes on with the account's own second step.
+  const [link, setLink] = useState(secondStepLink);
   const resend = useLoginResend();
   const { signInWithPasskey } = usePasskeySignIn();
   const { submitting, submit } = useSubmit();
@@ -83,6 +90,16 @@ export function useLoginFlow({
       void submit(async () => {
         try {
           const answer = await login.mutateAsync(request);
+          if (link) {
+            setLink(null);
+            try {
+              const signedIn = await linkSignIn.mutateAsync({ key: answer.data.key, link });
+              await settle(signedIn.data, null);
+              return;
+            } catch (error) {
+              fail(loginFailure(error, m.otpFailed));
+            }
+          }
           dispatch({ type: 'passwordAccepted', preSignIn: answer.data, now: Date.now() });
         } catch (error) {
           dispatch({ type: 'passwordRefused' });

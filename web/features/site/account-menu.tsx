@@ -7,13 +7,6 @@ import { useDatabasesEntry } from '#web/features/browser/database-select.tsx';
 import { accountLinks } from '#web/features/site/account-links.ts';
 import { usePopup } from '#web/ui/popups.ts';
 
-/** Asks for what the menu shows (its Databases entry) while the header's stand-in button waits for the first
- * click (site-header.tsx), so the menu opens complete; renders nothing. */
-export function AccountMenuData(): null {
-  useDatabasesEntry();
-  return null;
-}
-
 /**
  * The signed-in person in the header (spec 001 §2): the username with a user icon opening the account menu, 10rem
  * wide (§9). Each entry closes the menu, as do a click outside and Escape; the arrow keys move between entries.

@@ -29,11 +29,12 @@ const GroupMenu = lazy(() =>
 const SiteHeaderDrawer = withQueriesOf<ComponentProps<typeof SiteHeaderDrawerComponent>>(() =>
   import('#web/features/site/site-header-drawer.tsx').then((m) => ({ default: m.SiteHeaderDrawer })),
 );
+const loadAccountMenu = () => import('#web/features/site/account-menu.tsx');
 const AccountMenu = withQueriesOf<ComponentProps<typeof AccountMenuComponent>>(() =>
-  import('#web/features/site/account-menu.tsx').then((m) => ({ default: m.AccountMenu })),
+  loadAccountMenu().then((m) => ({ default: m.AccountMenu })),
 );
 const AccountMenuData = withQueriesOf<object>(() =>
-  import('#web/features/site/account-menu.tsx').then((m) => ({ default: m.AccountMenuData })),
+  import('#web/features/site/account-menu-data.tsx').then((m) => ({ default: m.AccountMenuData })),
 );
 const DatabaseSelect = withQueriesOf<ComponentProps<typeof DatabaseSelectComponent>>(() =>
   import('#web/features/browser/database-select.tsx').then((m) => ({ default: m.DatabaseSelect })),
@@ -184,11 +185,20 @@ function DesktopGroup({ entry, look }: { entry: Extract<MenuEntry, { kind: 'grou
 }
 
 /**
- * The account menu (signed in only): its code and what it shows (the Databases entry) load at once, and the same
- * button stands in for it until the first click, which opens the menu (at once when the code is in, else when it
- * arrives). The button is not swapped while nobody asks for the menu: swapped as the code arrived, a click pressed at
- * that moment went to a button that had left the page, and nothing opened (a CI run of shell-session.spec.ts).
+ * The account menu (signed in only): what it shows (the Databases entry) loads at once, its code (Mantine's Menu) on
+ * the first hover or focus of the button that stands in for it until the first click, which opens the menu (at once
+ * when the code is in, else when it arrives; decision 0056). The button is not swapped while nobody asks for the
+ * menu: swapped as the code arrived, a click pressed at that moment went to a button that had left the page, and
+ * nothing opened (a CI run of shell-session.spec.ts).
  */
+let accountMenuAsked = false;
+/** Starts loading the account menu's code (once; again after a failure). */
+function prefetchAccountMenu(): void {
+  if (accountMenuAsked) return;
+  accountMenuAsked = true;
+  void loadAccountMenu().catch(() => (accountMenuAsked = false));
+}
+
 function LazyAccountMenu({ user }: { user: { username: string; isAdmin: boolean } }) {
   const [clicked, setClicked] = useState(false);
   const standIn = (
@@ -201,6 +211,8 @@ function LazyAccountMenu({ user }: { user: { username: string; isAdmin: boolean 
       aria-haspopup="menu"
       aria-expanded={false}
       styles={{ label: { minWidth: 0, gap: 6 } }}
+      onPointerEnter={prefetchAccountMenu}
+      onFocus={prefetchAccountMenu}
       onClick={() => setClicked(true)}
     >
       <IconUser size={18} aria-hidden="true" style={{ flexShrink: 0 }} />

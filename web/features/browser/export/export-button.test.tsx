@@ -4,6 +4,7 @@ import { MantineProvider } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { notifyManager } from '@tanstack/react-query';
 import type { ExportStatus } from '#common/contract/exports.ts';
+import type { Filter } from '#common/contract/filter.ts';
 import type { TableListItem } from '#common/contract/sql.ts';
 import { EXPORT_POLL_DELAY_MS } from '#common/limits.ts';
 import { browserMessages, exportMessages } from '#common/messages.ts';
@@ -11,6 +12,8 @@ import { theme } from '#web/ui/theme.ts';
 // The toast stack loads with the first toast (decision 0033): loaded here, ahead, since a module's first load is real
 // time that the test's turns do not wait for (the first toast of the file was missed, on this machine every time).
 import '#web/ui/toast-stack.tsx';
+// The same for the menu, which the button loads on its first use (decision 0056).
+import './export-menu.tsx';
 import { ExportButton } from './export-button.tsx';
 import { exportJobReducer, idleExport, resetExportJob } from './use-export-job.ts';
 import { progressText, timeLeftText } from './export-progress-text.ts';
@@ -110,12 +113,18 @@ async function advance(ms: number) {
   }
 }
 
-function renderButton() {
+function renderButton(where: Filter | null = null) {
   return renderPage(
     // Mantine's test environment: no transitions, and the menu is not hidden for its zero-size target (jsdom lays
     // nothing out).
     <MantineProvider env="test" theme={theme}>
-      <ExportButton db="Chinook" table={invoice} filter={{ BillingCity: 'Ber' }} sort="-InvoiceDate" />
+      <ExportButton
+        db="Chinook"
+        table={invoice}
+        filter={{ BillingCity: 'Ber' }}
+        where={where}
+        sort="-InvoiceDate"
+      />
     </MantineProvider>,
   );
 }
@@ -142,6 +151,32 @@ describe('ExportButton', () => {
       'JSON Lines',
       'Excel (XLSX)',
     ]);
+  });
+
+  it('exports exactly the filtered rows through …/query/export when a filter is set (issue 35)', async () => {
+    const where: Filter = {
+      or: [
+        { column: 'Total', op: 'between', values: ['5', '10'] },
+        { column: 'BillingCountry', op: 'isNull' },
+      ],
+    };
+    api.once('POST', `/api/sql/Chinook/dbo/Invoice/query/export`, ok({ id: ID }, exportMessages.started));
+    api.once('GET', `${BASE}/${ID}`, ok(done));
+    renderButton(where);
+    await exportAs('CSV for Excel');
+
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(init.method).toBe('POST');
+    expect(url).toBe('/api/sql/Chinook/dbo/Invoice/query/export?orderBy=-InvoiceDate');
+    expect(JSON.parse(decodeURIComponent(atob(String(init.body))))).toEqual({
+      where,
+      search: { BillingCity: 'Ber' },
+      format: 'csv',
+      bom: true,
+    });
+    await advance(EXPORT_POLL_DELAY_MS);
+    expect(statusReads()).toBe(1);
+    expect(clicked).toHaveBeenCalledTimes(1);
   });
 
   it('starts the export of the search and sort, reads the status after 2 s and every 2 s, then toasts and downloads', async () => {

@@ -1,115 +1,64 @@
-import { Button, Group, Menu, Paper, Portal, Progress, Text } from '@mantine/core';
-import {
-  IconChevronDown,
-  IconDownload,
-  IconFileSpreadsheet,
-  IconFileTypeCsv,
-  IconJson,
-  IconX,
-  type TablerIcon,
-} from '@tabler/icons-react';
-import type { ExportFormat } from '#common/contract/exports.ts';
+import { lazy, Suspense, useState } from 'react';
+import { Button } from '@mantine/core';
+import { IconChevronDown, IconDownload } from '@tabler/icons-react';
+import type { Filter as FilterDocument } from '#common/contract/filter.ts';
 import type { Filter, TableListItem } from '#common/contract/sql.ts';
-import { exportFormatLabels, progressText, STARTING } from './export-progress-text.ts';
-import classes from './export.module.css';
-import { type ExportJobState, useExportJob } from './use-export-job.ts';
 
 export interface ExportButtonProps {
   db: string;
   table: TableListItem;
-  /** The current search (column → term) and sort, as the grid shows them. */
+  /** The current search (column → term), filter and sort, as the grid shows them. */
   filter: Filter;
+  /** The filter document (issue 35): set, the export is of the rows it keeps (…/query/export). */
+  where?: FilterDocument | null;
   sort: string | null;
 }
 
-/** The menu's choices: the server's formats, and CSV with a byte-order mark so Excel reads it as UTF-8. */
-const choices: { label: string; format: ExportFormat; bom: boolean; icon: TablerIcon }[] = [
-  { label: exportFormatLabels.csv, format: 'csv', bom: false, icon: IconFileTypeCsv },
-  { label: 'CSV for Excel', format: 'csv', bom: true, icon: IconFileTypeCsv },
-  { label: exportFormatLabels.jsonl, format: 'jsonl', bom: false, icon: IconJson },
-  { label: exportFormatLabels.xlsx, format: 'xlsx', bom: false, icon: IconFileSpreadsheet },
-];
+/*
+ * Export's menu, its job and the progress panel (export-menu.tsx: Mantine's Menu and Progress, the export calls) load
+ * on the first sign of use, not with the browser's first rows (decision 0056). Until then a button of the same look
+ * stands in: a hover or focus starts the download, a click opens the menu once its code is in. The stand-in is not
+ * swapped while nobody asks for the menu (a click at that moment would reach a button that had left the page); once
+ * the code is in, every card shows the real one at once, so a running export keeps its lock and its panel when the
+ * person moves to another table.
+ */
+let menuLoaded = false;
+let menuAsked = false;
+const loadMenu = () =>
+  import('./export-menu.tsx').then((m) => {
+    menuLoaded = true;
+    return m;
+  });
+const ExportMenu = lazy(() => loadMenu().then((m) => ({ default: m.ExportMenu })));
 
-/** Export (spec 000 §4): a job for the current search and sort, its progress, cancel, and the download. */
-export function ExportButton({ db, table, filter, sort }: ExportButtonProps) {
-  const { state, busy, start, cancel } = useExportJob();
-  const exportAs = (format: ExportFormat, bom: boolean) =>
-    start({ db, schema: table.schema, table: table.name, filter, sort, format, bom });
-  return (
-    <>
-      {/* Without Mantine's focus placeholder (a focusable child of role="menu" that is no menu item, axe's
-          aria-required-children): the first item takes the focus, as the ARIA menu pattern says. */}
-      <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
-        <Menu.Target>
-          <Button
-            variant="default"
-            disabled={busy}
-            leftSection={<IconDownload size={16} aria-hidden="true" />}
-            rightSection={<IconChevronDown size={14} aria-hidden="true" />}
-          >
-            Export
-          </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {choices.map(({ label, format, bom, icon: Icon }) => (
-            <Menu.Item
-              key={label}
-              leftSection={<Icon size={16} aria-hidden="true" />}
-              onClick={() => exportAs(format, bom)}
-            >
-              {label}
-            </Menu.Item>
-          ))}
-        </Menu.Dropdown>
-      </Menu>
-      {busy && <ExportProgress state={state} onCancel={cancel} />}
-    </>
-  );
+/** Starts loading the menu's code (once; again after a failure). */
+function prefetchMenu(): void {
+  if (menuAsked) return;
+  menuAsked = true;
+  void loadMenu().catch(() => (menuAsked = false));
 }
 
-/**
- * The running export: a small panel fixed to the bottom of the window (the full width on phones), so it stays in
- * view while the person scrolls, pages or searches, whatever the card's layout around the button.
- */
-function ExportProgress({ state, onCancel }: { state: ExportJobState; onCancel: () => void }) {
-  const status = state.status;
-  const text = progressText(status);
-  const measured = status !== null && text !== STARTING;
-  const percent = status?.percentageCompleted ?? 0;
-  const job = state.job;
+/** Export (spec 000 §4): the button opening the format menu; the job itself is export-menu.tsx's. */
+export function ExportButton(props: ExportButtonProps) {
+  const [clicked, setClicked] = useState(false);
+  const standIn = (
+    <Button
+      variant="default"
+      aria-haspopup="menu"
+      aria-expanded={false}
+      leftSection={<IconDownload size={16} aria-hidden="true" />}
+      rightSection={<IconChevronDown size={14} aria-hidden="true" />}
+      onPointerEnter={prefetchMenu}
+      onFocus={prefetchMenu}
+      onClick={() => setClicked(true)}
+    >
+      Export
+    </Button>
+  );
+  if (!clicked && !menuLoaded) return standIn;
   return (
-    <Portal>
-      <Paper component="section" aria-label="Export" className={classes.panel} withBorder shadow="md" p="sm">
-        <Text size="sm" fw={600} lineClamp={2} mb={6} style={{ overflowWrap: 'anywhere' }}>
-          Exporting {job ? `${job.schema}.${job.table}` : ''}
-          {state.format ? ` as ${exportFormatLabels[state.format]}` : ''}
-        </Text>
-        <Progress.Root
-          size="md"
-          role="progressbar"
-          aria-label="Export progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={measured ? percent : undefined}
-          aria-valuetext={text}
-        >
-          <Progress.Section value={measured ? percent : 100} animated={!measured} withAria={false} />
-        </Progress.Root>
-        <Group justify="space-between" gap="xs" mt={8} wrap="nowrap">
-          <Text size="sm" c="dimmed">
-            {text}
-          </Text>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconX size={14} aria-hidden="true" />}
-            onClick={onCancel}
-            disabled={state.phase !== 'running' || state.cancelling}
-          >
-            Cancel export
-          </Button>
-        </Group>
-      </Paper>
-    </Portal>
+    <Suspense fallback={standIn}>
+      <ExportMenu {...props} defaultOpened={clicked} />
+    </Suspense>
   );
 }

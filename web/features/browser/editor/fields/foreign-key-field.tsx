@@ -29,6 +29,8 @@ export interface ForeignKeyFieldProps extends FieldProps {
   tableRef: TableRef;
   typed?: string | undefined;
   onTyped?: (text: string | null) => void;
+  /** The field's label when it is not the column's name (the filter builder's "Value"). */
+  label?: string;
 }
 
 /** The one option the text names: its label (in any case) or its key, when exactly one loaded option has it. */
@@ -55,6 +57,7 @@ export function ForeignKeyField({
   tableRef,
   typed,
   onTyped,
+  label = field.column.name,
 }: ForeignKeyFieldProps) {
   const { column } = field;
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
@@ -81,7 +84,7 @@ export function ForeignKeyField({
   if (field.readOnly) {
     return (
       <InputBase
-        label={column.name}
+        label={label}
         value={shown}
         placeholder={placeholder}
         readOnly
@@ -150,7 +153,7 @@ export function ForeignKeyField({
     >
       <Combobox.Target withExpandedAttribute>
         <InputBase
-          label={column.name}
+          label={label}
           value={search ?? typed ?? shown}
           error={error}
           withAsterisk={field.required}
