@@ -24,7 +24,7 @@ function calls(path: string): FetchArgs[] {
 }
 
 /** Timers that run only when the test advances them. */
-function manualClock(): { clock: Clock; advance: (ms: number) => void } {
+function manualClock(): { clock: Clock; advance: (ms: number) => void; scheduled: () => number[] } {
   let now = 0;
   let nextId = 0;
   const timers = new Map<number, { at: number; every: number | null; run: () => void }>();
@@ -53,6 +53,8 @@ function manualClock(): { clock: Clock; advance: (ms: number) => void } {
       }
       now = end;
     },
+    /** When the timers set so far are due (the page sets its refresh once the first verification has answered). */
+    scheduled: () => [...timers.values()].map((timer) => timer.at),
   };
 }
 
@@ -164,10 +166,12 @@ describe('refresh', () => {
     signedInAs(soon);
     verifyAnswer = soon;
     // The test's own clock: the refresh comes when the test says, however slowly the page renders.
-    const { clock, advance } = manualClock();
+    const { clock, advance, scheduled } = manualClock();
     renderAt('/home', { now: () => now, clock });
     expect(await screen.findByRole('banner')).toBeTruthy();
     expect(calls('/api/account/verify')).toHaveLength(1);
+    // On a loaded machine the first answer can be handled after the banner shows: the refresh is set then.
+    await waitFor(() => expect(scheduled()).toContain(60_150));
     verifyAnswer = { ...sampleVerification, token: 'refreshed' };
     act(() => advance(60_149));
     expect(calls('/api/account/verify')).toHaveLength(1);
@@ -182,10 +186,11 @@ describe('refresh', () => {
     const behind = { ...sampleVerification, expiration: '2030-01-01T00:30:00.000Z' };
     signedInAs(behind);
     verifyAnswer = behind;
-    const { clock, advance } = manualClock();
+    const { clock, advance, scheduled } = manualClock();
     renderAt('/home', { now: () => now, clock });
     expect(await screen.findByRole('banner')).toBeTruthy();
     expect(calls('/api/account/verify')).toHaveLength(1);
+    await waitFor(() => expect(scheduled()).toContain(60_000));
     act(() => advance(59_999));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(calls('/api/account/verify')).toHaveLength(1);
@@ -200,9 +205,10 @@ describe('refresh', () => {
     const soon = { ...sampleVerification, expiration: new Date(now + 6 * 60_000 + 100).toISOString() };
     signedInAs(soon);
     verifyAnswer = soon;
-    const { clock, advance } = manualClock();
+    const { clock, advance, scheduled } = manualClock();
     renderAt('/home', { now: () => now, clock });
     expect(await screen.findByRole('banner')).toBeTruthy();
+    await waitFor(() => expect(scheduled()).toContain(60_100));
     verifyAnswer = null;
     act(() => advance(60_100));
     await waitFor(() => expect(calls('/api/account/logout')).toHaveLength(1));

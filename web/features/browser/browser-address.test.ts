@@ -1,4 +1,5 @@
 import type { Filter } from '#common/contract/filter.ts';
+import type { SavedView } from '#common/contract/views.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   browserAddressUrl,
@@ -33,6 +34,10 @@ describe('the browser address', () => {
       sort: '-LastName',
       page: 3,
       size: 40,
+      viewId: null,
+      savedView: null,
+      viewPending: null,
+      viewNotice: null,
     });
   });
 
@@ -79,6 +84,10 @@ describe('the browser address', () => {
       sort: '-First Name',
       page: 4,
       size: 60,
+      viewId: null,
+      savedView: null,
+      viewPending: null,
+      viewNotice: null,
     };
     const url = browserAddressUrl(view);
     expect(url).toBe(
@@ -89,6 +98,66 @@ describe('the browser address', () => {
       ...view,
       filter: { 'First Name': 'Ada & Co', Id: '7' },
     });
+  });
+});
+
+describe('a saved view in the address', () => {
+  const table = { schema: 'public', name: 'Track' };
+  const where: Filter = { column: 'Composer', op: 'isNotNull' };
+  const saved: SavedView = {
+    Id: 7,
+    name: 'Long tracks',
+    columns: [],
+    orderBy: '-Milliseconds',
+    where,
+    pageSize: 50,
+    shared: 'everyone',
+    author: 'ada',
+    mine: true,
+    updatedAt: '2026-12-03T08:00:00.000Z',
+    dropped: [],
+    problems: [],
+  };
+  const read = (search: string) => {
+    const view = parseBrowserAddress('/db/chinook/public/Track', search);
+    if (!view) throw new Error('not a browser address');
+    return view;
+  };
+
+  it('waits for the view named alone, and notes which parts the address sets over it', () => {
+    expect(read('?view=7')).toMatchObject({ viewId: 7, viewPending: [], savedView: null });
+    expect(read('?view=7&sort=&size=100')).toMatchObject({ viewPending: ['sort', 'size'], sort: null });
+    expect(read('?view=x').viewId).toBeNull();
+    expect(read('?view=0').viewPending).toBeNull();
+  });
+
+  it('writes only the view and what differs from it; an emptied part as an empty parameter', () => {
+    const opened = {
+      ...freshView('chinook', table),
+      viewId: 7,
+      savedView: saved,
+      sort: '-Milliseconds',
+      where,
+      size: 50,
+    };
+    expect(browserAddressUrl(opened)).toBe('/db/chinook/public/Track?view=7');
+    expect(browserAddressUrl({ ...opened, sort: 'Name', page: 2 })).toBe(
+      '/db/chinook/public/Track?view=7&page=2&sort=Name',
+    );
+    const emptied = browserAddressUrl({ ...opened, sort: null, where: null, size: 20 });
+    expect(emptied).toBe('/db/chinook/public/Track?view=7&size=20&sort=&where=');
+    // Read back: the emptied parts stay empty over the view's once it loads.
+    expect(read(`?${emptied.split('?')[1]}`)).toMatchObject({
+      viewPending: ['sort', 'where', 'size'],
+      sort: null,
+      where: null,
+      size: 20,
+    });
+  });
+
+  it('writes back, while the view loads, what the address said', () => {
+    const view = read('?view=7&sort=&q.Name=Love');
+    expect(browserAddressUrl(view)).toBe('/db/chinook/public/Track?view=7&sort=&q.Name=Love');
   });
 });
 

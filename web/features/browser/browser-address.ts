@@ -1,13 +1,19 @@
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '#common/limits.ts';
 import type { Filter } from '#common/contract/filter.ts';
+import type { SavedView } from '#common/contract/views.ts';
 import { encodeSegment } from '#common/links.ts';
 import { encodeWhere, readWhereParam, WHERE_PARAM } from './filter/where-param.ts';
+import { sameStateField, stateOfView, type ViewField } from './views/view-state.ts';
 
 /*
  * The browser's view in its address (docs/architecture.md habit 16): /db/{db}/{schema}/{table}?page=3&size=40&
  * sort=-Name&q.<Column>=<term>&where=<filter>, so a view can be bookmarked, shared and reloaded. Defaults are left
  * out (page 1, size 20, no sort, no terms, no filter); a value that does not parse falls back to its default instead
  * of failing the page (a filter that does not, with a sentence saying why: filter/where-param.ts, where-check.ts).
+ *
+ * A saved view (issue 36, decision 0062) is `view=<Id>` plus only what differs from it: `?view=7` alone opens the
+ * view as saved; `?view=7&sort=-Name` sorts it otherwise; an empty parameter (`sort=`, `where=`) sets that part to
+ * none over the view's.
  */
 
 /** The prefix of a search term's parameter: q.Name=Ada searches the column Name for "Ada". */
@@ -37,7 +43,20 @@ export interface BrowserAddress {
   page: number;
   /** One of PAGE_SIZES. */
   size: number;
+  /** The saved view the state started from (`view=<Id>`); null: none. */
+  viewId: number | null;
+  /** That view as the server answered it for this person, once loaded. */
+  savedView: SavedView | null;
+  /** While the address's view loads (the page waits): the parts the address sets itself, over the view's. */
+  viewPending: readonly ViewField[] | null;
+  /** What the card says about the view: what was left out of it, or why it could not be opened; null: nothing. */
+  viewNotice: string | null;
 }
+
+/** The address parameter that names a saved view. */
+export const VIEW_PARAM = 'view';
+/** The address parameter of each part of the state a view keeps. */
+const VIEW_FIELD_PARAMS: Record<ViewField, string> = { sort: 'sort', where: WHERE_PARAM, size: 'size' };
 
 /** The view of a table before anyone searches, sorts or pages. */
 export function freshView(
@@ -55,7 +74,18 @@ export function freshView(
     sort: null,
     page: 1,
     size,
+    viewId: null,
+    savedView: null,
+    viewPending: null,
+    viewNotice: null,
   };
+}
+
+/** A view's Id from the address: a whole number from 1, else none. */
+export function parseViewId(raw: string | null): number | null {
+  if (raw === null || !/^\d{1,15}$/.test(raw.trim())) return null;
+  const id = Number(raw.trim());
+  return Number.isSafeInteger(id) && id >= 1 ? id : null;
 }
 
 function decode(segment: string): string | null {
@@ -110,6 +140,8 @@ export function parseBrowserAddress(pathname: string, search: string): BrowserAd
     if (column !== '' && term !== '') filter[column] = term;
   }
   const reading = readWhereParam(params.get(WHERE_PARAM));
+  const viewId = parseViewId(params.get(VIEW_PARAM));
+  const fields = Object.keys(VIEW_FIELD_PARAMS) as ViewField[];
   return {
     db,
     table,
@@ -120,7 +152,21 @@ export function parseBrowserAddress(pathname: string, search: string): BrowserAd
     sort: parseSort(params.get('sort')),
     page: parsePage(params.get('page')),
     size: parseSize(params.get('size')),
+    viewId,
+    savedView: null,
+    viewPending: viewId === null ? null : fields.filter((field) => params.has(VIEW_FIELD_PARAMS[field])),
+    viewNotice: null,
   };
+}
+
+/**
+ * Which parts of the state the address writes: without a saved view, those that are not defaults; with one, those
+ * that differ from it (while it loads, those the address set itself).
+ */
+function writesField(view: BrowserAddress, field: ViewField, isDefault: boolean): boolean {
+  if (view.viewId === null) return !isDefault;
+  if (view.savedView) return !sameStateField(view, stateOfView(view.savedView), field);
+  return view.viewPending?.includes(field) ?? false;
 }
 
 /** The address of a view: its path and the query string of the values that are not defaults. */
@@ -130,15 +176,17 @@ export function browserAddressUrl(view: BrowserAddress): string {
     : `/db/${encodeSegment(view.db)}`;
   const params = new URLSearchParams();
   if (view.table) {
+    if (view.viewId !== null) params.set(VIEW_PARAM, String(view.viewId));
     if (view.page > 1) params.set('page', String(view.page));
-    if (view.size !== DEFAULT_PAGE_SIZE) params.set('size', String(view.size));
-    if (view.sort) params.set('sort', view.sort);
+    if (writesField(view, 'size', view.size === DEFAULT_PAGE_SIZE)) params.set('size', String(view.size));
+    if (writesField(view, 'sort', view.sort === null)) params.set('sort', view.sort ?? '');
     for (const [column, term] of Object.entries(view.filter)) {
       const trimmed = term.trim();
       if (trimmed !== '') params.append(`${TERM_PREFIX}${column}`, trimmed);
     }
-    if (view.where) params.set(WHERE_PARAM, encodeWhere(view.where));
-    else if (view.whereToCheck) params.set(WHERE_PARAM, encodeWhere(view.whereToCheck.json));
+    if (view.whereToCheck) params.set(WHERE_PARAM, encodeWhere(view.whereToCheck.json));
+    else if (writesField(view, 'where', view.where === null))
+      params.set(WHERE_PARAM, view.where ? encodeWhere(view.where) : '');
   } else if (view.size !== DEFAULT_PAGE_SIZE) {
     params.set('size', String(view.size));
   }

@@ -3,12 +3,14 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import type { Filter as FilterDocument } from '#common/contract/filter.ts';
 import type { Filter, Row } from '#common/contract/sql.ts';
+import type { SavedView } from '#common/contract/views.ts';
 import { browserMessages } from '#common/messages.ts';
 import type { DataGridProps } from '#web/features/browser/grid/data-grid.tsx';
 import type { RowEditorProps } from '#web/features/browser/editor/row-editor.tsx';
 import { BrowserPage } from './browser-page.tsx';
 import { encodeWhere } from './filter/where-param.ts';
 import { albumTable, customerTable, notesTable } from './test-tables.ts';
+import { viewsTexts } from './views/views-texts.ts';
 import { renderPage } from '#web/test/render-page.tsx';
 import { fail, fakeApi, ok, raw } from '#web/test/fake-api.ts';
 
@@ -454,5 +456,85 @@ describe('filters in the browser (issue 35)', () => {
     expect(await screen.findByText(stopped, { selector: '.mantine-Notification-description' })).toBeTruthy();
     // The filter stays, to be narrowed.
     expect(await screen.findByRole('list', { name: 'Filter conditions' })).toBeTruthy();
+  });
+});
+
+describe('saved views in the browser (issue 36)', () => {
+  const VIEWS = '/api/sql/chinook/main/Customer/views';
+  const view = (Id: number, name: string, more: Partial<SavedView> = {}): SavedView => ({
+    Id,
+    name,
+    columns: [],
+    orderBy: '-LastName',
+    where: null,
+    pageSize: 50,
+    shared: 'everyone',
+    author: 'ada',
+    mine: false,
+    updatedAt: '2026-12-03T08:00:00.000Z',
+    dropped: [],
+    problems: [],
+    ...more,
+  });
+  const viewCalls = () => api.requests().filter((r) => r.pathname.endsWith('/views')).length;
+
+  beforeEach(() => {
+    api.on(
+      'GET',
+      VIEWS,
+      ok([
+        view(7, 'By last name'),
+        view(8, 'Phone gone', {
+          problems: ['The table no longer has the column Phone: left out of the view.'],
+          pageSize: 20,
+          orderBy: null,
+        }),
+      ]),
+    );
+  });
+
+  it('opens the view an address names with one request more, and writes only what differs from it', async () => {
+    renderBrowser('/db/chinook/main/Customer?view=7');
+    expect(await screen.findByText('Ada')).toBeTruthy();
+    // The page waited for the view: no page was read in the table's default order first.
+    expect(pageCalls()).toEqual(['Customer page 1 size 50 sort -LastName {}']);
+    expect(viewCalls()).toBe(1);
+    expect(address()).toBe('/db/chinook/main/Customer?view=7');
+    expect(await screen.findByRole('button', { name: /Views: By last name/ })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'LastName' }));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?view=7&sort=LastName'));
+    await waitFor(() => expect(pageCalls()).toContain('Customer page 1 size 50 sort LastName {}'));
+    expect(screen.getByRole('button', { name: /Views: By last name \(changed\)/ })).toBeTruthy();
+  });
+
+  it('keeps what the address sets over the view', async () => {
+    renderBrowser('/db/chinook/main/Customer?view=7&sort=&size=100');
+    expect(await screen.findByText('Ada')).toBeTruthy();
+    expect(pageCalls()).toEqual(['Customer page 1 size 100 sort - {}']);
+    expect(address()).toBe('/db/chinook/main/Customer?view=7&size=100&sort=');
+  });
+
+  it('shows the table’s default with a sentence for a view that is not this person’s to open', async () => {
+    renderBrowser('/db/chinook/main/Customer?view=99');
+    expect(await screen.findByText(viewsTexts.addressViewMissing)).toBeTruthy();
+    await waitFor(() => expect(pageCalls()).toEqual(['Customer page 1 size 20 sort - {}']));
+    expect(address()).toBe('/db/chinook/main/Customer');
+  });
+
+  it('opens a view from the menu, says what was left out of it, and goes back to the table’s default', async () => {
+    renderBrowser('/db/chinook/main/Customer?sort=LastName');
+    expect(await screen.findByText('Ada')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Views' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: /Phone gone/ }));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?view=8'));
+    expect(
+      await screen.findByText('The table no longer has the column Phone: left out of the view.'),
+    ).toBeTruthy();
+    await waitFor(() => expect(pageCalls().at(-1)).toBe('Customer page 1 size 20 sort - {}'));
+
+    fireEvent.click(screen.getByRole('button', { name: /Views: Phone gone/ }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: viewsTexts.tableDefault }));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer'));
   });
 });

@@ -4,10 +4,10 @@ import { tablesQueryOptions } from '#web/api/sql/tables.ts';
 import { parseBrowserAddress, type BrowserAddress } from './browser-address.ts';
 import { loadWhereCheck } from './filter/where-param.ts';
 
-/** The page request of a view (null without a table, or while the address's filter is being checked): the one the
- * browser's data hook asks for. */
+/** The page request of a view (null without a table, while the address's filter is being checked, or while its saved
+ * view loads): the one the browser's data hook asks for. */
 export function pageRequestOf(view: BrowserAddress): PageRequest | null {
-  return view.table && !view.whereToCheck
+  return view.table && !view.whereToCheck && !view.viewPending
     ? {
         db: view.db,
         schema: view.table.schema,
@@ -31,6 +31,16 @@ export function prefetchBrowserView(queryClient: QueryClient, pathname: string, 
   const view = parseBrowserAddress(pathname, search);
   if (!view) return;
   void queryClient.prefetchQuery(tablesQueryOptions(view.db));
+  if (view.table && view.viewPending) {
+    // The address's saved view: the page waits for it (its sort, filter and size), so its list is read now, by code
+    // loaded for it (the views' schemas are not in the first chunk).
+    const ref = { db: view.db, schema: view.table.schema, table: view.table.name };
+    import('#web/api/views/views.ts').then(
+      ({ viewsQueryOptions }) => void queryClient.prefetchQuery(viewsQueryOptions(ref)),
+      () => undefined,
+    );
+    return;
+  }
   const pending = view.whereToCheck;
   if (pending) {
     // The page under the address's filter, once it is checked (a refused one is the page's to say).

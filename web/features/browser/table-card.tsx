@@ -1,6 +1,6 @@
 import { Suspense, useRef, useState, type FocusEvent, type PointerEvent, type ReactNode } from 'react';
-import { ActionIcon, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
+import { ActionIcon, Alert, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { IconInfoCircle, IconLayoutList, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Row, TableListItem } from '#common/contract/sql.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
@@ -21,6 +21,8 @@ import { Pager } from './pager.tsx';
 import { SearchForm } from './search-form.tsx';
 import { tableLabel } from './table-list.tsx';
 import type { BrowserViewActions } from './use-browser-view.ts';
+import { stateOf } from './views/view-state.ts';
+import { ViewsEntry } from './views/views-entry.tsx';
 
 /** The page of rows the card shows, as the page-level query has it. */
 export interface CardPage {
@@ -114,18 +116,43 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
             </Suspense>
           )}
         </Group>
-        {table.rights.canInsert && (
-          <Button
-            leftSection={<IconPlus size={16} aria-hidden="true" />}
-            onPointerEnter={prefetchEditor}
-            onFocus={prefetchEditor}
-            onClick={() => openEditor({ mode: 'add' })}
-            style={{ flexShrink: 0 }}
-          >
-            Add
-          </Button>
-        )}
+        <Group gap="xs" wrap="wrap" justify="flex-end" style={{ flexShrink: 0 }}>
+          <ViewsEntry
+            key={`views ${table.id}`}
+            table={{ db, schema: table.schema, table: table.name }}
+            view={view.savedView}
+            state={stateOf(view)}
+            onOpen={actions.openView}
+            onChanged={actions.viewSaved}
+            pending={view.viewPending !== null}
+            onLoaded={actions.viewLoaded}
+          />
+          {table.rights.canInsert && (
+            <Button
+              leftSection={<IconPlus size={16} aria-hidden="true" />}
+              onPointerEnter={prefetchEditor}
+              onFocus={prefetchEditor}
+              onClick={() => openEditor({ mode: 'add' })}
+            >
+              Add
+            </Button>
+          )}
+        </Group>
       </Group>
+
+      {view.viewNotice && (
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconLayoutList size={18} aria-hidden="true" />}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={actions.dismissViewNotice}
+          p="xs"
+        >
+          {view.viewNotice}
+        </Alert>
+      )}
 
       <SearchForm
         key={table.id}

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Filter } from '#common/contract/filter.ts';
+import type { SavedView } from '#common/contract/views.ts';
 import {
   freshView,
   writeBrowserAddress,
@@ -7,6 +8,32 @@ import {
   type BrowserTableName,
 } from './browser-address.ts';
 import { loadWhereCheck } from './filter/where-param.ts';
+import { stateOfView, type ViewField } from './views/view-state.ts';
+import { viewsTexts } from './views/views-texts.ts';
+
+/** The browser's state with a saved view's parts, except those the address set itself (`keep`). */
+function withView(
+  current: BrowserAddress,
+  saved: SavedView,
+  keep: readonly ViewField[] = [],
+): BrowserAddress {
+  const state = stateOfView(saved);
+  const next: BrowserAddress = {
+    ...current,
+    viewId: saved.Id,
+    savedView: saved,
+    viewPending: null,
+    viewNotice: saved.problems.length > 0 ? saved.problems.join(' ') : null,
+  };
+  if (!keep.includes('sort')) next.sort = state.sort;
+  if (!keep.includes('size')) next.size = state.size;
+  if (!keep.includes('where')) {
+    next.where = state.where;
+    next.whereToCheck = null;
+    next.whereProblem = null;
+  }
+  return next;
+}
 
 /**
  * The browser's view (table, search, filter, sort, page, size) as state, written into the address after every change
@@ -63,6 +90,46 @@ export function useBrowserView(initial: BrowserAddress) {
     [],
   );
   const setSize = useCallback((size: number) => setView((current) => ({ ...current, size, page: 1 })), []);
+  /** Opens a saved view (its parts replace the browser's, from page 1), or the table's default for null. */
+  const openView = useCallback(
+    (saved: SavedView | null) =>
+      setView((current) =>
+        saved === null
+          ? { ...freshView(current.db, current.table), filter: current.filter }
+          : { ...withView(current, saved), page: 1 },
+      ),
+    [],
+  );
+  /** The address's view, once the views this person may open are known (null: they could not be read). */
+  const viewLoaded = useCallback(
+    (views: readonly SavedView[] | null) =>
+      setView((current) => {
+        if (current.viewPending === null) return current;
+        const saved = views?.find((item) => item.Id === current.viewId);
+        if (saved) return withView(current, saved, current.viewPending);
+        return {
+          ...current,
+          viewId: null,
+          viewPending: null,
+          viewNotice: views === null ? viewsTexts.addressViewFailed : viewsTexts.addressViewMissing,
+        };
+      }),
+    [],
+  );
+  /** A view was saved (the browser's state is now that view) or deleted (null: the state stays, with no view). */
+  const viewSaved = useCallback(
+    (saved: SavedView | null) =>
+      setView((current) =>
+        saved === null
+          ? { ...current, viewId: null, savedView: null, viewNotice: null }
+          : { ...current, viewId: saved.Id, savedView: saved, viewNotice: null },
+      ),
+    [],
+  );
+  const dismissViewNotice = useCallback(
+    () => setView((current) => (current.viewNotice === null ? current : { ...current, viewNotice: null })),
+    [],
+  );
 
   // An address's filter is checked by code loaded for it (the first visit of an address without one carries none);
   // the page waits for it (pageRequestOf).
@@ -86,8 +153,34 @@ export function useBrowserView(initial: BrowserAddress) {
   }, [pending, whereChecked]);
 
   const actions = useMemo(
-    () => ({ selectTable, search, filterBy, whereChecked, refuseFilter, sortBy, goToPage, setSize }),
-    [selectTable, search, filterBy, whereChecked, refuseFilter, sortBy, goToPage, setSize],
+    () => ({
+      selectTable,
+      search,
+      filterBy,
+      whereChecked,
+      refuseFilter,
+      sortBy,
+      goToPage,
+      setSize,
+      openView,
+      viewLoaded,
+      viewSaved,
+      dismissViewNotice,
+    }),
+    [
+      selectTable,
+      search,
+      filterBy,
+      whereChecked,
+      refuseFilter,
+      sortBy,
+      goToPage,
+      setSize,
+      openView,
+      viewLoaded,
+      viewSaved,
+      dismissViewNotice,
+    ],
   );
   return [view, actions] as const;
 }

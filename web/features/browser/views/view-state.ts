@@ -13,6 +13,14 @@ export interface ViewState {
   size: number;
 }
 
+/** The parts of a ViewState, each one address parameter (browser-address.ts). */
+export type ViewField = Exclude<keyof ViewState, 'columns'>;
+
+/** The state of the browser a view would keep. */
+export function stateOf(browser: Pick<ViewState, ViewField> & { columns?: ViewColumn[] | null }): ViewState {
+  return { columns: browser.columns ?? null, sort: browser.sort, where: browser.where, size: browser.size };
+}
+
 /** The state a saved view opens with (as the server answered it for this person). */
 export function stateOfView(view: SavedView): ViewState {
   return {
@@ -30,6 +38,15 @@ function stable(value: unknown): string {
       ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : inner,
   );
+}
+
+/** Whether two states agree on one part. */
+export function sameStateField(
+  a: Pick<ViewState, ViewField>,
+  b: Pick<ViewState, ViewField>,
+  field: ViewField,
+) {
+  return stable(a[field]) === stable(b[field]);
 }
 
 /** Whether two states show the same thing (Save is offered when the browser's differs from its view's). */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Loader, Menu, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
@@ -31,6 +31,11 @@ export interface ViewsMenuProps {
   onOpen: (view: SavedView | null) => void;
   /** A view was saved (it becomes the browser's view) or deleted (null). */
   onChanged: (view: SavedView | null) => void;
+  /** The address names a view not yet loaded: the list is read at once and handed to onLoaded (null: it failed). */
+  pending: boolean;
+  onLoaded: (views: readonly SavedView[] | null) => void;
+  /** Open the menu as it mounts (the stand-in button was clicked). */
+  openAtStart?: boolean;
 }
 
 /**
@@ -38,10 +43,23 @@ export interface ViewsMenuProps {
  * them), Save when the browser's state differs from its view's, Save as, rename or share, and Delete for the
  * author or an administrator. The list is asked for when the menu first opens.
  */
-export function ViewsMenu({ table, view, state, onOpen, onChanged }: ViewsMenuProps) {
-  const [opened, setOpened] = useState(false);
-  const [asked, setAsked] = useState(view !== null);
-  const views = useViews(asked ? table : null);
+export function ViewsMenu({
+  table,
+  view,
+  state,
+  onOpen,
+  onChanged,
+  pending,
+  onLoaded,
+  openAtStart = false,
+}: ViewsMenuProps) {
+  const [opened, setOpened] = useState(openAtStart);
+  const [asked, setAsked] = useState(openAtStart || pending || view !== null);
+  const views = useViews(asked || pending ? table : null);
+  const answered = views.isSuccess || views.isError;
+  useEffect(() => {
+    if (pending && answered) onLoaded(views.data ?? null);
+  }, [pending, answered, views.data, onLoaded]);
   const save = useSaveView(table);
   const remove = useDeleteView(table);
   const [saving, setSaving] = useState<'new' | 'existing' | null>(null);
@@ -117,6 +135,9 @@ export function ViewsMenu({ table, view, state, onOpen, onChanged }: ViewsMenuPr
         position="bottom-start"
         width={300}
         withinPortal
+        // Opened as it mounts (openAtStart), the target can look detached for a frame (always, in jsdom's boxes of no
+        // size): the dropdown stays shown whatever the target's position.
+        hideDetached={false}
       >
         <Menu.Target>
           <Button

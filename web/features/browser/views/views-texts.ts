@@ -16,5 +16,9 @@ export const viewsTexts = {
   saveFailed: 'The view could not be saved. Please try again.',
   noRoles: 'Choose at least one role, or share it another way.',
   rolesHint: 'Members of these roles who can read this table will see it.',
+  addressViewMissing:
+    'This address names a saved view that is not shared with you, or that was deleted: the table’s default is shown.',
+  addressViewFailed:
+    'The saved view in this address could not be loaded: the table’s default is shown. Reload the page to try again.',
   adminRolesHint: 'As an administrator you can share with any role.',
 } as const;
