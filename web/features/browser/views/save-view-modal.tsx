@@ -42,7 +42,13 @@ export interface SaveViewModalProps {
 export function SaveViewModal({ opened, onClose, table, state, view, onSaved }: SaveViewModalProps) {
   const title = view ? `Save the view “${view.name}”` : 'Save as a new view';
   return (
-    <Modal opened={opened} onClose={onClose} title={title} size="md">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      size="md"
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       {opened && <SaveViewForm table={table} state={state} view={view} onSaved={onSaved} onClose={onClose} />}
     </Modal>
   );
