@@ -33,6 +33,7 @@ describe('the browser address', () => {
       sort: '-LastName',
       page: 3,
       size: 40,
+      columns: null,
     });
   });
 
@@ -79,6 +80,7 @@ describe('the browser address', () => {
       sort: '-First Name',
       page: 4,
       size: 60,
+      columns: null,
     };
     const url = browserAddressUrl(view);
     expect(url).toBe(
@@ -89,6 +91,37 @@ describe('the browser address', () => {
       ...view,
       filter: { 'First Name': 'Ada & Co', Id: '7' },
     });
+  });
+});
+
+describe('the column layout in the address', () => {
+  const table = { schema: 'public', name: 'Track' };
+
+  it('reads cols= into the layout, and no cols= as the default (null)', () => {
+    expect(parseBrowserAddress('/db/chinook/public/Track', '?cols=TrackId:pin,Composer:240,Name')?.columns).toEqual([
+      { name: 'TrackId', pinned: true },
+      { name: 'Composer', width: 240 },
+      { name: 'Name' },
+    ]);
+    expect(parseBrowserAddress('/db/chinook/public/Track', '')?.columns).toBeNull();
+    expect(parseBrowserAddress('/db/chinook/public/Track', '?cols=')?.columns).toBeNull();
+  });
+
+  it('writes the layout as cols= after the other values and reads back the same layout', () => {
+    const columns = [{ name: 'Track Id', pinned: true, width: 120 }, { name: 'Name' }];
+    const url = browserAddressUrl({ ...freshView('chinook', table), sort: 'Name', columns });
+    expect(url).toBe('/db/chinook/public/Track?sort=Name&cols=Track+Id%3Apin%3A120%2CName');
+    const [path = '', query = ''] = url.split('?');
+    expect(parseBrowserAddress(path, `?${query}`)?.columns).toEqual(columns);
+  });
+
+  it('leaves the default out, and an empty layout too', () => {
+    expect(browserAddressUrl({ ...freshView('chinook', table), columns: null })).toBe('/db/chinook/public/Track');
+    expect(browserAddressUrl({ ...freshView('chinook', table), columns: [] })).toBe('/db/chinook/public/Track');
+  });
+
+  it('starts a new table with the default columns', () => {
+    expect(freshView('chinook', table).columns).toBeNull();
   });
 });
 

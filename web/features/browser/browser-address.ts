@@ -2,11 +2,17 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '#common/limits.ts';
 import type { Filter } from '#common/contract/filter.ts';
 import { encodeSegment } from '#common/links.ts';
 import { encodeWhere, readWhereParam, WHERE_PARAM } from './filter/where-param.ts';
+import {
+  COLUMNS_PARAM,
+  encodeColumnsParam,
+  parseColumnsParam,
+  type ColumnLayout,
+} from './columns/columns-param.ts';
 
 /*
  * The browser's view in its address (docs/architecture.md habit 16): /db/{db}/{schema}/{table}?page=3&size=40&
- * sort=-Name&q.<Column>=<term>&where=<filter>, so a view can be bookmarked, shared and reloaded. Defaults are left
- * out (page 1, size 20, no sort, no terms, no filter); a value that does not parse falls back to its default instead
+ * sort=-Name&q.<Column>=<term>&where=<filter>&cols=<columns>, so a view can be bookmarked, shared and reloaded. Defaults are left
+ * out (page 1, size 20, no sort, no terms, no filter, the spec's columns); a value that does not parse falls back to its default instead
  * of failing the page (a filter that does not, with a sentence saying why: filter/where-param.ts, where-check.ts).
  */
 
@@ -37,6 +43,9 @@ export interface BrowserAddress {
   page: number;
   /** One of PAGE_SIZES. */
   size: number;
+  /** The columns shown, their order, widths and pins (columns/columns-param.ts); null: the spec's default. Names the
+   * table does not have are dropped when shown (grid/column-layout.ts). */
+  columns: ColumnLayout | null;
 }
 
 /** The view of a table before anyone searches, sorts or pages. */
@@ -55,6 +64,7 @@ export function freshView(
     sort: null,
     page: 1,
     size,
+    columns: null,
   };
 }
 
@@ -120,6 +130,7 @@ export function parseBrowserAddress(pathname: string, search: string): BrowserAd
     sort: parseSort(params.get('sort')),
     page: parsePage(params.get('page')),
     size: parseSize(params.get('size')),
+    columns: parseColumnsParam(params.get(COLUMNS_PARAM)),
   };
 }
 
@@ -139,6 +150,7 @@ export function browserAddressUrl(view: BrowserAddress): string {
     }
     if (view.where) params.set(WHERE_PARAM, encodeWhere(view.where));
     else if (view.whereToCheck) params.set(WHERE_PARAM, encodeWhere(view.whereToCheck.json));
+    if (view.columns && view.columns.length > 0) params.set(COLUMNS_PARAM, encodeColumnsParam(view.columns));
   } else if (view.size !== DEFAULT_PAGE_SIZE) {
     params.set('size', String(view.size));
   }
