@@ -7,9 +7,10 @@ import {
   type BrowserTableName,
 } from './browser-address.ts';
 import { loadWhereCheck } from './filter/where-param.ts';
+import type { ColumnLayout } from './columns/columns-param.ts';
 
 /**
- * The browser's view (table, search, filter, sort, page, size) as state, written into the address after every change
+ * The browser's view (table, search, filter, sort, page, size, columns) as state, written into the address after every change
  * (replaceState, no navigation). Spec 000 §4/§5: a new search, filter, sort or page size goes back to page 1; a new
  * table starts with no search, no filter and no sort and keeps the page size.
  */
@@ -62,6 +63,11 @@ export function useBrowserView(initial: BrowserAddress) {
     (page: number) => setView((current) => (current.page === page ? current : { ...current, page })),
     [],
   );
+  /** A new column layout (null: the spec's default); the page stays. */
+  const setColumns = useCallback(
+    (columns: ColumnLayout | null) => setView((current) => ({ ...current, columns })),
+    [],
+  );
   const setSize = useCallback((size: number) => setView((current) => ({ ...current, size, page: 1 })), []);
 
   // An address's filter is checked by code loaded for it (the first visit of an address without one carries none);
@@ -86,8 +92,18 @@ export function useBrowserView(initial: BrowserAddress) {
   }, [pending, whereChecked]);
 
   const actions = useMemo(
-    () => ({ selectTable, search, filterBy, whereChecked, refuseFilter, sortBy, goToPage, setSize }),
-    [selectTable, search, filterBy, whereChecked, refuseFilter, sortBy, goToPage, setSize],
+    () => ({
+      selectTable,
+      search,
+      filterBy,
+      whereChecked,
+      refuseFilter,
+      sortBy,
+      goToPage,
+      setSize,
+      setColumns,
+    }),
+    [selectTable, search, filterBy, whereChecked, refuseFilter, sortBy, goToPage, setSize, setColumns],
   );
   return [view, actions] as const;
 }

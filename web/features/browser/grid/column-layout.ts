@@ -1,5 +1,9 @@
 import type { Column, Table } from '#common/contract/sql.ts';
-import { clampWidth, type ColumnLayout, type LayoutColumn } from '#web/features/browser/columns/columns-param.ts';
+import {
+  clampWidth,
+  type ColumnLayout,
+  type LayoutColumn,
+} from '#web/features/browser/columns/columns-param.ts';
 import { gridColumns } from './grid-columns.ts';
 
 /*
@@ -65,7 +69,11 @@ export function normalizeLayout(table: TableColumns, layout: ColumnLayout | null
   const effective = effectiveLayout(table, layout);
   const fallback = defaultLayout(table);
   const isDefault =
-    effective.length === fallback.length && effective.every((entry, index) => sameEntry(entry, fallback[index]!));
+    effective.length === fallback.length &&
+    effective.every((entry, index) => {
+      const other = fallback[index];
+      return other !== undefined && sameEntry(entry, other);
+    });
   return isDefault ? null : effective;
 }
 
@@ -88,7 +96,7 @@ export function moveColumnTo(
     const from = columns.findIndex((entry) => entry.name === name);
     if (from < 0) return columns;
     const [entry] = columns.splice(from, 1);
-    columns.splice(Math.max(0, Math.min(to, columns.length)), 0, entry!);
+    if (entry) columns.splice(Math.max(0, Math.min(to, columns.length)), 0, entry);
     return columns;
   });
 }
