@@ -75,6 +75,16 @@ export function ColumnsMenu({ table, layout, onChange, openAtStart = false }: Co
   const visible = needle === '' ? rows : rows.filter((row) => row.column.name.toLowerCase().includes(needle));
   const pinnedCount = shown.filter((entry) => entry.pinned).length;
 
+  // A move that reaches the end disables its button, which would drop the focus: it goes to the other move button.
+  const move = (name: string, by: -1 | 1, atEnd: boolean) => {
+    onChange(moveColumn(table, layout, name, by));
+    if (!atEnd) return;
+    const other = by < 0 ? columnsMessages.down(name) : columnsMessages.up(name);
+    requestAnimationFrame(() =>
+      document.querySelector<HTMLButtonElement>(`[data-move][aria-label="${CSS.escape(other)}"]`)?.focus(),
+    );
+  };
+
   const drop = (target: Column, event: DragEvent) => {
     event.preventDefault();
     const name = dragged ?? event.dataTransfer.getData('text/plain');
@@ -195,8 +205,9 @@ export function ColumnsMenu({ table, layout, onChange, openAtStart = false }: Co
                         variant="subtle"
                         color="gray"
                         aria-label={columnsMessages.up(column.name)}
+                        data-move
                         disabled={!canUp}
-                        onClick={() => onChange(moveColumn(table, layout, column.name, -1))}
+                        onClick={() => move(column.name, -1, index - 1 === (pinned ? 0 : pinnedCount))}
                       >
                         <IconChevronUp size={16} aria-hidden="true" />
                       </ActionIcon>
@@ -204,8 +215,11 @@ export function ColumnsMenu({ table, layout, onChange, openAtStart = false }: Co
                         variant="subtle"
                         color="gray"
                         aria-label={columnsMessages.down(column.name)}
+                        data-move
                         disabled={!canDown}
-                        onClick={() => onChange(moveColumn(table, layout, column.name, 1))}
+                        onClick={() =>
+                          move(column.name, 1, index + 1 === (pinned ? pinnedCount - 1 : shown.length - 1))
+                        }
                       >
                         <IconChevronDown size={16} aria-hidden="true" />
                       </ActionIcon>

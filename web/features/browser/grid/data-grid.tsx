@@ -303,6 +303,8 @@ export function DataGrid({
                 <Table.Th
                   key={header.id}
                   aria-sort={direction}
+                  // The header is named by its column, not by its resize handle's label too.
+                  aria-label={column.name}
                   className={classes.headerCell}
                   {...placementOf(meta.shown, columnIndex)}
                   data-align={alignOf(column)}
