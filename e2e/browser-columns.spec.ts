@@ -4,7 +4,7 @@ import { startAppServer, type AppServer } from './support/app-server.ts';
 import { columnHeader, grid, openTable, settled, sortButton } from './support/chinook-browser.ts';
 import { createChinook, databasesEnv, type ChinookDatabase } from './support/chinook-databases.ts';
 import { signInAdmin } from './support/chinook-roles.ts';
-import { lookAt } from './support/look.ts';
+import { lookAt, screenshotsWanted } from './support/look.ts';
 
 /*
  * The grid's columns (issue 36, decision 0063) on PostgreSQL Chinook, as the administrator: Employee has 15 columns,
@@ -139,13 +139,33 @@ test('a wide layout with a pinned key column scrolls sideways under it', async (
   const key = columnHeader(page, c('EmployeeId'));
   const keyBox = await key.boundingBox();
   // Scroll the grid sideways: the pinned header and cells stay where they were.
-  await grid(page).evaluate((table) => {
-    let scroller: HTMLElement | null = table.parentElement;
-    while (scroller && scroller.scrollWidth <= scroller.clientWidth) scroller = scroller.parentElement;
-    if (scroller) scroller.scrollLeft = 600;
-  });
+  const scrollSideways = () =>
+    grid(page).evaluate((table) => {
+      let scroller: HTMLElement | null = table.parentElement;
+      while (scroller && scroller.scrollWidth <= scroller.clientWidth) scroller = scroller.parentElement;
+      if (scroller) scroller.scrollLeft = 600;
+    });
+  await scrollSideways();
   await expect.poll(async () => (await key.boundingBox())?.x).toBe(keyBox?.x);
   const cell = grid(page).locator('[data-cell="1:0"]');
   await expect(cell).toHaveCSS('position', 'sticky');
+  await expect.poll(async () => (await cell.boundingBox())?.x).toBe(keyBox?.x);
   await lookAt(page, 'browser-columns-pinned');
+  // lookAt's pictures show the grid unscrolled (a new size resets it): these show it scrolled.
+  if (screenshotsWanted) {
+    for (const [size, width] of [
+      ['phone', 375],
+      ['desktop', 1366],
+    ] as const) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await scrollSideways();
+        await page.waitForTimeout(250);
+        await grid(page).screenshot({
+          path: `test-results/screenshots/browser-columns-scrolled-${size}-${scheme}.png`,
+        });
+      }
+    }
+  }
 });

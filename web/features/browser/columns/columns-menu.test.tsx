@@ -53,15 +53,26 @@ describe('ColumnsMenu', () => {
     const onChange = vi.fn();
     renderPage(<Chooser onChange={onChange} />);
     await open();
-    fireEvent.click(within(dialog()).getByRole('checkbox', { name: columnsMessages.show('c9'), hidden: true }));
-    expect(onChange).toHaveBeenLastCalledWith([...Array.from({ length: 9 }, (_, i) => ({ name: `c${i + 1}` }))]);
+    fireEvent.click(
+      within(dialog()).getByRole('checkbox', { name: columnsMessages.show('c9'), hidden: true }),
+    );
+    expect(onChange).toHaveBeenLastCalledWith([
+      ...Array.from({ length: 9 }, (_, i) => ({ name: `c${i + 1}` })),
+    ]);
     fireEvent.click(within(dialog()).getByRole('button', { name: columnsMessages.up('c9'), hidden: true }));
-    expect(onChange.mock.lastCall?.[0].map((entry: { name: string }) => entry.name).slice(-2)).toEqual(['c9', 'c8']);
+    expect(onChange.mock.lastCall?.[0].map((entry: { name: string }) => entry.name).slice(-2)).toEqual([
+      'c9',
+      'c8',
+    ]);
     fireEvent.click(within(dialog()).getByRole('button', { name: columnsMessages.pin('c9'), hidden: true }));
     expect(onChange.mock.lastCall?.[0][0]).toEqual({ name: 'c9', pinned: true });
-    expect(within(dialog()).getByRole('button', { name: columnsMessages.up('c9'), hidden: true })).toHaveProperty('disabled', true);
+    expect(
+      within(dialog()).getByRole('button', { name: columnsMessages.up('c9'), hidden: true }),
+    ).toHaveProperty('disabled', true);
     fireEvent.click(within(dialog()).getByRole('button', { name: columnsMessages.reset, hidden: true }));
     expect(onChange).toHaveBeenLastCalledWith(null);
-    expect(within(dialog()).getByRole('button', { name: columnsMessages.reset, hidden: true })).toHaveProperty('disabled', true);
+    expect(
+      within(dialog()).getByRole('button', { name: columnsMessages.reset, hidden: true }),
+    ).toHaveProperty('disabled', true);
   });
 });

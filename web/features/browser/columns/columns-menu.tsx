@@ -99,7 +99,9 @@ export function ColumnsMenu({ table, layout, onChange, openAtStart = false }: Co
       opened={opened}
       onChange={setOpened}
       position="bottom-end"
-      width={340}
+      // Below the button always (the list scrolls inside): flipped above, it covered the page's header on phones.
+      middlewares={{ flip: false, shift: true }}
+      width="min(340px, calc(100vw - 16px))"
       shadow="md"
       trapFocus
       returnFocus

@@ -38,7 +38,11 @@ describe('parseColumnsParam', () => {
 
 describe('encodeColumnsParam', () => {
   it('writes what parseColumnsParam reads', () => {
-    const layout = [{ name: 'TrackId', pinned: true, width: 120 }, { name: 'Composer', width: 240 }, { name: 'Name' }];
+    const layout = [
+      { name: 'TrackId', pinned: true, width: 120 },
+      { name: 'Composer', width: 240 },
+      { name: 'Name' },
+    ];
     expect(encodeColumnsParam(layout)).toBe('TrackId:pin:120,Composer:240,Name');
     expect(parseColumnsParam(encodeColumnsParam(layout))).toEqual(layout);
   });

@@ -29,7 +29,8 @@ export function clampWidth(width: number): number {
   return Math.min(COLUMN_WIDTH_MAX, Math.max(COLUMN_WIDTH_MIN, Math.round(width)));
 }
 
-const encodeName = (name: string) => name.replace(/[%,:]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encodeName = (name: string) =>
+  name.replace(/[%,:]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 function decodeName(raw: string): string | null {
   try {
@@ -68,7 +69,11 @@ export function parseColumnsParam(raw: string | null): ColumnLayout | null {
 export function encodeColumnsParam(layout: ColumnLayout): string {
   return layout
     .map((column) =>
-      [encodeName(column.name), column.pinned ? PIN : null, column.width === undefined ? null : String(column.width)]
+      [
+        encodeName(column.name),
+        column.pinned ? PIN : null,
+        column.width === undefined ? null : String(column.width),
+      ]
         .filter((part) => part !== null)
         .join(':'),
     )

@@ -20,7 +20,8 @@ const table = testTable([
   ...Array.from({ length: 10 }, (_, i) => testColumn(`c${i + 1}`, { isIndexed: i === 9 })),
   testColumn('secret', { isHidden: true }),
 ]);
-const names = (layout: { name: string }[] | null) => effectiveLayout(table, layout).map((entry) => entry.name);
+const names = (layout: { name: string }[] | null) =>
+  effectiveLayout(table, layout).map((entry) => entry.name);
 
 describe('the column layout', () => {
   it('defaults to the spec’s columns (at most 8, indexed first)', () => {
@@ -34,15 +35,19 @@ describe('the column layout', () => {
   });
 
   it('drops unknown, hidden and repeated names, and falls back to the default when nothing remains', () => {
-    expect(names([{ name: 'c9' }, { name: 'nope' }, { name: 'secret' }, { name: 'c9' }, { name: 'c2' }])).toEqual([
-      'c9',
-      'c2',
-    ]);
+    expect(
+      names([{ name: 'c9' }, { name: 'nope' }, { name: 'secret' }, { name: 'c9' }, { name: 'c2' }]),
+    ).toEqual(['c9', 'c2']);
     expect(names([{ name: 'nope' }, { name: 'secret' }])).toEqual(names(null));
   });
 
   it('shows pinned columns first, with their widths', () => {
-    expect(shownColumns(table, [{ name: 'c1', width: 200 }, { name: 'c9', pinned: true }])).toEqual([
+    expect(
+      shownColumns(table, [
+        { name: 'c1', width: 200 },
+        { name: 'c9', pinned: true },
+      ]),
+    ).toEqual([
       { column: table.columns[8], width: undefined, pinned: true },
       { column: table.columns[0], width: 200, pinned: false },
     ]);
@@ -55,14 +60,21 @@ describe('the column layout', () => {
   });
 
   it('moves a column up and down, and to a place', () => {
-    expect(names(moveColumn(table, null, 'c1', -1))).toEqual(['c1', 'c10', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7']);
+    expect(names(moveColumn(table, null, 'c1', -1))).toEqual([
+      'c1',
+      'c10',
+      'c2',
+      'c3',
+      'c4',
+      'c5',
+      'c6',
+      'c7',
+    ]);
     expect(names(moveColumn(table, null, 'c7', 1))).toEqual(names(null));
     expect(moveColumn(table, null, 'c10', -1)).toBeNull();
-    expect(names(moveColumnTo(table, [{ name: 'a' }, { name: 'c1' }, { name: 'c2' }, { name: 'c3' }], 'c3', 0))).toEqual([
-      'c3',
-      'c1',
-      'c2',
-    ]);
+    expect(
+      names(moveColumnTo(table, [{ name: 'a' }, { name: 'c1' }, { name: 'c2' }, { name: 'c3' }], 'c3', 0)),
+    ).toEqual(['c3', 'c1', 'c2']);
   });
 
   it('keeps pinned columns first whatever moves', () => {
@@ -78,7 +90,12 @@ describe('the column layout', () => {
   });
 
   it('pins a column after the pinned ones and unpins it after them', () => {
-    const pinned = setColumnPinned(table, [{ name: 'c1', pinned: true }, { name: 'c2' }, { name: 'c3' }], 'c3', true);
+    const pinned = setColumnPinned(
+      table,
+      [{ name: 'c1', pinned: true }, { name: 'c2' }, { name: 'c3' }],
+      'c3',
+      true,
+    );
     expect(pinned).toEqual([{ name: 'c1', pinned: true }, { name: 'c3', pinned: true }, { name: 'c2' }]);
     expect(setColumnPinned(table, pinned, 'c1', false)).toEqual([
       { name: 'c3', pinned: true },

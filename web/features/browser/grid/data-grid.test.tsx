@@ -253,7 +253,10 @@ describe('DataGrid', () => {
     const onLayoutChange = vi.fn();
     renderGrid({ layout: [{ name: 'Name', width: 100 }, { name: 'Country' }], onLayoutChange });
     const handles = within(grid()).getAllByRole('separator');
-    expect(handles.map((handle) => handle.getAttribute('aria-label'))).toEqual(['Resize Name', 'Resize Country']);
+    expect(handles.map((handle) => handle.getAttribute('aria-label'))).toEqual([
+      'Resize Name',
+      'Resize Country',
+    ]);
     expect(handles.every((handle) => handle.tabIndex === -1)).toBe(true);
     fireEvent.focus(within(grid()).getByRole('button', { name: 'Name' }));
     expect(handles[0]?.tabIndex).toBe(0);
@@ -263,12 +266,24 @@ describe('DataGrid', () => {
 
   it('resizes a column by 16 pixels with ArrowLeft and ArrowRight, clamped to 48', () => {
     const onLayoutChange = vi.fn();
-    renderGrid({ layout: [{ name: 'Name', width: 100 }, { name: 'Country', width: 50 }], onLayoutChange });
+    renderGrid({
+      layout: [
+        { name: 'Name', width: 100 },
+        { name: 'Country', width: 50 },
+      ],
+      onLayoutChange,
+    });
     const [name, country] = within(grid()).getAllByRole('separator');
     fireEvent.keyDown(name!, { key: 'ArrowRight' });
-    expect(onLayoutChange).toHaveBeenLastCalledWith([{ name: 'Name', width: 116 }, { name: 'Country', width: 50 }]);
+    expect(onLayoutChange).toHaveBeenLastCalledWith([
+      { name: 'Name', width: 116 },
+      { name: 'Country', width: 50 },
+    ]);
     fireEvent.keyDown(country!, { key: 'ArrowLeft' });
-    expect(onLayoutChange).toHaveBeenLastCalledWith([{ name: 'Name', width: 100 }, { name: 'Country', width: 48 }]);
+    expect(onLayoutChange).toHaveBeenLastCalledWith([
+      { name: 'Name', width: 100 },
+      { name: 'Country', width: 48 },
+    ]);
   });
 
   it('offers no resize handle without a layout callback', () => {
