@@ -98,11 +98,9 @@ describe('the column layout in the address', () => {
   const table = { schema: 'public', name: 'Track' };
 
   it('reads cols= into the layout, and no cols= as the default (null)', () => {
-    expect(parseBrowserAddress('/db/chinook/public/Track', '?cols=TrackId:pin,Composer:240,Name')?.columns).toEqual([
-      { name: 'TrackId', pinned: true },
-      { name: 'Composer', width: 240 },
-      { name: 'Name' },
-    ]);
+    expect(
+      parseBrowserAddress('/db/chinook/public/Track', '?cols=TrackId:pin,Composer:240,Name')?.columns,
+    ).toEqual([{ name: 'TrackId', pinned: true }, { name: 'Composer', width: 240 }, { name: 'Name' }]);
     expect(parseBrowserAddress('/db/chinook/public/Track', '')?.columns).toBeNull();
     expect(parseBrowserAddress('/db/chinook/public/Track', '?cols=')?.columns).toBeNull();
   });
@@ -116,8 +114,12 @@ describe('the column layout in the address', () => {
   });
 
   it('leaves the default out, and an empty layout too', () => {
-    expect(browserAddressUrl({ ...freshView('chinook', table), columns: null })).toBe('/db/chinook/public/Track');
-    expect(browserAddressUrl({ ...freshView('chinook', table), columns: [] })).toBe('/db/chinook/public/Track');
+    expect(browserAddressUrl({ ...freshView('chinook', table), columns: null })).toBe(
+      '/db/chinook/public/Track',
+    );
+    expect(browserAddressUrl({ ...freshView('chinook', table), columns: [] })).toBe(
+      '/db/chinook/public/Track',
+    );
   });
 
   it('starts a new table with the default columns', () => {
