@@ -119,9 +119,15 @@ export function ColumnsMenu({ table, layout, onChange, openAtStart = false }: Co
         </Button>
       </Popover.Target>
       <Popover.Dropdown role="dialog" aria-labelledby={headingId} p="sm">
-        <Text id={headingId} fw={700} size="sm" mb="xs">
-          {columnsMessages.title}
-        </Text>
+        {/* Reset sits at the top, beside the title: always near the button, however long the list. */}
+        <Group justify="space-between" wrap="nowrap" mb="xs">
+          <Text id={headingId} fw={700} size="sm">
+            {columnsMessages.title}
+          </Text>
+          <Button variant="default" size="xs" disabled={layout === null} onClick={() => onChange(null)}>
+            {columnsMessages.reset}
+          </Button>
+        </Group>
         <TextInput
           aria-label={columnsMessages.search}
           placeholder={columnsMessages.search}
@@ -232,11 +238,6 @@ export function ColumnsMenu({ table, layout, onChange, openAtStart = false }: Co
             </ul>
           )}
         </Box>
-        <Group justify="flex-end" mt="xs">
-          <Button variant="default" size="xs" disabled={layout === null} onClick={() => onChange(null)}>
-            {columnsMessages.reset}
-          </Button>
-        </Group>
       </Popover.Dropdown>
     </Popover>
   );
