@@ -5,6 +5,9 @@ export const PAGE_SIZES = [20, 40, 60, 80, 100] as const;
 export const DEFAULT_PAGE_SIZE = 20;
 /** The grid shows at most this many columns, indexed columns first. */
 export const GRID_MAX_COLUMNS = 8;
+/** A grid column's width in CSS pixels, when set (a saved view's, the address's cols=). */
+export const COLUMN_WIDTH_MIN = 48;
+export const COLUMN_WIDTH_MAX = 1200;
 /** Text columns longer than this (or unlimited) get an 8-row textarea. */
 export const TEXTAREA_THRESHOLD = 500;
 /** Lists and comboboxes load this many items first and this many more at the end. */

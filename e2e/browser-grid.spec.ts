@@ -69,6 +69,9 @@ test('the grid is one tab stop: the arrows move between cells, Enter opens the r
   // The Filter button (issue 35) sits between the spec's search form and the grid.
   await page.keyboard.press('Tab');
   await expect(filterButton(page)).toBeFocused();
+  // The Columns button (issue 36, decision 0063) sits beside it.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Columns', exact: true })).toBeFocused();
   await page.keyboard.press('Tab');
   expect(await focusedCell(page)).toBe('1:0');
   // One Tab more leaves the grid for the pager: no copy button, no header in between.

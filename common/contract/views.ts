@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_SIZES } from '#common/limits.ts';
+import { COLUMN_WIDTH_MAX, COLUMN_WIDTH_MIN, PAGE_SIZES } from '#common/limits.ts';
 import { bodyOf, filterDocument } from './filter.ts';
 
 /*
@@ -13,9 +13,6 @@ import { bodyOf, filterDocument } from './filter.ts';
 export const VIEW_NAME_MAX_LENGTH = 80;
 /** Columns a view lists (a table of more shows the rest hidden). */
 export const VIEW_MAX_COLUMNS = 500;
-/** A column's width in CSS pixels, when set. */
-export const COLUMN_WIDTH_MIN = 48;
-export const COLUMN_WIDTH_MAX = 1200;
 /** Roles a view may be shared with. */
 export const VIEW_MAX_ROLES = 100;
 /** Views one person may keep per table. */

@@ -38,6 +38,7 @@ describe('the browser address', () => {
       savedView: null,
       viewPending: null,
       viewNotice: null,
+      columns: null,
     });
   });
 
@@ -88,6 +89,7 @@ describe('the browser address', () => {
       savedView: null,
       viewPending: null,
       viewNotice: null,
+      columns: null,
     };
     const url = browserAddressUrl(view);
     expect(url).toBe(
@@ -158,6 +160,39 @@ describe('a saved view in the address', () => {
   it('writes back, while the view loads, what the address said', () => {
     const view = read('?view=7&sort=&q.Name=Love');
     expect(browserAddressUrl(view)).toBe('/db/chinook/public/Track?view=7&sort=&q.Name=Love');
+  });
+});
+
+describe('the column layout in the address', () => {
+  const table = { schema: 'public', name: 'Track' };
+
+  it('reads cols= into the layout, and no cols= as the default (null)', () => {
+    expect(
+      parseBrowserAddress('/db/chinook/public/Track', '?cols=TrackId:pin,Composer:240,Name')?.columns,
+    ).toEqual([{ name: 'TrackId', pinned: true }, { name: 'Composer', width: 240 }, { name: 'Name' }]);
+    expect(parseBrowserAddress('/db/chinook/public/Track', '')?.columns).toBeNull();
+    expect(parseBrowserAddress('/db/chinook/public/Track', '?cols=')?.columns).toBeNull();
+  });
+
+  it('writes the layout as cols= after the other values and reads back the same layout', () => {
+    const columns = [{ name: 'Track Id', pinned: true, width: 120 }, { name: 'Name' }];
+    const url = browserAddressUrl({ ...freshView('chinook', table), sort: 'Name', columns });
+    expect(url).toBe('/db/chinook/public/Track?sort=Name&cols=Track+Id%3Apin%3A120%2CName');
+    const [path = '', query = ''] = url.split('?');
+    expect(parseBrowserAddress(path, `?${query}`)?.columns).toEqual(columns);
+  });
+
+  it('leaves the default out, and an empty layout too', () => {
+    expect(browserAddressUrl({ ...freshView('chinook', table), columns: null })).toBe(
+      '/db/chinook/public/Track',
+    );
+    expect(browserAddressUrl({ ...freshView('chinook', table), columns: [] })).toBe(
+      '/db/chinook/public/Track',
+    );
+  });
+
+  it('starts a new table with the default columns', () => {
+    expect(freshView('chinook', table).columns).toBeNull();
   });
 });
 

@@ -4,16 +4,22 @@ import type { SavedView } from '#common/contract/views.ts';
 import { encodeSegment } from '#common/links.ts';
 import { encodeWhere, readWhereParam, WHERE_PARAM } from './filter/where-param.ts';
 import { sameStateField, stateOfView, type ViewField } from './views/view-state.ts';
+import {
+  COLUMNS_PARAM,
+  encodeColumnsParam,
+  parseColumnsParam,
+  type ColumnLayout,
+} from './columns/columns-param.ts';
 
 /*
  * The browser's view in its address (docs/architecture.md habit 16): /db/{db}/{schema}/{table}?page=3&size=40&
- * sort=-Name&q.<Column>=<term>&where=<filter>, so a view can be bookmarked, shared and reloaded. Defaults are left
- * out (page 1, size 20, no sort, no terms, no filter); a value that does not parse falls back to its default instead
+ * sort=-Name&q.<Column>=<term>&where=<filter>&cols=<columns>, so a view can be bookmarked, shared and reloaded. Defaults are left
+ * out (page 1, size 20, no sort, no terms, no filter, the spec's columns); a value that does not parse falls back to its default instead
  * of failing the page (a filter that does not, with a sentence saying why: filter/where-param.ts, where-check.ts).
  *
  * A saved view (issue 36, decision 0062) is `view=<Id>` plus only what differs from it: `?view=7` alone opens the
- * view as saved; `?view=7&sort=-Name` sorts it otherwise; an empty parameter (`sort=`, `where=`) sets that part to
- * none over the view's.
+ * view as saved; `?view=7&sort=-Name` sorts it otherwise; an empty parameter (`sort=`, `where=`, `cols=`) sets that
+ * part to none (the spec's columns) over the view's.
  */
 
 /** The prefix of a search term's parameter: q.Name=Ada searches the column Name for "Ada". */
@@ -51,12 +57,20 @@ export interface BrowserAddress {
   viewPending: readonly ViewField[] | null;
   /** What the card says about the view: what was left out of it, or why it could not be opened; null: nothing. */
   viewNotice: string | null;
+  /** The columns shown, their order, widths and pins (columns/columns-param.ts); null: the spec's default. Names the
+   * table does not have are dropped when shown (grid/column-layout.ts). */
+  columns: ColumnLayout | null;
 }
 
 /** The address parameter that names a saved view. */
 export const VIEW_PARAM = 'view';
 /** The address parameter of each part of the state a view keeps. */
-const VIEW_FIELD_PARAMS: Record<ViewField, string> = { sort: 'sort', where: WHERE_PARAM, size: 'size' };
+const VIEW_FIELD_PARAMS: Record<ViewField, string> = {
+  sort: 'sort',
+  where: WHERE_PARAM,
+  size: 'size',
+  columns: COLUMNS_PARAM,
+};
 
 /** The view of a table before anyone searches, sorts or pages. */
 export function freshView(
@@ -78,6 +92,7 @@ export function freshView(
     savedView: null,
     viewPending: null,
     viewNotice: null,
+    columns: null,
   };
 }
 
@@ -156,6 +171,7 @@ export function parseBrowserAddress(pathname: string, search: string): BrowserAd
     savedView: null,
     viewPending: viewId === null ? null : fields.filter((field) => params.has(VIEW_FIELD_PARAMS[field])),
     viewNotice: null,
+    columns: parseColumnsParam(params.get(COLUMNS_PARAM)),
   };
 }
 
@@ -187,6 +203,9 @@ export function browserAddressUrl(view: BrowserAddress): string {
     if (view.whereToCheck) params.set(WHERE_PARAM, encodeWhere(view.whereToCheck.json));
     else if (writesField(view, 'where', view.where === null))
       params.set(WHERE_PARAM, view.where ? encodeWhere(view.where) : '');
+    const columns = view.columns?.length ? view.columns : null;
+    if (writesField(view, 'columns', columns === null))
+      params.set(COLUMNS_PARAM, columns ? encodeColumnsParam(columns) : '');
   } else if (view.size !== DEFAULT_PAGE_SIZE) {
     params.set('size', String(view.size));
   }

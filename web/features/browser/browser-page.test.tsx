@@ -19,8 +19,25 @@ import { fail, fakeApi, ok, raw } from '#web/test/fake-api.ts';
 // The grid, editor, export and information pieces have their own tests; here they only have to receive what the
 // page gives them and hand back what a person does with them.
 vi.mock('#web/features/browser/grid/data-grid.tsx', () => ({
-  DataGrid: ({ rows, sort, onSortChange, onOpenRow, loading, stale }: DataGridProps) => (
-    <div role="grid" aria-label="Rows" aria-busy={loading || stale}>
+  DataGrid: ({
+    rows,
+    sort,
+    onSortChange,
+    onOpenRow,
+    loading,
+    stale,
+    layout,
+    onLayoutChange,
+  }: DataGridProps) => (
+    <div
+      role="grid"
+      aria-label="Rows"
+      aria-busy={loading || stale}
+      data-layout={JSON.stringify(layout ?? null)}
+    >
+      <button type="button" onClick={() => onLayoutChange?.([{ name: 'FirstName', width: 300 }])}>
+        Widen FirstName
+      </button>
       <button type="button" onClick={() => onSortChange(sort === 'LastName' ? '-LastName' : 'LastName')}>
         LastName
       </button>
@@ -169,6 +186,23 @@ describe('the database browser', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'LastName' }));
     await waitFor(() => expect(address()).toBe('/db/chinook/main/Customer?size=40&sort=LastName'));
     await waitFor(() => expect(pageCalls()).toContain('Customer page 1 size 40 sort LastName {}'));
+  });
+
+  it('gives the grid the address’s column layout, writes its changes and drops it with a new table', async () => {
+    renderBrowser('/db/chinook/main/Customer?sort=LastName&cols=Email:pin:200,FirstName');
+    const grid = () => screen.getByRole('grid', { name: 'Rows' });
+    await screen.findByText('Ada');
+    expect(JSON.parse(grid().getAttribute('data-layout') ?? '')).toEqual([
+      { name: 'Email', pinned: true, width: 200 },
+      { name: 'FirstName' },
+    ]);
+    fireEvent.click(within(grid()).getByRole('button', { name: 'Widen FirstName' }));
+    await waitFor(() =>
+      expect(address()).toBe('/db/chinook/main/Customer?sort=LastName&cols=FirstName%3A300'),
+    );
+    fireEvent.click(within(tablesNav()).getByRole('link', { name: 'main.Album' }));
+    await waitFor(() => expect(address()).toBe('/db/chinook/main/Album'));
+    expect(grid().getAttribute('data-layout')).toBe('null');
   });
 
   it('pages: next, last, a typed page and the page size, each in the address', async () => {

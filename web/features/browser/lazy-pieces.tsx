@@ -4,12 +4,13 @@ import { Loader, Portal } from '@mantine/core';
 /*
  * The card's pieces that wait for a person's action load on first use, so the browser's first rows do not wait for
  * their code: the row editor (with @mantine/dates and dayjs, the history tab and the row fields) and the table
- * information modal, and the information button's tooltip. A hover or focus on what opens them starts the download
+ * information modal, the information button's tooltip, and the column chooser. A hover or focus on what opens them starts the download
  * ahead of the click.
  */
 
 const loadEditor = () => import('#web/features/browser/editor/row-editor.tsx');
 const loadInfo = () => import('#web/features/browser/info/table-info-modal.tsx');
+const loadColumns = () => import('#web/features/browser/columns/columns-menu.tsx');
 
 export const LazyRowEditor = lazy(() => loadEditor().then((m) => ({ default: m.RowEditor })));
 export const LazyTableInfoModal = lazy(() => loadInfo().then((m) => ({ default: m.TableInfoModal })));
@@ -18,7 +19,11 @@ export const LazyInfoTooltip = lazy(() =>
   import('#web/features/browser/info-tooltip.tsx').then((m) => ({ default: m.InfoTooltip })),
 );
 
+/** The column chooser (decision 0063), with its popover: loaded on the first click of Columns. */
+export const LazyColumnsMenu = lazy(() => loadColumns().then((m) => ({ default: m.ColumnsMenu })));
+
 let editorAsked = false;
+let columnsAsked = false;
 let infoAsked = false;
 
 /** Starts loading the row editor's code (once). */
@@ -33,6 +38,13 @@ export function prefetchInfo(): void {
   if (infoAsked) return;
   infoAsked = true;
   void loadInfo().catch(() => (infoAsked = false));
+}
+
+/** Starts loading the column chooser's code (once). */
+export function prefetchColumns(): void {
+  if (columnsAsked) return;
+  columnsAsked = true;
+  void loadColumns().catch(() => (columnsAsked = false));
 }
 
 /** What shows while a modal's code loads (mostly a few milliseconds): a spinner in the middle of the window. */

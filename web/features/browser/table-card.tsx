@@ -1,4 +1,12 @@
-import { Suspense, useRef, useState, type FocusEvent, type PointerEvent, type ReactNode } from 'react';
+import {
+  Suspense,
+  useMemo,
+  useRef,
+  useState,
+  type FocusEvent,
+  type PointerEvent,
+  type ReactNode,
+} from 'react';
 import { ActionIcon, Alert, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle, IconLayoutList, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -17,6 +25,8 @@ import {
 } from '#web/features/browser/lazy-pieces.tsx';
 import type { BrowserAddress } from './browser-address.ts';
 import { FilterEntry } from './filter/filter-entry.tsx';
+import { ColumnsEntry } from './columns/columns-entry.tsx';
+import { tableInLayoutOrder } from './grid/column-layout.ts';
 import { Pager } from './pager.tsx';
 import { SearchForm } from './search-form.tsx';
 import { tableLabel } from './table-list.tsx';
@@ -46,7 +56,8 @@ export interface TableCardProps {
 
 /**
  * The selected table's card (spec 000 §2): its title, the information icon, Add (only with CanInsert), the search
- * form with Clear, Export and Search, the filter (issue 35: its button, builder and chips), the grid and the pager; a
+ * form with Clear, Export and Search, the filter (issue 35: its button, builder and chips), the Columns chooser
+ * (decision 0063), the grid and the pager; a
  * row click opens the editor, and closing the editor after a change reads the page again.
  */
 export function TableCard({ db, table, view, actions, page }: TableCardProps) {
@@ -80,6 +91,8 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
     if (event.target instanceof Element && event.target.closest('tbody tr')) prefetchEditor();
   };
   const label = tableLabel(table);
+  // The editor lists the columns in the grid's order when a layout is set (the rest after, in the table's order).
+  const editorTable = useMemo(() => tableInLayoutOrder(table, view.columns), [table, view.columns]);
 
   const closeEditor = (changed: boolean) => {
     setTarget(null);
@@ -164,16 +177,26 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
         }
       />
 
-      <FilterEntry
-        key={`filter ${table.id}`}
-        db={db}
-        table={table}
-        sort={view.sort}
-        where={view.where}
-        whereProblem={view.whereProblem}
-        onApply={actions.filterBy}
-        onRefuse={actions.refuseFilter}
-      />
+      <Group gap="xs" wrap="nowrap" align="flex-start">
+        <Box style={{ flex: 1, minWidth: 0 }}>
+          <FilterEntry
+            key={`filter ${table.id}`}
+            db={db}
+            table={table}
+            sort={view.sort}
+            where={view.where}
+            whereProblem={view.whereProblem}
+            onApply={actions.filterBy}
+            onRefuse={actions.refuseFilter}
+          />
+        </Box>
+        <ColumnsEntry
+          key={`columns ${table.id}`}
+          table={table}
+          layout={view.columns}
+          onChange={actions.setColumns}
+        />
+      </Group>
 
       {/* On narrow screens the grid scrolls sideways here, inside the card, not the page. */}
       <Box style={{ overflowX: 'auto', minWidth: 0 }} onPointerOver={rowIntent} onFocus={rowIntent}>
@@ -186,6 +209,8 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
           loading={page.loading}
           stale={page.stale}
           filtered={Object.keys(view.filter).length > 0 || view.where !== null}
+          layout={view.columns}
+          onLayoutChange={actions.setColumns}
         />
       </Box>
 
@@ -210,7 +235,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
       )}
       {editorUsed && (
         <Suspense fallback={target && <ModalLoading label="Loading the row editor" />}>
-          <LazyRowEditor db={db} table={table} target={target} onClose={closeEditor} />
+          <LazyRowEditor db={db} table={editorTable} target={target} onClose={closeEditor} />
         </Suspense>
       )}
     </CardFrame>

@@ -8,6 +8,7 @@ import {
   type BrowserTableName,
 } from './browser-address.ts';
 import { loadWhereCheck } from './filter/where-param.ts';
+import type { ColumnLayout } from './columns/columns-param.ts';
 import { stateOfView, type ViewField } from './views/view-state.ts';
 import { viewsTexts } from './views/views-texts.ts';
 
@@ -27,6 +28,7 @@ function withView(
   };
   if (!keep.includes('sort')) next.sort = state.sort;
   if (!keep.includes('size')) next.size = state.size;
+  if (!keep.includes('columns')) next.columns = state.columns;
   if (!keep.includes('where')) {
     next.where = state.where;
     next.whereToCheck = null;
@@ -36,7 +38,7 @@ function withView(
 }
 
 /**
- * The browser's view (table, search, filter, sort, page, size) as state, written into the address after every change
+ * The browser's view (table, search, filter, sort, page, size, columns) as state, written into the address after every change
  * (replaceState, no navigation). Spec 000 §4/§5: a new search, filter, sort or page size goes back to page 1; a new
  * table starts with no search, no filter and no sort and keeps the page size.
  */
@@ -87,6 +89,11 @@ export function useBrowserView(initial: BrowserAddress) {
   );
   const goToPage = useCallback(
     (page: number) => setView((current) => (current.page === page ? current : { ...current, page })),
+    [],
+  );
+  /** A new column layout (null: the spec's default); the page stays. */
+  const setColumns = useCallback(
+    (columns: ColumnLayout | null) => setView((current) => ({ ...current, columns })),
     [],
   );
   const setSize = useCallback((size: number) => setView((current) => ({ ...current, size, page: 1 })), []);
@@ -162,6 +169,7 @@ export function useBrowserView(initial: BrowserAddress) {
       sortBy,
       goToPage,
       setSize,
+      setColumns,
       openView,
       viewLoaded,
       viewSaved,
@@ -176,6 +184,7 @@ export function useBrowserView(initial: BrowserAddress) {
       sortBy,
       goToPage,
       setSize,
+      setColumns,
       openView,
       viewLoaded,
       viewSaved,

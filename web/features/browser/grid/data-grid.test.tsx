@@ -236,4 +236,58 @@ describe('DataGrid', () => {
     renderGrid({ rows: [], filtered: true });
     expect(screen.getByText(gridMessages.noMatch)).toBeTruthy();
   });
+
+  it('shows the layout’s columns in its order, pinned first, with their widths; unknown names dropped', () => {
+    renderGrid({
+      layout: [{ name: 'Country', width: 200 }, { name: 'Nope' }, { name: 'ArtistId', pinned: true }],
+    });
+    expect(headerNames()).toEqual(['ArtistId', 'Country']);
+    const [key, country] = within(grid()).getAllByRole('columnheader');
+    expect(key?.getAttribute('data-pinned')).toBe('true');
+    expect(cellAt(1, 0).getAttribute('data-pinned')).toBe('true');
+    expect(country?.style.width).toBe('200px');
+    expect(cellAt(1, 1).style.width).toBe('200px');
+  });
+
+  it('keeps the grid one tab stop: a header’s resize handle is a stop only while its header is active', () => {
+    const onLayoutChange = vi.fn();
+    renderGrid({ layout: [{ name: 'Name', width: 100 }, { name: 'Country' }], onLayoutChange });
+    const handles = within(grid()).getAllByRole('separator');
+    expect(handles.map((handle) => handle.getAttribute('aria-label'))).toEqual([
+      'Resize Name',
+      'Resize Country',
+    ]);
+    expect(handles.every((handle) => handle.tabIndex === -1)).toBe(true);
+    fireEvent.focus(within(grid()).getByRole('button', { name: 'Name' }));
+    expect(handles[0]?.tabIndex).toBe(0);
+    expect(handles[0]?.getAttribute('aria-orientation')).toBe('vertical');
+    expect(handles[0]?.getAttribute('aria-valuenow')).toBe('100');
+  });
+
+  it('resizes a column by 16 pixels with ArrowLeft and ArrowRight, clamped to 48', () => {
+    const onLayoutChange = vi.fn();
+    renderGrid({
+      layout: [
+        { name: 'Name', width: 100 },
+        { name: 'Country', width: 50 },
+      ],
+      onLayoutChange,
+    });
+    const [name, country] = within(grid()).getAllByRole('separator');
+    fireEvent.keyDown(name!, { key: 'ArrowRight' });
+    expect(onLayoutChange).toHaveBeenLastCalledWith([
+      { name: 'Name', width: 116 },
+      { name: 'Country', width: 50 },
+    ]);
+    fireEvent.keyDown(country!, { key: 'ArrowLeft' });
+    expect(onLayoutChange).toHaveBeenLastCalledWith([
+      { name: 'Name', width: 100 },
+      { name: 'Country', width: 48 },
+    ]);
+  });
+
+  it('offers no resize handle without a layout callback', () => {
+    renderGrid();
+    expect(within(grid()).queryAllByRole('separator')).toHaveLength(0);
+  });
 });

@@ -1,5 +1,5 @@
-import type { KeyboardEvent } from 'react';
-import { useId, useMemo } from 'react';
+import type { CSSProperties, KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useMemo, useState } from 'react';
 import { Skeleton, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
@@ -9,7 +9,9 @@ import { copyText } from './cell-format.ts';
 import { CellCopyButton, copyCellText, useCopiedCell } from './cell-copy-button.tsx';
 import { CellValue } from './cell-value.tsx';
 import classes from './data-grid.module.css';
-import { gridColumns } from './grid-columns.ts';
+import type { ColumnLayout } from '#web/features/browser/columns/columns-param.ts';
+import { setColumnWidth, shownColumns, type ShownColumn } from './column-layout.ts';
+import { ColumnResizeHandle } from './column-resize-handle.tsx';
 import { cellKey, moveFocus, positionOf, useGridFocus } from './grid-focus.ts';
 import { ariaSort, nextSort } from './sort-cycle.ts';
 
@@ -29,6 +31,10 @@ export interface DataGridProps {
   stale: boolean;
   /** True when a search filters the rows: an empty answer then says no row matches, not that the table is empty. */
   filtered?: boolean;
+  /** The columns shown, their order, widths and pins (grid/column-layout.ts); null or absent: the spec's default. */
+  layout?: ColumnLayout | null;
+  /** A column resized (null: back to the default layout); without it the columns cannot be resized. */
+  onLayoutChange?: (layout: ColumnLayout | null) => void;
 }
 
 /** The grid's own sentences (the spec has none for these states). */
@@ -45,7 +51,28 @@ const SKELETON_ROWS = 5;
 
 /** The grid's TanStack Table features: none beyond the core (the server sorts and pages); each column carries its
  * catalog entry as meta. */
-const features = tableFeatures({ columnMeta: {} as { column: Column } });
+const features = tableFeatures({ columnMeta: {} as { column: Column; shown: ShownColumn } });
+
+/** The width the grid plans for a column it sizes itself (the scroll container's minimum width). */
+const AUTO_WIDTH = 96;
+
+/** A shown column's width and pin as a cell's style and data attributes. */
+function placement(shown: ShownColumn, left: number | undefined, lastPinned: boolean) {
+  const style: CSSProperties & Record<`--${string}`, string> = {};
+  if (shown.width !== undefined) {
+    style.width = shown.width;
+    style.minWidth = shown.width;
+    style.maxWidth = shown.width;
+    style['--cell-width'] = `${shown.width}px`;
+  }
+  if (shown.pinned) style.left = left ?? 0;
+  return {
+    style,
+    'data-sized': shown.width !== undefined || undefined,
+    'data-pinned': shown.pinned || undefined,
+    'data-last-pinned': lastPinned || undefined,
+  };
+}
 
 /** Mantine's own class of a table cell, with the grid's. */
 const cellClass = `${Table.classes.td} mantine-Table-td ${classes.cell}`;
@@ -70,7 +97,9 @@ function SortIcon({ direction }: { direction: 'ascending' | 'descending' | 'none
 }
 
 /**
- * The result grid (spec 000 §2, §4, §9): at most 8 columns, indexed first, sortable headers, cells by type. The
+ * The result grid (spec 000 §2, §4, §9): by default at most 8 columns, indexed first; the column layout (the address's
+ * cols=, decision 0063) chooses others, their order, widths (a resize handle at each header's right edge) and pinned
+ * columns (sticky at the left); sortable headers, cells by type. The
  * whole grid is one tab stop (the WAI-ARIA grid pattern, grid-focus.ts): the arrows, Home, End, Page Up and Page Down
  * move between the cells, the header row included (Enter or Space there sorts); Enter or a click opens a row;
  * Ctrl+C or ⌘+C copies the active cell, as its copy button does (shown on hover and with the keyboard focus).
@@ -84,17 +113,20 @@ export function DataGrid({
   loading,
   stale,
   filtered = false,
+  layout = null,
+  onLayoutChange,
 }: DataGridProps) {
-  const shown = useMemo(() => gridColumns(table), [table]);
+  const placed = useMemo(() => shownColumns(table, layout), [table, layout]);
+  const shown = useMemo(() => placed.map((entry) => entry.column), [placed]);
   const columns = useMemo<ColumnDef<typeof features, Row>[]>(
     () =>
-      shown.map((column) => ({
-        id: column.name,
-        accessorFn: (row: Row) => row[column.name] ?? null,
-        header: column.name,
-        meta: { column },
+      placed.map((entry) => ({
+        id: entry.column.name,
+        accessorFn: (row: Row) => row[entry.column.name] ?? null,
+        header: entry.column.name,
+        meta: { column: entry.column, shown: entry },
       })),
-    [shown],
+    [placed],
   );
   const grid = useTable({ features, columns, data: rows });
 
@@ -105,6 +137,41 @@ export function DataGrid({
   );
   const { gridRef, tabIndexOf, focusCell, onFocus } = useGridFocus<HTMLTableElement>(bounds);
   const hintId = useId();
+
+  // Pinned columns stick at the left, each after the ones before it: their left offsets are the widths of the pinned
+  // headers before them, measured (a pinned column the grid sizes itself has no width in the layout).
+  const pinnedCount = placed.filter((entry) => entry.pinned).length;
+  const [pinLefts, setPinLefts] = useState<number[]>([]);
+  useLayoutEffect(() => {
+    const grid = gridRef.current;
+    if (!grid || pinnedCount === 0) {
+      setPinLefts((current) => (current.length === 0 ? current : []));
+      return;
+    }
+    const measure = () => {
+      const headers = [...grid.querySelectorAll<HTMLElement>('thead th[data-pinned]')];
+      const lefts: number[] = [];
+      let left = 0;
+      for (const header of headers) {
+        lefts.push(left);
+        left += header.getBoundingClientRect().width;
+      }
+      setPinLefts((current) =>
+        current.length === lefts.length && current.every((value, index) => value === lefts[index])
+          ? current
+          : lefts,
+      );
+    };
+    measure();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    grid.querySelectorAll('thead th[data-pinned]').forEach((header) => observer?.observe(header));
+    return () => observer?.disconnect();
+  }, [gridRef, pinnedCount, placed]);
+  const placementOf = (entry: ShownColumn, columnIndex: number) =>
+    placement(entry, pinLefts[columnIndex], entry.pinned && columnIndex === pinnedCount - 1);
+  const resize = (name: string, width: number) =>
+    onLayoutChange?.(setColumnWidth(table, layout, name, width));
+  const minWidth = placed.reduce((sum, entry) => sum + (entry.width ?? AUTO_WIDTH), 0);
 
   /** Copies one cell's value (Ctrl+C or ⌘+C on the active cell, or its button). */
   const copyCell = (rowIndex: number, column: Column) => {
@@ -146,8 +213,13 @@ export function DataGrid({
     if (loading) {
       return Array.from({ length: SKELETON_ROWS }, (_, index) => (
         <Table.Tr key={index}>
-          {shown.map((column) => (
-            <Table.Td key={column.name} role="gridcell">
+          {placed.map((entry, columnIndex) => (
+            <Table.Td
+              key={entry.column.name}
+              role="gridcell"
+              className={classes.cell}
+              {...placementOf(entry, columnIndex)}
+            >
               <Skeleton height={12} radius="sm" />
             </Table.Td>
           ))}
@@ -168,8 +240,9 @@ export function DataGrid({
     return grid.getRowModel().rows.map((row, index) => (
       <Table.Tr key={row.id} className={classes.row} data-row={index} onClick={() => onOpenRow(row.original)}>
         {row.getAllCells().map((cell, columnIndex) => {
-          const column = cell.column.columnDef.meta?.column;
-          if (!column) return null;
+          const meta = cell.column.columnDef.meta;
+          if (!meta) return null;
+          const { column } = meta;
           const value = row.original[column.name] ?? null;
           const position = { row: index + 1, column: columnIndex };
           return (
@@ -178,6 +251,7 @@ export function DataGrid({
               key={cell.id}
               role="gridcell"
               className={cellClass}
+              {...placementOf(meta.shown, columnIndex)}
               data-align={alignOf(column)}
               data-cell={cellKey(position)}
               tabIndex={tabIndexOf(position)}
@@ -201,11 +275,7 @@ export function DataGrid({
   };
 
   return (
-    <Table.ScrollContainer
-      type="native"
-      minWidth={shown.length * 96}
-      classNames={{ scrollContainer: classes.scroll }}
-    >
+    <Table.ScrollContainer type="native" minWidth={minWidth} classNames={{ scrollContainer: classes.scroll }}>
       <VisuallyHidden id={hintId}>{gridMessages.keys}</VisuallyHidden>
       <Table
         ref={gridRef}
@@ -224,15 +294,19 @@ export function DataGrid({
         <Table.Thead>
           <Table.Tr>
             {headerGroup?.headers.map((header, columnIndex) => {
-              const column = header.column.columnDef.meta?.column;
-              if (!column) return null;
+              const meta = header.column.columnDef.meta;
+              if (!meta) return null;
+              const { column } = meta;
               const direction = ariaSort(sort, column.name);
               const position = { row: 0, column: columnIndex };
               return (
                 <Table.Th
                   key={header.id}
                   aria-sort={direction}
+                  // The header is named by its column, not by its resize handle's label too.
+                  aria-label={column.name}
                   className={classes.headerCell}
+                  {...placementOf(meta.shown, columnIndex)}
                   data-align={alignOf(column)}
                   ta={alignOf(column)}
                 >
@@ -244,9 +318,17 @@ export function DataGrid({
                     onClick={() => onSortChange(nextSort(sort, column.name))}
                   >
                     <ColumnTypeIcon group={column.typeGroup} size={14} labelled={false} />
-                    {column.name}
+                    <span className={classes.headerName}>{column.name}</span>
                     <SortIcon direction={direction} />
                   </UnstyledButton>
+                  {onLayoutChange && (
+                    <ColumnResizeHandle
+                      column={column.name}
+                      width={meta.shown.width}
+                      tabIndex={tabIndexOf(position)}
+                      onResize={(width) => resize(column.name, width)}
+                    />
+                  )}
                 </Table.Th>
               );
             })}

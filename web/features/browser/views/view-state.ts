@@ -14,11 +14,11 @@ export interface ViewState {
 }
 
 /** The parts of a ViewState, each one address parameter (browser-address.ts). */
-export type ViewField = Exclude<keyof ViewState, 'columns'>;
+export type ViewField = keyof ViewState;
 
 /** The state of the browser a view would keep. */
-export function stateOf(browser: Pick<ViewState, ViewField> & { columns?: ViewColumn[] | null }): ViewState {
-  return { columns: browser.columns ?? null, sort: browser.sort, where: browser.where, size: browser.size };
+export function stateOf(browser: ViewState): ViewState {
+  return { columns: browser.columns, sort: browser.sort, where: browser.where, size: browser.size };
 }
 
 /** The state a saved view opens with (as the server answered it for this person). */
