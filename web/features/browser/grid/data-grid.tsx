@@ -12,6 +12,9 @@ import classes from './data-grid.module.css';
 import { gridColumns } from './grid-columns.ts';
 import { cellKey, moveFocus, positionOf, useGridFocus } from './grid-focus.ts';
 import { ariaSort, nextSort } from './sort-cycle.ts';
+import { ShowValueButton } from './value-panel/show-value-button.tsx';
+import { useValuePanel } from './value-panel/use-value-panel.tsx';
+import { offersWholeValue } from './value-panel/value-kind.ts';
 
 export interface DataGridProps {
   table: TableListItem;
@@ -37,7 +40,9 @@ export const gridMessages = {
   noMatch: 'No rows match.',
   empty: 'This table has no rows.',
   /** How the grid works from the keyboard, read with the grid (aria-describedby). */
-  keys: 'Arrow keys move between cells. Enter opens the row in the editor. Control+C or Command+C copies the cell.',
+  keys:
+    'Arrow keys move between cells. Enter opens the row in the editor. Shift+Enter shows the whole value of a long ' +
+    'text, JSON or binary cell. Control+C or Command+C copies the cell.',
 } as const;
 
 /** Skeleton rows shown while the first page loads. */
@@ -105,6 +110,8 @@ export function DataGrid({
   );
   const { gridRef, tabIndexOf, focusCell, onFocus } = useGridFocus<HTMLTableElement>(bounds);
   const hintId = useId();
+  // The whole of a long, JSON or binary value, in a side panel (value-panel/, decision 0064).
+  const valuePanel = useValuePanel(table);
 
   /** Copies one cell's value (Ctrl+C or ⌘+C on the active cell, or its button). */
   const copyCell = (rowIndex: number, column: Column) => {
@@ -128,7 +135,17 @@ export function DataGrid({
     // The header row's keys are its buttons' own (Enter and Space sort).
     if (at.row === 0) return;
     const row = rows[at.row - 1];
-    if (event.key === 'Enter' && row && !event.defaultPrevented) {
+    const atColumn = shown[at.column];
+    if (
+      event.key === 'Enter' &&
+      event.shiftKey &&
+      row &&
+      atColumn &&
+      offersWholeValue(atColumn, row[atColumn.name] ?? null)
+    ) {
+      event.preventDefault();
+      valuePanel.show(row, atColumn);
+    } else if (event.key === 'Enter' && row && !event.defaultPrevented) {
       event.preventDefault();
       onOpenRow(row);
     } else if (control && event.key.toLowerCase() === 'c' && !hasSelectedText()) {
@@ -181,9 +198,18 @@ export function DataGrid({
               data-align={alignOf(column)}
               data-cell={cellKey(position)}
               tabIndex={tabIndexOf(position)}
-              aria-keyshortcuts={value === null ? undefined : 'Control+C Meta+C'}
+              aria-keyshortcuts={
+                value === null
+                  ? undefined
+                  : offersWholeValue(column, value)
+                    ? 'Shift+Enter Control+C Meta+C'
+                    : 'Control+C Meta+C'
+              }
             >
               <CellValue column={column} value={value} />
+              {offersWholeValue(column, value) && (
+                <ShowValueButton column={column.name} onShow={() => valuePanel.show(row.original, column)} />
+              )}
               {value !== null && (
                 <CellCopyButton
                   className={classes.copy}
@@ -254,6 +280,7 @@ export function DataGrid({
         </Table.Thead>
         <Table.Tbody>{body()}</Table.Tbody>
       </Table>
+      {valuePanel.panel}
     </Table.ScrollContainer>
   );
 }
