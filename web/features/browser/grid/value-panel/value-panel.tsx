@@ -23,6 +23,7 @@ export const valuePanelMessages = {
   copy: 'Copy value',
   download: 'Download',
   nullValue: 'null',
+  close: 'Close',
   characters: (count: number) => (count === 1 ? '1 character' : `${count.toLocaleString('en-US')} characters`),
   firstBytes: (count: number) => `The first ${count.toLocaleString('en-US')} bytes:`,
   key: (key: string) => `Row ${key}`,
@@ -130,6 +131,7 @@ export function ValuePanel({ table, row, column, opened, onClose }: ValuePanelPr
       onClose={onClose}
       position="right"
       size="min(40rem, 100%)"
+      closeButtonProps={{ 'aria-label': valuePanelMessages.close }}
       title={
         <Stack gap={0}>
           <Text fw={600}>{column.name}</Text>
