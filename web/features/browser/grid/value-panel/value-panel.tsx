@@ -70,7 +70,7 @@ function BinaryValue({ bytes }: { bytes: Uint8Array }) {
           {valuePanelMessages.firstBytes(PANEL_HEX_BYTES)}
         </Text>
       )}
-      <pre className={classes.whole}>{lines.join('\n')}</pre>
+      <pre className={`${classes.whole} ${classes.hex}`}>{lines.join('\n')}</pre>
     </Stack>
   );
 }
