@@ -76,7 +76,9 @@ async function showWhole(page: Page, column: string): Promise<Locator> {
   return panel;
 }
 
-test('long text, JSON, binary and dates: cut or short in the grid, whole in the side panel', async ({ page }) => {
+test('long text, JSON, binary and dates: cut or short in the grid, whole in the side panel', async ({
+  page,
+}) => {
   await openTable(page, server, admin, chinook, 'specimen');
 
   // Dates as their columns store them.
@@ -92,7 +94,9 @@ test('long text, JSON, binary and dates: cut or short in the grid, whole in the 
   expect((await noteCell.innerText()).length).toBeLessThan(NOTE.length);
   // A short value offers no panel.
   await (await cellOf(page, 'label')).hover();
-  await expect((await cellOf(page, 'label')).getByRole('button', { name: /^Show whole value/ })).toHaveCount(0);
+  await expect((await cellOf(page, 'label')).getByRole('button', { name: /^Show whole value/ })).toHaveCount(
+    0,
+  );
 
   // The long text, whole, with its length; the row editor stays closed.
   let panel = await showWhole(page, 'note');

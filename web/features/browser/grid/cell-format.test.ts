@@ -51,7 +51,7 @@ describe('dates and times in short form', () => {
     expect(dateText('2026-11-24 09:30:00')).toBe('2026-11-24 09:30');
   });
 
-  it('writes a point in time with an offset in the local time zone, with that zone\'s offset', () => {
+  it("writes a point in time with an offset in the local time zone, with that zone's offset", () => {
     const local = new Date(Date.UTC(2026, 10, 24, 12, 5));
     const pad = (n: number) => String(n).padStart(2, '0');
     const expected = `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())} ${pad(local.getHours())}:${pad(local.getMinutes())} ${offsetText(-local.getTimezoneOffset())}`;
@@ -74,7 +74,7 @@ describe('dates and times in short form', () => {
       else process.env.TZ = zone;
     });
 
-    it('PostgreSQL: timestamptz (read in UTC) with the viewer\'s offset; timestamp and date without one', () => {
+    it("PostgreSQL: timestamptz (read in UTC) with the viewer's offset; timestamp and date without one", () => {
       process.env.TZ = 'Europe/Paris';
       expect(dateText('2026-11-24T12:05:00.123456+00:00')).toBe('2026-11-24 13:05 +01:00');
       expect(dateText('2026-07-01T22:30:00+00:00')).toBe('2026-07-02 00:30 +02:00');
@@ -86,7 +86,7 @@ describe('dates and times in short form', () => {
       expect(dateText('2026-11-24T12:05:00+00:00')).toBe('2026-11-24 12:05 +00:00');
     });
 
-    it('MariaDB: TIMESTAMP (read in UTC, Z) with the viewer\'s offset; DATETIME and DATE as stored', () => {
+    it("MariaDB: TIMESTAMP (read in UTC, Z) with the viewer's offset; DATETIME and DATE as stored", () => {
       process.env.TZ = 'America/New_York';
       expect(dateText('2026-11-24T12:05:00Z')).toBe('2026-11-24 07:05 -05:00');
       expect(dateText('2026-11-24T12:05:00.500000Z')).toBe('2026-11-24 07:05 -05:00');

@@ -83,7 +83,10 @@ describe('CellValue', () => {
   });
 
   it('writes JSON on one line, its numbers as written', () => {
-    renderCell(testColumn('Doc', { typeGroup: 'Other', type: 'jsonb' }), '{"a": 1, "b": [12345678901234567890]}');
+    renderCell(
+      testColumn('Doc', { typeGroup: 'Other', type: 'jsonb' }),
+      '{"a": 1, "b": [12345678901234567890]}',
+    );
     expect(screen.getByText('{"a":1,"b":[12345678901234567890]}')).toBeTruthy();
   });
 

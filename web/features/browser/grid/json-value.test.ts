@@ -12,7 +12,9 @@ describe('JSON values', () => {
 
   it('writes JSON on one line, strings as written', () => {
     expect(compactJson('{"a": 1, "b": [true, null]}')).toBe('{"a":1,"b":[true,null]}');
-    expect(compactJson('{\n  "say": "two  spaces, \\"quoted\\" "\n}')).toBe('{"say":"two  spaces, \\"quoted\\" "}');
+    expect(compactJson('{\n  "say": "two  spaces, \\"quoted\\" "\n}')).toBe(
+      '{"say":"two  spaces, \\"quoted\\" "}',
+    );
     expect(compactJson('not  json here')).toBe('not json here');
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { renderPage } from '#web/test/render-page.tsx';
-import { parseJson, type JsonNode } from '../json-value.ts';
+import { parseJson, type JsonNode } from '#web/features/browser/grid/json-value.ts';
 import { JSON_TREE_CHILDREN_LIMIT, JsonTree, jsonTreeMessages } from './json-tree.tsx';
 
 const tree = (text: string): JsonNode => {

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, Group } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
-import type { JsonNode } from '../json-value.ts';
+import type { JsonNode } from '#web/features/browser/grid/json-value.ts';
 import classes from './value-panel.module.css';
 
 /** The tree's own sentences. */
@@ -71,7 +71,8 @@ function TreeNode({ label, quoted, node, path, open, toggle }: NodeProps) {
   }
   const children = childrenOf(node);
   const [start, end] = node.kind === 'object' ? ['{', '}'] : ['[', ']'];
-  const summary = node.kind === 'object' ? jsonTreeMessages.keys(children.length) : jsonTreeMessages.items(children.length);
+  const summary =
+    node.kind === 'object' ? jsonTreeMessages.keys(children.length) : jsonTreeMessages.items(children.length);
   if (children.length === 0) {
     return (
       <li className={classes.jsonLine}>

@@ -1,5 +1,5 @@
 import { IconLayoutSidebarRightExpand } from '@tabler/icons-react';
-import gridClasses from '../data-grid.module.css';
+import gridClasses from '#web/features/browser/grid/data-grid.module.css';
 import classes from './value-panel.module.css';
 
 /** The button's sentence (our own: the spec has none for it). */

@@ -1,5 +1,5 @@
 import type { CellValue, Column } from '#common/contract/sql.ts';
-import { isJsonColumn } from '../json-value.ts';
+import { isJsonColumn } from '#web/features/browser/grid/json-value.ts';
 
 /*
  * Which values the grid offers whole in the value panel (docs/decisions/0064-rich-values.md): JSON, binary, and text

@@ -3,8 +3,8 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Row } from '#common/contract/sql.ts';
 import { fakeApi, fail, ok } from '#web/test/fake-api.ts';
 import { renderPage } from '#web/test/render-page.tsx';
-import { DataGrid } from '../data-grid.tsx';
-import { testColumn, testTable } from '../grid-test-table.ts';
+import { DataGrid } from '#web/features/browser/grid/data-grid.tsx';
+import { testColumn, testTable } from '#web/features/browser/grid/grid-test-table.ts';
 import { showValueMessages } from './show-value-button.tsx';
 import { downloadName, hexLines } from './value-download.ts';
 import { valuePanelMessages } from './value-panel.tsx';
@@ -118,7 +118,9 @@ describe('the value panel', () => {
       URL.createObjectURL = original.create;
       URL.revokeObjectURL = original.revoke;
     });
-    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
       expect(this.download).toBe('products-7-Data.bin');
     });
     fireEvent.click(within(dialog).getByRole('button', { name: valuePanelMessages.download }));

@@ -4,9 +4,9 @@ import { IconCopy, IconDownload } from '@tabler/icons-react';
 import { tableOfId } from '#common/links.ts';
 import type { CellValue, Column, Row, TableListItem } from '#common/contract/sql.ts';
 import { rowKeyOf, useRowByKey } from '#web/api/sql/row-by-key.ts';
-import { byteSize, bytesOf, copyText } from '../cell-format.ts';
-import { copyCellText } from '../cell-copy-button.tsx';
-import { parseJson } from '../json-value.ts';
+import { byteSize, bytesOf, copyText } from '#web/features/browser/grid/cell-format.ts';
+import { copyCellText } from '#web/features/browser/grid/cell-copy-button.tsx';
+import { parseJson } from '#web/features/browser/grid/json-value.ts';
 import { JsonTree } from './json-tree.tsx';
 import { downloadBytes, downloadName, hexLines } from './value-download.ts';
 import { valueKindOf } from './value-kind.ts';
@@ -17,14 +17,16 @@ export const valuePanelMessages = {
   reading: 'Reading the whole value…',
   noKey: 'This table has no key to read the row by: this is the value the page read.',
   gone: 'This row is no longer in the table: this is the value the page read.',
-  failed: (reason: string) => `The value could not be read again (${reason}): this is the value the page read.`,
+  failed: (reason: string) =>
+    `The value could not be read again (${reason}): this is the value the page read.`,
   changed: 'This value changed since the page was read: this is the value as it is now.',
   notJson: 'This is not valid JSON, so it is shown as text.',
   copy: 'Copy value',
   download: 'Download',
   nullValue: 'null',
   close: 'Close',
-  characters: (count: number) => (count === 1 ? '1 character' : `${count.toLocaleString('en-US')} characters`),
+  characters: (count: number) =>
+    count === 1 ? '1 character' : `${count.toLocaleString('en-US')} characters`,
   firstBytes: (count: number) => `The first ${count.toLocaleString('en-US')} bytes:`,
   key: (key: string) => `Row ${key}`,
 } as const;
@@ -70,7 +72,9 @@ function BinaryValue({ bytes }: { bytes: Uint8Array }) {
           {valuePanelMessages.firstBytes(PANEL_HEX_BYTES)}
         </Text>
       )}
-      <pre className={`${classes.whole} ${classes.hex}`}>{lines.join('\n')}</pre>
+      <pre className={`${classes.whole} ${classes.hex}`} tabIndex={0}>
+        {lines.join('\n')}
+      </pre>
     </Stack>
   );
 }
