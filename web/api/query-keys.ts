@@ -58,6 +58,9 @@ export const queryKeys = {
     /** A row's history (row-history.ts), by its key values. */
     history: (ref: { db: string; schema: string; table: string }, key: Record<string, unknown>) =>
       [...queryKeys.sql.table(ref), 'history', key] as const,
+    /** One row read by its key (row-by-key.ts: the value panel's whole value). */
+    row: (ref: { db: string; schema: string; table: string }, key: Record<string, unknown>) =>
+      [...queryKeys.sql.table(ref), 'row', key] as const,
     export: (id: string) => [...queryKeys.sql.all, 'export', id] as const,
     /** The saved views of one table this person may open (issue 36). */
     views: (ref: { db: string; schema: string; table: string }) =>

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   base64ByteCount,
   binaryText,
@@ -7,8 +7,10 @@ import {
   cutText,
   dateText,
   decimalWithScale,
+  bytesOf,
   imageSource,
   numberText,
+  offsetText,
   timeText,
 } from './cell-format.ts';
 
@@ -49,13 +51,59 @@ describe('dates and times in short form', () => {
     expect(dateText('2026-11-24 09:30:00')).toBe('2026-11-24 09:30');
   });
 
-  it('writes a point in time with an offset in the local time zone', () => {
+  it("writes a point in time with an offset in the local time zone, with that zone's offset", () => {
     const local = new Date(Date.UTC(2026, 10, 24, 12, 5));
     const pad = (n: number) => String(n).padStart(2, '0');
-    const expected = `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())} ${pad(local.getHours())}:${pad(local.getMinutes())}`;
+    const expected = `${local.getFullYear()}-${pad(local.getMonth() + 1)}-${pad(local.getDate())} ${pad(local.getHours())}:${pad(local.getMinutes())} ${offsetText(-local.getTimezoneOffset())}`;
     expect(dateText('2026-11-24T12:05:00.1234567Z')).toBe(expected);
     expect(dateText('2026-11-24T14:05:00+02:00')).toBe(expected);
     expect(dateText('2026-11-24 14:05:00+02')).toBe(expected);
+  });
+
+  it('writes offsets as ISO does', () => {
+    expect(offsetText(0)).toBe('+00:00');
+    expect(offsetText(60)).toBe('+01:00');
+    expect(offsetText(330)).toBe('+05:30');
+    expect(offsetText(-210)).toBe('-03:30');
+  });
+
+  describe('as each engine stores them, in a fixed time zone', () => {
+    const zone = process.env.TZ;
+    afterEach(() => {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    });
+
+    it("PostgreSQL: timestamptz (read in UTC) with the viewer's offset; timestamp and date without one", () => {
+      process.env.TZ = 'Europe/Paris';
+      expect(dateText('2026-11-24T12:05:00.123456+00:00')).toBe('2026-11-24 13:05 +01:00');
+      expect(dateText('2026-07-01T22:30:00+00:00')).toBe('2026-07-02 00:30 +02:00');
+      expect(dateText('2026-11-24T12:05:00.123456')).toBe('2026-11-24 12:05');
+      expect(dateText('2026-11-24')).toBe('2026-11-24');
+      process.env.TZ = 'Asia/Kolkata';
+      expect(dateText('2026-11-24T12:05:00+00:00')).toBe('2026-11-24 17:35 +05:30');
+      process.env.TZ = 'UTC';
+      expect(dateText('2026-11-24T12:05:00+00:00')).toBe('2026-11-24 12:05 +00:00');
+    });
+
+    it("MariaDB: TIMESTAMP (read in UTC, Z) with the viewer's offset; DATETIME and DATE as stored", () => {
+      process.env.TZ = 'America/New_York';
+      expect(dateText('2026-11-24T12:05:00Z')).toBe('2026-11-24 07:05 -05:00');
+      expect(dateText('2026-11-24T12:05:00.500000Z')).toBe('2026-11-24 07:05 -05:00');
+      expect(dateText('2026-11-24T12:05:00')).toBe('2026-11-24 12:05');
+      expect(dateText('2026-11-24')).toBe('2026-11-24');
+      // A zero date stays as MariaDB wrote it.
+      expect(dateText('0000-00-00 00:00:00')).toBe('0000-00-00 00:00');
+    });
+
+    it('SQLite: text dates as written, those with an offset as points in time', () => {
+      process.env.TZ = 'Europe/Paris';
+      expect(dateText('2026-11-24 12:05:00')).toBe('2026-11-24 12:05');
+      expect(dateText('2026-11-24 12:05')).toBe('2026-11-24 12:05');
+      expect(dateText('2026-11-24T12:05:00+05:30')).toBe('2026-11-24 07:35 +01:00');
+      expect(dateText('2026-11-24 12:05:00 +0000')).toBe('2026-11-24 13:05 +01:00');
+      expect(dateText('24/11/2026')).toBe('24/11/2026');
+    });
   });
 
   it('leaves other text alone', () => {
@@ -81,12 +129,18 @@ describe('binary and images', () => {
     expect(byteSize(1.5 * 1024 * 1024)).toBe('1.5 MB');
   });
 
-  it('writes binary as its first bytes in hexadecimal and its size', () => {
+  it('writes short binary whole in hexadecimal with its size, longer binary as its size', () => {
     expect(binaryText(bytes(0xff, 0x88, 0x00))).toBe('0xFF8800 (3 bytes)');
-    expect(binaryText(bytes(...Array.from({ length: 32 }, (_, i) => i)))).toBe(
-      '0x0001020304050607… (32 bytes)',
-    );
+    expect(binaryText(bytes(1, 2, 3, 4, 5, 6, 7, 8))).toBe('0x0102030405060708 (8 bytes)');
+    expect(binaryText(bytes(...Array.from({ length: 32 }, (_, i) => i)))).toBe('32 bytes binary');
+    expect(binaryText(btoa('x'.repeat(2458)))).toBe('2.4 KB binary');
     expect(binaryText('')).toBe('0x (0 bytes)');
+  });
+
+  it('decodes base64 to bytes, data: URLs too, and refuses what is not base64', () => {
+    expect(Array.from(bytesOf(bytes(0, 255, 16)) ?? [])).toEqual([0, 255, 16]);
+    expect(Array.from(bytesOf(`data:application/octet-stream;base64,${bytes(7)}`) ?? [])).toEqual([7]);
+    expect(bytesOf('not base64!')).toBeNull();
   });
 
   it('makes data: URLs of images, by their first bytes, jpeg when unknown (spec 000 §5)', () => {

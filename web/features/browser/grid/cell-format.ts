@@ -57,22 +57,44 @@ const isoOffset = (offset: string) =>
   /^z$/i.test(offset) ? 'Z' : `${offset.slice(0, 3)}:${offset.slice(3).replace(':', '').padEnd(2, '0')}`;
 
 /**
- * A date in short form: a date alone as it is (2026-11-24, never shifted by a time zone); a date and time to the
- * minute (2026-11-24 14:05) as written, or, when it carries an offset, in the viewer's own time zone. Text that
- * is not a date stays as it came.
+ * A date in short form, as its column stores it (docs/decisions/0064-rich-values.md): a date alone as it is
+ * (2026-11-24, never shifted by a time zone); a date and time without an offset (PostgreSQL timestamp, MariaDB
+ * DATETIME, SQLite text without one) to the minute as written (2026-11-24 14:05), with no offset, for it names no
+ * point in time; a point in time (a value with an offset: PostgreSQL timestamptz, MariaDB TIMESTAMP, SQL Server
+ * datetimeoffset, SQLite text with one) in the viewer's own time zone with that zone's offset written after it
+ * (2026-11-24 15:05 +01:00), so nobody takes it for a local reading without one. Text that is not a date stays as
+ * it came.
  */
 export function dateText(value: string): string {
   const text = value.trim();
   if (DATE_ONLY.test(text)) return text;
-  const parts = DATE_TIME.exec(text);
-  if (!parts) return value;
+  const instant = pointInTime(text);
+  if (instant === undefined) {
+    const parts = DATE_TIME.exec(text);
+    return parts ? `${parts[1] ?? ''} ${parts[2] ?? ''}` : value;
+  }
+  return instant === null ? value : `${localMinute(instant)} ${offsetText(-instant.getTimezoneOffset())}`;
+}
+
+/** The instant a date and time with an offset names; undefined when it has no offset (or is no date and time),
+ * null when the offset makes no valid date. */
+export function pointInTime(value: string): Date | null | undefined {
+  const parts = DATE_TIME.exec(value.trim());
+  if (!parts) return undefined;
   const [, day = '', minutes = '', seconds = ':00', fraction = '', offset] = parts;
-  if (!offset) return `${day} ${minutes}`;
+  if (!offset) return undefined;
   const instant = new Date(`${day}T${minutes}${seconds}${fraction.slice(0, 4)}${isoOffset(offset)}`);
-  return Number.isNaN(instant.getTime()) ? value : localMinute(instant);
+  return Number.isNaN(instant.getTime()) ? null : instant;
 }
 
 const two = (n: number) => String(n).padStart(2, '0');
+
+/** Minutes east of UTC as an ISO offset: 60 → '+01:00', -330 → '-05:30', 0 → '+00:00'. */
+export function offsetText(minutesEast: number): string {
+  const sign = minutesEast < 0 ? '-' : '+';
+  const size = Math.abs(minutesEast);
+  return `${sign}${two(Math.floor(size / 60))}:${two(size % 60)}`;
+}
 
 /** YYYY-MM-DD HH:mm in the viewer's time zone (plain Date fields: no formatter or date library per cell). */
 function localMinute(instant: Date): string {
@@ -150,12 +172,28 @@ export function hexOf(value: string, limit = Number.POSITIVE_INFINITY): string |
 /** How many bytes of a binary value the grid writes out. */
 export const BINARY_SHOWN_BYTES = 8;
 
-/** A binary value in short form: 0xFF8800 (3 bytes), or its first bytes and … (32 bytes). */
+/** A binary value in short form: a short one whole in hexadecimal with its size, 0xFF8800 (3 bytes) (keys, row
+ * versions, hashes' starts are read that way); a longer one as its size alone, 2.4 KB binary (its bytes are a
+ * download away in the value panel). */
 export function binaryText(value: string): string {
   const size = base64ByteCount(value);
+  if (size > BINARY_SHOWN_BYTES) return `${byteSize(size)} binary`;
   const hex = hexOf(value, BINARY_SHOWN_BYTES);
-  if (hex === null) return `${byteSize(size)}`;
-  return `0x${hex}${size > BINARY_SHOWN_BYTES ? '…' : ''} (${byteSize(size)})`;
+  if (hex === null) return `${byteSize(size)} binary`;
+  return `0x${hex} (${byteSize(size)})`;
+}
+
+/** The bytes of base64 text (a data: URL's prefix removed); null when it is not base64. */
+export function bytesOf(value: string): Uint8Array<ArrayBuffer> | null {
+  let text: string;
+  try {
+    text = atob(base64Payload(value));
+  } catch {
+    return null;
+  }
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i += 1) bytes[i] = text.charCodeAt(i);
+  return bytes;
 }
 
 /** How many characters of text the grid puts in a cell; the cell's title holds the rest. */

@@ -78,6 +78,16 @@ describe('CellValue', () => {
   it('shows binary as short hexadecimal with its size', () => {
     renderCell(testColumn('Color', { typeGroup: 'Binary', type: 'binary' }), btoa('\xff\x88\x00'));
     expect(screen.getByText('0xFF8800 (3 bytes)').getAttribute('title')).toBe('0xFF8800');
+    renderCell(testColumn('Blob', { typeGroup: 'Binary', type: 'bytea' }), btoa('x'.repeat(2458)));
+    expect(screen.getByText('2.4 KB binary')).toBeTruthy();
+  });
+
+  it('writes JSON on one line, its numbers as written', () => {
+    renderCell(
+      testColumn('Doc', { typeGroup: 'Other', type: 'jsonb' }),
+      '{"a": 1, "b": [12345678901234567890]}',
+    );
+    expect(screen.getByText('{"a":1,"b":[12345678901234567890]}')).toBeTruthy();
   });
 
   it('shows guids and other values as text', () => {

@@ -15,6 +15,7 @@ import {
   numberText,
   timeText,
 } from './cell-format.ts';
+import { compactJson, isJsonColumn } from './json-value.ts';
 import classes from './data-grid.module.css';
 
 /** Text longer than this gets the whole value as a title (the cell may cut it with an ellipsis). */
@@ -57,6 +58,8 @@ export function CellValue({ column, value }: { column: Column; value: WireValue 
     return <span className={classes.null}>null</span>;
   }
   const text = String(value);
+  // JSON on one line (json-value.ts); the value panel shows it as a tree.
+  if (isJsonColumn(column)) return <ShortText text={compactJson(text)} full={text} mono />;
   switch (column.typeGroup) {
     case 'bit': {
       const on = value === true || value === 1 || text === '1' || text === 'true';

@@ -14,6 +14,9 @@ import { setColumnWidth, shownColumns, type ShownColumn } from './column-layout.
 import { ColumnResizeHandle } from './column-resize-handle.tsx';
 import { cellKey, moveFocus, positionOf, useGridFocus } from './grid-focus.ts';
 import { ariaSort, nextSort } from './sort-cycle.ts';
+import { ShowValueButton } from './value-panel/show-value-button.tsx';
+import { useValuePanel } from './value-panel/use-value-panel.tsx';
+import { offersWholeValue } from './value-panel/value-kind.ts';
 
 export interface DataGridProps {
   table: TableListItem;
@@ -43,7 +46,9 @@ export const gridMessages = {
   noMatch: 'No rows match.',
   empty: 'This table has no rows.',
   /** How the grid works from the keyboard, read with the grid (aria-describedby). */
-  keys: 'Arrow keys move between cells. Enter opens the row in the editor. Control+C or Command+C copies the cell.',
+  keys:
+    'Arrow keys move between cells. Enter opens the row in the editor. Shift+Enter shows the whole value of a long ' +
+    'text, JSON or binary cell. Control+C or Command+C copies the cell.',
 } as const;
 
 /** Skeleton rows shown while the first page loads. */
@@ -137,6 +142,8 @@ export function DataGrid({
   );
   const { gridRef, tabIndexOf, focusCell, onFocus } = useGridFocus<HTMLTableElement>(bounds);
   const hintId = useId();
+  // The whole of a long, JSON or binary value, in a side panel (value-panel/, decision 0064).
+  const valuePanel = useValuePanel(table);
 
   // Pinned columns stick at the left, each after the ones before it: their left offsets are the widths of the pinned
   // headers before them, measured (a pinned column the grid sizes itself has no width in the layout).
@@ -195,7 +202,17 @@ export function DataGrid({
     // The header row's keys are its buttons' own (Enter and Space sort).
     if (at.row === 0) return;
     const row = rows[at.row - 1];
-    if (event.key === 'Enter' && row && !event.defaultPrevented) {
+    const atColumn = shown[at.column];
+    if (
+      event.key === 'Enter' &&
+      event.shiftKey &&
+      row &&
+      atColumn &&
+      offersWholeValue(atColumn, row[atColumn.name] ?? null)
+    ) {
+      event.preventDefault();
+      valuePanel.show(row, atColumn);
+    } else if (event.key === 'Enter' && row && !event.defaultPrevented) {
       event.preventDefault();
       onOpenRow(row);
     } else if (control && event.key.toLowerCase() === 'c' && !hasSelectedText()) {
@@ -255,9 +272,18 @@ export function DataGrid({
               data-align={alignOf(column)}
               data-cell={cellKey(position)}
               tabIndex={tabIndexOf(position)}
-              aria-keyshortcuts={value === null ? undefined : 'Control+C Meta+C'}
+              aria-keyshortcuts={
+                value === null
+                  ? undefined
+                  : offersWholeValue(column, value)
+                    ? 'Shift+Enter Control+C Meta+C'
+                    : 'Control+C Meta+C'
+              }
             >
               <CellValue column={column} value={value} />
+              {offersWholeValue(column, value) && (
+                <ShowValueButton column={column.name} onShow={() => valuePanel.show(row.original, column)} />
+              )}
               {value !== null && (
                 <CellCopyButton
                   className={classes.copy}
@@ -336,6 +362,7 @@ export function DataGrid({
         </Table.Thead>
         <Table.Tbody>{body()}</Table.Tbody>
       </Table>
+      {valuePanel.panel}
     </Table.ScrollContainer>
   );
 }
