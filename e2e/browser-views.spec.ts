@@ -4,6 +4,7 @@ import { startAppServer, type AppServer } from './support/app-server.ts';
 import {
   columnHeader,
   dataRows,
+  grid,
   openTable,
   settled,
   sortButton,
@@ -21,8 +22,8 @@ import { memberOfNewRole, signInAdmin } from './support/chinook-roles.ts';
 import { lookAt } from './support/look.ts';
 
 /*
- * Saved views (issue 36) on PostgreSQL and MariaDB Chinook: the administrator sorts Track, saves it as a view shared
- * with a role, a member of that role opens it from the Views menu and from the shared address, and someone outside
+ * Saved views (issue 36) on PostgreSQL and MariaDB Chinook: the administrator shows a column the default leaves out,
+ * moves it first, sorts Track, saves it as a view shared with a role, a member of that role opens it from the Views menu and from the shared address, and someone outside
  * the role who opens the address gets the table's default with a sentence saying why.
  */
 
@@ -50,6 +51,26 @@ test.afterAll(async () => {
 
 const viewsButton = (page: Page) => page.getByRole('button', { name: /^Views/ });
 const viewItem = (page: Page, name: string) => page.getByRole('menuitem', { name: new RegExp(name) });
+const colsParam = (page: Page) => new URL(page.url()).searchParams.get('cols');
+const firstHeader = (page: Page) => grid(page).getByRole('columnheader').first();
+
+/** Shows a column the spec's default leaves out and moves it first, through the Columns chooser. */
+async function showFirst(page: Page, column: string): Promise<void> {
+  await page.getByRole('button', { name: 'Columns', exact: true }).click();
+  const chooser = page.getByRole('dialog', { name: 'Columns' });
+  await chooser.getByRole('checkbox', { name: `Show ${column}` }).check();
+  await expect.poll(() => colsParam(page)).toContain(column);
+  const up = chooser.getByRole('button', { name: `Move ${column} up` });
+  for (let moves = 0; moves < 20 && colsParam(page)?.split(',')[0] !== column; moves++) {
+    const before = colsParam(page);
+    await up.click();
+    await expect.poll(() => colsParam(page)).not.toBe(before);
+  }
+  await page.keyboard.press('Escape');
+  await expect(chooser).toBeHidden();
+  await settled(page);
+  await expect(firstHeader(page)).toContainText(column);
+}
 
 for (const { engine } of engines) {
   test(`${engineTitles[engine]}: save a sorted view, share it with a role, open it as a member and as a stranger`, async ({
@@ -57,6 +78,7 @@ for (const { engine } of engines) {
   }) => {
     const db = databases.find((d) => d.engine === engine)!;
     const name = db.column('Name');
+    const unitPrice = db.column('UnitPrice');
     const tag = engine === 'postgres' ? 'pg' : 'maria';
     const roleName = `Track readers ${tag}`;
     const member = await memberOfNewRole(
@@ -78,10 +100,13 @@ for (const { engine } of engines) {
       ),
     );
 
-    // The administrator sorts the tracks by name, descending, 40 a page, and saves that for the role.
+    // The administrator shows the price first, sorts the tracks by name, descending, 40 a page, and saves that for
+    // the role.
     const authorContext = await browser.newContext();
     const page = await authorContext.newPage();
     await openTable(page, server, admin, db, 'Track');
+    await expect(columnHeader(page, unitPrice)).toHaveCount(0);
+    await showFirst(page, unitPrice);
     await sortButton(page, name).click();
     await settled(page);
     await sortButton(page, name).click();
@@ -103,6 +128,9 @@ for (const { engine } of engines) {
       'aria-selected',
       'true',
     );
+    // Away from the list of roles (it lies over the buttons), then save.
+    await dialog.getByRole('textbox', { name: 'Name' }).click();
+    await expect(page.getByRole('listbox', { name: 'Roles' })).toBeHidden();
     await dialog.getByRole('button', { name: 'Save view' }).click();
     await expect(page.getByText('Saved the view “Last names first”.')).toBeVisible();
     await expect(dialog).toBeHidden();
@@ -129,6 +157,7 @@ for (const { engine } of engines) {
     await expect(columnHeader(memberPage, name)).toHaveAttribute('aria-sort', 'descending');
     await expect(dataRows(memberPage)).toHaveCount(40);
     await expect(dataRows(memberPage).first()).toContainText(lastByName);
+    await expect(firstHeader(memberPage)).toContainText(unitPrice);
     expect(new URL(memberPage.url()).search).toBe(address.search);
 
     // …and from the shared address, in a fresh page.
@@ -137,6 +166,7 @@ for (const { engine } of engines) {
     await expect(columnHeader(shared, name)).toHaveAttribute('aria-sort', 'descending');
     await expect(dataRows(shared)).toHaveCount(40);
     await expect(viewsButton(shared)).toHaveText(/Views: Last names first/);
+    await expect(firstHeader(shared)).toContainText(unitPrice);
     // A change on top of the view is in the address, and Save is not the member's to offer.
     await sortButton(shared, name).click();
     await settled(shared);
@@ -156,6 +186,7 @@ for (const { engine } of engines) {
     ).toBeVisible();
     await expect(columnHeader(strangerPage, name)).toHaveAttribute('aria-sort', 'none');
     await expect(dataRows(strangerPage)).toHaveCount(20);
+    await expect(columnHeader(strangerPage, unitPrice)).toHaveCount(0);
     expect(new URL(strangerPage.url()).searchParams.get('view')).toBeNull();
     if (engine === 'postgres') await lookAt(strangerPage, 'browser-views-not-shared');
     await strangerContext.close();

@@ -138,6 +138,9 @@ export function ViewsMenu({
         // Opened as it mounts (openAtStart), the target can look detached for a frame (always, in jsdom's boxes of no
         // size): the dropdown stays shown whatever the target's position.
         hideDetached={false}
+        // Mantine's focus placeholder is a child a menu may not have (axe: aria-required-children): the first item
+        // takes the focus instead, as the ARIA menu pattern says.
+        withInitialFocusPlaceholder={false}
       >
         <Menu.Target>
           <Button
