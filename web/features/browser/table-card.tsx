@@ -107,8 +107,9 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
 
   return (
     <CardFrame>
-      <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
-        <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+      {/* The buttons go under the title when both do not fit (a phone, a long view name). */}
+      <Group justify="space-between" wrap="wrap" gap="sm" align="flex-start">
+        <Group gap={6} wrap="nowrap" style={{ minWidth: 0, flex: '1 1 10rem' }}>
           <Title order={2} fz={{ base: 'h4', sm: 'h3' }} style={{ overflowWrap: 'anywhere' }}>
             {label}
           </Title>

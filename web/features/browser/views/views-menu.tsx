@@ -147,9 +147,11 @@ export function ViewsMenu({
             variant="default"
             leftSection={<IconLayoutList size={16} aria-hidden="true" />}
             rightSection={<IconChevronDown size={14} aria-hidden="true" />}
+            maw="100%"
           >
             {view ? (
-              <span>
+              // A view's name has up to 80 characters: the button cuts it, the menu shows it whole.
+              <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
                 {viewsTexts.button}: {view.name}
                 {changed ? ' (changed)' : ''}
               </span>
