@@ -1,5 +1,6 @@
 import { sql, type CompiledQuery } from 'kysely';
 import type { CellValue, Column, Row, Table } from '#common/contract/sql.ts';
+import { isSortable } from '#common/sorting.ts';
 import type { EngineAdapter, SqlFragment } from './adapter.ts';
 import type { EnginePage, PageBoundary, PageQuery } from './engine.ts';
 import { compiledOnce } from './compiled-shapes.ts';
@@ -368,9 +369,6 @@ function keyNames(table: Table): string[] {
 
 /** The column a sort string names ('Name' or '-Name' → Name). */
 export const sortColumnOf = (orderBy: string): string => orderBy.replace(/^-/, '');
-
-/** Whether rows can be sorted by the column: not by binary data. */
-export const isSortable = (column: Column): boolean => !['Binary', 'image'].includes(column.typeGroup);
 
 /**
  * The asked sort column, then the row key as a tie-breaker so the order is total. Seeking needs the key (a total

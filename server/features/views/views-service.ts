@@ -11,7 +11,8 @@ import {
 import { openTable, type Caller, type TableAccessContext } from '#server/access/table-access.ts';
 import type { TableRef } from '#server/access/policy.ts';
 import { refuseFilterProblems } from '#server/engines/filter-predicates.ts';
-import { isSortable, sortColumnOf } from '#server/engines/row-pages.ts';
+import { isSortable } from '#common/sorting.ts';
+import { sortColumnOf } from '#server/engines/row-pages.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { writeAudit } from '#server/store/audit.ts';
 import {

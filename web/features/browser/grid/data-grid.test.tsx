@@ -124,6 +124,19 @@ describe('DataGrid', () => {
     expect(screen.getByRole('columnheader', { name: 'Country' }).getAttribute('aria-sort')).toBe('ascending');
   });
 
+  it('offers no sort on a binary column, whose header stays a cell of the keyboard grid', () => {
+    const table = testTable([
+      testColumn('Id', { typeGroup: 'Number', type: 'int', isIndexed: true, isPrimaryKey: true }),
+      testColumn('Photo', { typeGroup: 'image', type: 'blob' }),
+    ]);
+    renderGrid({ table, rows: [{ Id: 1, Photo: null }] });
+    expect(screen.queryByRole('button', { name: 'Photo' })).toBeNull();
+    const header = screen.getByRole('columnheader', { name: 'Photo' });
+    expect(header.getAttribute('aria-sort')).toBeNull();
+    expect(header.querySelector('[data-cell]')?.getAttribute('title')).toMatch(/cannot be sorted/);
+    expect(screen.getByRole('button', { name: 'Id' })).toBeTruthy();
+  });
+
   it('opens a row on click and on Enter in any of its cells', () => {
     const { onOpenRow } = renderGrid();
     fireEvent.click(within(bodyRows()[2]!).getByText('Aerosmith'));

@@ -13,6 +13,7 @@ import type { ColumnLayout } from '#web/features/browser/columns/columns-param.t
 import { setColumnWidth, shownColumns, type ShownColumn } from './column-layout.ts';
 import { ColumnResizeHandle } from './column-resize-handle.tsx';
 import { cellKey, moveFocus, positionOf, useGridFocus } from './grid-focus.ts';
+import { isSortable } from '#common/sorting.ts';
 import { ariaSort, nextSort } from './sort-cycle.ts';
 import { ShowValueButton } from './value-panel/show-value-button.tsx';
 import { useValuePanel } from './value-panel/use-value-panel.tsx';
@@ -328,7 +329,7 @@ export function DataGrid({
               return (
                 <Table.Th
                   key={header.id}
-                  aria-sort={direction}
+                  aria-sort={isSortable(column) ? direction : undefined}
                   // The header is named by its column, not by its resize handle's label too.
                   aria-label={column.name}
                   className={classes.headerCell}
@@ -336,17 +337,31 @@ export function DataGrid({
                   data-align={alignOf(column)}
                   ta={alignOf(column)}
                 >
-                  <UnstyledButton
-                    className={classes.sortButton}
-                    title={typeGroupLabel(column.typeGroup)}
-                    data-cell={cellKey(position)}
-                    tabIndex={tabIndexOf(position)}
-                    onClick={() => onSortChange(nextSort(sort, column.name))}
-                  >
-                    <ColumnTypeIcon group={column.typeGroup} size={14} labelled={false} />
-                    <span className={classes.headerName}>{column.name}</span>
-                    <SortIcon direction={direction} />
-                  </UnstyledButton>
+                  {isSortable(column) ? (
+                    <UnstyledButton
+                      className={classes.sortButton}
+                      title={typeGroupLabel(column.typeGroup)}
+                      data-cell={cellKey(position)}
+                      tabIndex={tabIndexOf(position)}
+                      onClick={() => onSortChange(nextSort(sort, column.name))}
+                    >
+                      <ColumnTypeIcon group={column.typeGroup} size={14} labelled={false} />
+                      <span className={classes.headerName}>{column.name}</span>
+                      <SortIcon direction={direction} />
+                    </UnstyledButton>
+                  ) : (
+                    // Binary data cannot be sorted (the server refuses it): the header stays a stop of the keyboard
+                    // grid, with no sort to offer.
+                    <span
+                      className={classes.sortButton}
+                      title={`${typeGroupLabel(column.typeGroup)}: cannot be sorted`}
+                      data-cell={cellKey(position)}
+                      tabIndex={tabIndexOf(position)}
+                    >
+                      <ColumnTypeIcon group={column.typeGroup} size={14} labelled={false} />
+                      <span className={classes.headerName}>{column.name}</span>
+                    </span>
+                  )}
                   {onLayoutChange && (
                     <ColumnResizeHandle
                       column={column.name}
