@@ -556,6 +556,15 @@ describe('saved views in the browser (issue 36)', () => {
     expect(address()).toBe('/db/chinook/main/Customer');
   });
 
+  it('shows the table’s default with a sentence when the views cannot be read', async () => {
+    api.on('GET', VIEWS, raw(new Response('', { status: 500 })));
+    renderBrowser('/db/chinook/main/Customer?view=7&sort=LastName');
+    expect(await screen.findByText(viewsTexts.addressViewFailed)).toBeTruthy();
+    // What the address set itself stays.
+    await waitFor(() => expect(pageCalls()).toEqual(['Customer page 1 size 20 sort LastName {}']));
+    expect(address()).toBe('/db/chinook/main/Customer?sort=LastName');
+  });
+
   it('opens a view from the menu, says what was left out of it, and goes back to the table’s default', async () => {
     renderBrowser('/db/chinook/main/Customer?sort=LastName');
     expect(await screen.findByText('Ada')).toBeTruthy();
