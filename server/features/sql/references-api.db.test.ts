@@ -120,7 +120,9 @@ describe.each(chosen)('references on %s', (kind) => {
   it('reads the ON DELETE rule of every foreign key from the catalog', async () => {
     const catalog = await engine.catalog();
     const rules = Object.fromEntries(
-      catalog.flatMap((table) => table.foreignKeys.map((fk) => [`${table.name}.${fk.columns.join('+')}`, fk.onDelete])),
+      catalog.flatMap((table) =>
+        table.foreignKeys.map((fk) => [`${table.name}.${fk.columns.join('+')}`, fk.onDelete]),
+      ),
     );
     // MariaDB reports a key declared without a rule as RESTRICT; the others as NO ACTION.
     const unsaid = kind === 'mysql' ? 'restrict' : 'no action';
@@ -170,7 +172,11 @@ describe.each(chosen)('references on %s', (kind) => {
       ['invoice', ['support_id'], kind === 'mysql' ? 0 : null],
     ]);
     const support = plain(await refs(admin, 'employee', { id: 2 })).find((r) => r.table === 'invoice');
-    expect(support).toMatchObject({ onDelete: 'set null', count: kind === 'mysql' ? 3 : null, capped: false });
+    expect(support).toMatchObject({
+      onDelete: 'set null',
+      count: kind === 'mysql' ? 3 : null,
+      capped: false,
+    });
   });
 
   it('matches every column of a composite key', async () => {
