@@ -81,12 +81,35 @@ export const index = z.object({
 });
 export type Index = z.infer<typeof index>;
 
+/** What the database does to referencing rows when the referenced row is deleted (the foreign key's ON DELETE). */
+export const onDeleteRule = z
+  .enum(['restrict', 'cascade', 'set null', 'set default', 'no action'])
+  .describe("The foreign key's ON DELETE rule, from the catalog");
+export type OnDeleteRule = z.infer<typeof onDeleteRule>;
+
+/** An engine's spelling of an ON DELETE rule (CASCADE, SET_NULL, NO ACTION, pg's 'c', …) as the contract's; anything
+ * unknown reads as 'no action', every engine's default. */
+export function onDeleteRuleOf(raw: unknown): OnDeleteRule {
+  const pg: Record<string, OnDeleteRule> = {
+    a: 'no action',
+    r: 'restrict',
+    c: 'cascade',
+    n: 'set null',
+    d: 'set default',
+  };
+  const text = String(raw ?? '').trim();
+  if (pg[text]) return pg[text];
+  const words = text.toLowerCase().replace(/_/g, ' ');
+  return (onDeleteRule.options as readonly string[]).includes(words) ? (words as OnDeleteRule) : 'no action';
+}
+
 export const foreignKey = z.object({
   name: z.string(),
   columns: z.array(z.string()),
   referencedSchema: z.string(),
   referencedTable: z.string(),
   referencedColumns: z.array(z.string()),
+  onDelete: onDeleteRule,
 });
 export type ForeignKey = z.infer<typeof foreignKey>;
 

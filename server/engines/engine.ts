@@ -190,6 +190,9 @@ export interface DatabaseEngine {
   /** Checks a stream's filter and sort (a 400 naming what is wrong) and counts its rows the way `page` does: exact
    * for small tables and small filtered sets, else the estimate or a capped count. */
   countRows(table: Table, query: RowStreamQuery): Promise<RowCount>;
+  /** How many rows of `referencing` have `columns` equal to `values` (referencing column → value, checked against
+   * its type: a 400 when it does not fit), counting at most `cap + 1` (referencing-rows.ts, decision 0065). */
+  countReferencing(referencing: Table, columns: string[], values: Row, cap: number): Promise<number>;
   /** Every row matching the filter in the asked order, as wire values, a chunk at a time, read with a cursor or the
    * driver's streaming query so memory stays flat. The consumer's pace sets the reading pace. */
   streamRows(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<Row[]>;

@@ -278,7 +278,12 @@ export async function restoreRow(
   }
 }
 
-function keyPredicate(adapter: EngineAdapter, table: Table, key: string[], row: Record<string, unknown>) {
+export function keyPredicate(
+  adapter: EngineAdapter,
+  table: Table,
+  key: string[],
+  row: Record<string, unknown>,
+) {
   return sql.join(
     key.map((name) => {
       const column = table.columns.find((c) => c.name === name);

@@ -9,6 +9,7 @@ import { deleteRow, readRow, restoreRow, upsertRow } from './row-writes.ts';
 import { countStreamRows, streamTableCsv, streamTableJsonLines, streamTableRows } from './row-stream.ts';
 import { streamWatch } from './stream-watch.ts';
 import { buildCatalog } from './table-catalog.ts';
+import { countReferencingRows } from './referencing-rows.ts';
 import { sql } from 'kysely';
 
 /** How long a read catalog is trusted before it is read again (it is also refreshed on demand). */
@@ -109,6 +110,8 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
       explained(async () => foreignKeyOptions(adapter, await engine.catalog(), table, column, query)),
     plan: (table, query) => explained(() => planFilter(adapter, table, query)),
     countRows: (table, query) => explained(() => countStreamRows(adapter, table, query)),
+    countReferencing: (referencing, columns, values, cap) =>
+      explained(() => countReferencingRows(adapter, referencing, columns, values, cap)),
     streamRows(table, query, options) {
       const stream = watched(options);
       return explainedStream(stream.watch(streamTableRows(adapter, table, query, stream.options)));

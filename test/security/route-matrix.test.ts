@@ -128,6 +128,8 @@ const rules: Record<string, Rule> = {
   // A row's history is read with the table; its undo needs the read first, then the right the change needs (which
   // the entry decides: row-history.db.test.ts covers those refusals).
   'POST /api/sql/:db/:schema/:table/history': 'tableRead',
+  // Referenced by (decision 0065): read with the table; other tables are filtered by the same policy.
+  'POST /api/sql/:db/:schema/:table/references': 'tableRead',
   'POST /api/sql/:db/:schema/:table/history/:id/undo': 'tableRead',
   // Saved views: read with the table; a change needs the read first, then the view's author or an administrator
   // (views-api.db.test.ts covers those refusals).

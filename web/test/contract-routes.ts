@@ -1,4 +1,5 @@
 import { z, type ZodType } from 'zod';
+import { references } from '#common/contract/relations.ts';
 import {
   accountRole,
   methodVerified,
@@ -95,6 +96,7 @@ export const contractRoutes: readonly ContractRoute[] = [
   route('POST', '/api/sql/:db/:schema/:table', answeredRow, { failures: { 409: rowConflict } }),
   route('POST', '/api/sql/:db/:schema/:table/delete', row, { failures: { 409: rowConflict } }),
   route('POST', '/api/sql/:db/:schema/:table/history', rowHistory),
+  route('POST', '/api/sql/:db/:schema/:table/references', references),
   route('POST', '/api/sql/:db/:schema/:table/history/:id/undo', undoResult),
   // Saved views (issue 36).
   route('GET', '/api/sql/:db/:schema/:table/views', viewList),

@@ -406,6 +406,7 @@ describe('readCatalog', () => {
         referencedSchema: 'dbo',
         referencedTable: 'Pair',
         referencedColumns: ['A', 'B'],
+        onDelete: 'no action',
       },
     ]);
     expect(tableOf(catalog, 'Track').foreignKeys).toEqual([
@@ -415,6 +416,7 @@ describe('readCatalog', () => {
         referencedSchema: 'dbo',
         referencedTable: 'Album',
         referencedColumns: ['AlbumId'],
+        onDelete: 'no action',
       },
     ]);
   });

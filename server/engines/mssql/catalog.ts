@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { ForeignKey, Index } from '#common/contract/sql.ts';
+import { onDeleteRuleOf, type ForeignKey, type Index } from '#common/contract/sql.ts';
 import type { CatalogColumn, CatalogTable } from '#server/engines/adapter.ts';
 import {
   NUMBER_LITERAL,
@@ -89,6 +89,7 @@ export const catalogQueries = {
     with user_objects as (${userObjects})
     select fk.parent_object_id as object_id, fk.name as constraint_name, pc.name as column_name,
            rs.name as referenced_schema, ro.name as referenced_table, rc.name as referenced_column,
+           fk.delete_referential_action_desc as on_delete,
            fkc.constraint_column_id
     from sys.foreign_keys as fk
     join user_objects as uo on uo.object_id = fk.parent_object_id
@@ -254,6 +255,7 @@ export function assembleCatalog(rows: CatalogRows): CatalogTable[] {
         referencedSchema: text(row.referenced_schema),
         referencedTable: text(row.referenced_table),
         referencedColumns: [],
+        onDelete: onDeleteRuleOf(row.on_delete),
       };
       foreignKeys.set(id, fk);
       table.foreignKeys.push(fk);

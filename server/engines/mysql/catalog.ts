@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { ForeignKey, Index } from '#common/contract/sql.ts';
+import { onDeleteRuleOf, type ForeignKey, type Index } from '#common/contract/sql.ts';
 import type { CatalogColumn, CatalogTable } from '#server/engines/adapter.ts';
 import { NUMBER_LITERAL, quotedText, type DefaultLiteral } from '#server/engines/column-defaults.ts';
 import type { DynamicSchema } from '#server/engines/engine.ts';
@@ -80,7 +80,8 @@ export async function readCatalog(db: Kysely<DynamicSchema>): Promise<CatalogTab
     sql<Raw>`
       select k.TABLE_SCHEMA as table_schema, k.TABLE_NAME as table_name, k.CONSTRAINT_NAME as constraint_name,
              k.COLUMN_NAME as column_name, k.REFERENCED_TABLE_SCHEMA as referenced_schema,
-             k.REFERENCED_TABLE_NAME as referenced_table, k.REFERENCED_COLUMN_NAME as referenced_column
+             k.REFERENCED_TABLE_NAME as referenced_table, k.REFERENCED_COLUMN_NAME as referenced_column,
+             r.DELETE_RULE as on_delete
       from information_schema.KEY_COLUMN_USAGE k
       join information_schema.REFERENTIAL_CONSTRAINTS r
         on r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA and r.CONSTRAINT_NAME = k.CONSTRAINT_NAME
@@ -177,6 +178,7 @@ export async function readCatalog(db: Kysely<DynamicSchema>): Promise<CatalogTab
         referencedSchema: text(row.referenced_schema),
         referencedTable: text(row.referenced_table),
         referencedColumns: [],
+        onDelete: onDeleteRuleOf(row.on_delete),
       };
       foreignKeys.set(fkKey, foreignKey);
       table.foreignKeys.push(foreignKey);

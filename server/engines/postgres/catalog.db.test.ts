@@ -420,6 +420,7 @@ describe('the PostgreSQL catalog of every native type', () => {
         referencedSchema: 'sales',
         referencedTable: 'region',
         referencedColumns: ['code', 'country'],
+        onDelete: 'no action',
       },
     ]);
     expect(find(tables, 'region', 'sales').primaryKey).toEqual(['country', 'code']);

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { ForeignKey, Index } from '#common/contract/sql.ts';
+import { onDeleteRuleOf, type ForeignKey, type Index } from '#common/contract/sql.ts';
 import {
   NUMBER_LITERAL,
   quotedText,
@@ -70,6 +70,7 @@ interface KeyRow {
   ref_schema: string | null;
   ref_table: string | null;
   ref_column: string | null;
+  on_delete: string | null;
 }
 
 interface IndexRow {
@@ -139,6 +140,7 @@ export async function readCatalog(db: Kysely<DynamicSchema>): Promise<CatalogTab
         referencedSchema: row.ref_schema ?? '',
         referencedTable: row.ref_table ?? '',
         referencedColumns: [],
+        onDelete: onDeleteRuleOf(row.on_delete),
       };
       foreignKeys.set(id, foreignKey);
       table.foreignKeys.push(foreignKey);
@@ -213,7 +215,8 @@ function readDomains(db: Kysely<DynamicSchema>) {
 function readKeys(db: Kysely<DynamicSchema>) {
   return sql<KeyRow>`
     select con.conrelid as table_oid, con.conname as name, con.contype::text as kind, a.attname as column_name,
-      fn.nspname as ref_schema, fc.relname as ref_table, fa.attname as ref_column
+      fn.nspname as ref_schema, fc.relname as ref_table, fa.attname as ref_column,
+      con.confdeltype::text as on_delete
     from (${visibleRelations}) v
     join pg_constraint con on con.conrelid = v.oid
     cross join lateral unnest(con.conkey, con.confkey) with ordinality as k(attnum, ref_attnum, position)

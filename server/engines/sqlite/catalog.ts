@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { sql } from 'kysely';
-import type { Index } from '#common/contract/sql.ts';
+import { onDeleteRuleOf, type Index } from '#common/contract/sql.ts';
 import type { CatalogColumn, CatalogTable, Executor } from '#server/engines/adapter.ts';
 import {
   NUMBER_LITERAL,
@@ -60,7 +60,8 @@ export async function readSqliteCatalog(db: Executor, file: string): Promise<Cat
       table: string;
       from: string;
       to: string | null;
-    }>`select m.name as table_name, f.id, f.seq, f."table", f."from", f."to" from sqlite_schema m join pragma_foreign_key_list(m.name) f where m.type = 'table' order by m.name, f.id, f.seq`.execute(
+      on_delete: string | null;
+    }>`select m.name as table_name, f.id, f.seq, f."table", f."from", f."to", f.on_delete from sqlite_schema m join pragma_foreign_key_list(m.name) f where m.type = 'table' order by m.name, f.id, f.seq`.execute(
       db,
     ),
     readEstimates(db),
@@ -156,6 +157,7 @@ export async function readSqliteCatalog(db: Executor, file: string): Promise<Cat
           referencedSchema: SQLITE_SCHEMA,
           referencedTable,
           referencedColumns,
+          onDelete: onDeleteRuleOf(parts[0]?.on_delete),
         };
       }),
       estimatedRows: table.type === 'view' ? null : (estimates.get(table.name) ?? null),

@@ -51,6 +51,8 @@ import {
   upsertRow,
 } from './sql-service.ts';
 import { pageCursorKey } from './page-cursor.ts';
+import { referencesOf } from './references-service.ts';
+import { references } from '#common/contract/relations.ts';
 import type { SqlContext } from './sql-context.ts';
 
 /** How a save uses the row's version (decision 0045), for the OpenAPI description. */
@@ -313,6 +315,29 @@ export function sqlRoutes(
           await deleteRow(context, callerOf(request), refOf(request.params), request.body),
           browserMessages.rowDeleted,
         ),
+    );
+    app.post(
+      '/api/sql/:db/:schema/:table/references',
+      {
+        config: { encodedBody: 'row' },
+        bodyLimit: ROW_BODY_LIMIT_BYTES,
+        schema: {
+          tags,
+          summary:
+            'Referenced by: for each foreign key of a table the caller may read that points at this table, the ' +
+            'referencing table and columns, its ON DELETE rule, and how many rows point at the row with the body’s key',
+          description:
+            'The count is exact when the referencing columns lead an index, at most 1,000 (count 1000 with capped: ' +
+            '"1,000+"), and null ("not counted") when they are not indexed. Tables the caller may not read are ' +
+            'neither listed nor counted. A key that names no row still answers; a key missing a column or of the ' +
+            'wrong type is a 400.',
+          params: tableParams,
+          body: rowBody,
+          response: { 200: envelope(references) },
+        },
+      },
+      async (request) =>
+        success(await referencesOf(context, callerOf(request), refOf(request.params), request.body)),
     );
     app.post(
       '/api/sql/:db/:schema/:table/history',

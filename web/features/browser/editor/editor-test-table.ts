@@ -82,6 +82,7 @@ export function customersTable(rights: Partial<TableRights> = {}, columns = cust
         referencedSchema: 'main',
         referencedTable: 'countries',
         referencedColumns: ['country_code'],
+        onDelete: 'no action',
       },
     ],
     rights: { ...allRights, ...rights },

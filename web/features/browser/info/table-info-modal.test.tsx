@@ -92,6 +92,7 @@ const invoice: TableListItem = {
       referencedSchema: 'dbo',
       referencedTable: 'Customer',
       referencedColumns: ['CustomerId'],
+      onDelete: 'no action',
     },
   ],
   rights: { canInsert: true, canUpdate: true, canDelete: false },
