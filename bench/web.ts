@@ -11,7 +11,9 @@
  * take on a 10 Mbit/s link (bytes alone: no round trips); and the public home page of a first-time visitor (signed
  * out, empty cache): its bytes and its largest contentful paint.
  * Writes bench/results/web.md and prints the table (`--home` measures the home page alone, into
- * bench/results/web-home.md, without the 10-million-row table). Not a test, and not part of npm test.
+ * bench/results/web-home.md, without the 10-million-row table; `--wide` measures a 60-column table alone, into
+ * bench/results/web-wide.md: from a 100-row page's answer to the frame after its 100th row, opening and Next, and the
+ * API requests of opening the table against opening a saved view of it; issue 36). Not a test, and not part of npm test.
  *
  * The timings are taken inside the page (performance.now(), a MutationObserver on the grid, then the next
  * animation frame, when the browser paints what changed), so Playwright's own polling is not in them.
@@ -20,7 +22,7 @@
  * note; generate_series) lives in its own database `dbui_bench_web`, created on the first run (a minute or two)
  * and reused while it holds the right rows; it is dropped at the end unless --keep is given.
  *
- * BENCH_ROWS (default 10,000,000), BENCH_RUNS (default 7), POSTGRES_TEST_URL (the PostgreSQL server, default
+ * BENCH_ROWS (default 10,000,000), BENCH_WIDE_ROWS (--wide's table, default 10,000), BENCH_RUNS (default 7), POSTGRES_TEST_URL (the PostgreSQL server, default
  * postgres://postgres@127.0.0.1:5432/postgres), CHROMIUM_PATH (else the journeys' Chromium), DBUI_DIST (a private copy
  * of dist/ to serve, as the journeys take it).
  */
