@@ -11,7 +11,9 @@
  * take on a 10 Mbit/s link (bytes alone: no round trips); and the public home page of a first-time visitor (signed
  * out, empty cache): its bytes and its largest contentful paint.
  * Writes bench/results/web.md and prints the table (`--home` measures the home page alone, into
- * bench/results/web-home.md, without the 10-million-row table). Not a test, and not part of npm test.
+ * bench/results/web-home.md, without the 10-million-row table; `--wide` measures a 60-column table alone, into
+ * bench/results/web-wide.md: from a 100-row page's answer to the frame after its 100th row, opening and Next, and the
+ * API requests of opening the table against opening a saved view of it; issue 36). Not a test, and not part of npm test.
  *
  * The timings are taken inside the page (performance.now(), a MutationObserver on the grid, then the next
  * animation frame, when the browser paints what changed), so Playwright's own polling is not in them.
@@ -20,7 +22,7 @@
  * note; generate_series) lives in its own database `dbui_bench_web`, created on the first run (a minute or two)
  * and reused while it holds the right rows; it is dropped at the end unless --keep is given.
  *
- * BENCH_ROWS (default 10,000,000), BENCH_RUNS (default 7), POSTGRES_TEST_URL (the PostgreSQL server, default
+ * BENCH_ROWS (default 10,000,000), BENCH_WIDE_ROWS (--wide's table, default 10,000), BENCH_RUNS (default 7), POSTGRES_TEST_URL (the PostgreSQL server, default
  * postgres://postgres@127.0.0.1:5432/postgres), CHROMIUM_PATH (else the journeys' Chromium), DBUI_DIST (a private copy
  * of dist/ to serve, as the journeys take it).
  */
@@ -33,9 +35,10 @@ import pg from 'pg';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from '@playwright/test';
 import { SESSION_STORAGE_KEY } from '#common/limits.ts';
 import { ensureDemoDatabase } from '#server/demo/demo-database.ts';
-import { benchAdministrator, createBenchRows } from './bench-session.ts';
+import { benchAdministrator, createBenchRows, signedInSession } from './bench-session.ts';
 import { ms } from './bench-stats.ts';
 import { freePort, sleep } from './bench-process.ts';
+import { XSRF_HEADER } from '#server/plugins/csrf.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -43,10 +46,16 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const NEXT_CLICKS = 5;
 const KEEP = process.argv.includes('--keep');
 const HOME_ONLY = process.argv.includes('--home');
+const WIDE = process.argv.includes('--wide');
 const PG_SERVER = process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DATABASE = 'dbui_bench_web';
 const TABLE = 'bench_rows';
-const RESULTS = fileURLToPath(new URL(HOME_ONLY ? 'results/web-home.md' : 'results/web.md', import.meta.url));
+const RESULTS = fileURLToPath(
+  new URL(
+    HOME_ONLY ? 'results/web-home.md' : WIDE ? 'results/web-wide.md' : 'results/web.md',
+    import.meta.url,
+  ),
+);
 /** What `npm start` runs (npm run build makes it); DBUI_DIST names a private copy of dist/ instead. */
 const SERVER_MAIN = path.resolve(
   fileURLToPath(new URL('..', import.meta.url)),
@@ -590,4 +599,270 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+/* ---- --wide: a page of 100 rows of a 60-column table (issue 36, Performance) ---- */
+
+const WIDE_TABLE = 'bench_wide';
+const WIDE_ROWS = Number(process.env.BENCH_WIDE_ROWS ?? 10_000);
+const WIDE_PAGE_SIZE = 100;
+const WIDE_TARGET_MS = 100;
+/** One render time (ms from the page answer's end): to the frame after, and to the rows being in the DOM (the
+ * answer's parsing and React's render; the rest is the browser's style, layout and paint). */
+interface Render {
+  total: number;
+  dom: number;
+}
+/** "647.2 ms | 402.0 ms | 741, 628, …": the medians and every run's total. */
+function renderRow(runs: Render[]): string {
+  const totals = runs.map((r) => r.total);
+  return `${ms(median(totals))} ms | ${ms(median(runs.map((r) => r.dom)))} ms | ${totals.map((v) => v.toFixed(0)).join(', ')}`;
+}
+/** The types of c01…c59, in turn; with the key, 60 columns. */
+const WIDE_TYPES = [
+  { type: 'integer', value: (n: string) => `(${n} * 7) % 100000` },
+  { type: 'numeric(12,2)', value: (n: string) => `(${n} * 13.37) % 1000000` },
+  {
+    type: 'text',
+    value: (n: string) => `'a longer text of row ' || ${n} || ' in the wide table, for the grid to cut'`,
+  },
+  { type: 'varchar(12)', value: (n: string) => `'k' || (${n} % 9973)` },
+  { type: 'boolean', value: (n: string) => `${n} % 3 = 0` },
+  {
+    type: 'timestamptz',
+    value: (n: string) => `timestamptz '2024-01-01 00:00:00+00' + ${n} * interval '17 minutes'`,
+  },
+  { type: 'date', value: (n: string) => `date '2020-01-01' + (${n} % 2000)::integer` },
+  { type: 'jsonb', value: (n: string) => `jsonb_build_object('n', ${n}, 'tag', 't' || (${n} % 10))` },
+] as const;
+const WIDE_COLUMNS = ['id', ...Array.from({ length: 59 }, (_, i) => `c${String(i + 1).padStart(2, '0')}`)];
+
+/** Makes dbui_bench_web.bench_wide (60 columns, WIDE_ROWS rows) unless it is there with its rows already. Every
+ * name and type above is a constant of this file: no SQL from input. */
+async function ensureWideTable(): Promise<boolean> {
+  const server = new pg.Client({ connectionString: PG_SERVER });
+  await server.connect();
+  try {
+    const exists = await server.query('select 1 from pg_database where datname = $1', [DATABASE]);
+    if (exists.rowCount === 0) await server.query(`create database ${DATABASE}`);
+  } finally {
+    await server.end();
+  }
+  const client = new pg.Client({ connectionString: databaseUrl(DATABASE) });
+  await client.connect();
+  try {
+    const present = await client.query('select 1 from pg_class where relname = $1', [WIDE_TABLE]);
+    const have =
+      present.rowCount === 0
+        ? 0
+        : Number((await client.query(`select count(*) as n from ${WIDE_TABLE}`)).rows[0].n);
+    if (have === WIDE_ROWS) return false;
+    const columns = WIDE_COLUMNS.slice(1).map((name, i) => ({ name, ...WIDE_TYPES[i % WIDE_TYPES.length]! }));
+    await client.query(`drop table if exists ${WIDE_TABLE}`);
+    await client.query(
+      `create table ${WIDE_TABLE} (id bigint primary key, ${columns.map((c) => `${c.name} ${c.type}`).join(', ')})`,
+    );
+    await client.query(
+      `insert into ${WIDE_TABLE} select n, ${columns.map((c) => c.value('n')).join(', ')} from generate_series(1, $1::integer) as n`,
+      [WIDE_ROWS],
+    );
+    await client.query(`analyze ${WIDE_TABLE}`);
+    return true;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Installed before the app's scripts: records in window.__wide the frame (ms since navigation start) after the
+ * grid first holds `count` data rows, and the end of the page answer (Resource Timing responseEnd) those rows came in.
+ */
+function watchRows({ selector, count }: { selector: string; count: number }): void {
+  const w = window as unknown as {
+    __wide?: { domAt: number; frameAt: number; responseEnd: number } | null;
+  };
+  w.__wide = null;
+  let seen = false;
+  const observer = new MutationObserver(() => {
+    if (seen || document.querySelectorAll(selector).length < count) return;
+    seen = true;
+    observer.disconnect();
+    const domAt = performance.now();
+    requestAnimationFrame(() => {
+      const frameAt = performance.now();
+      const pages = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
+        (entry) =>
+          /\/page\/\d+(\/search)?$/.test(new URL(entry.name).pathname) && entry.responseEnd <= frameAt,
+      );
+      const last = pages[pages.length - 1];
+      w.__wide = { domAt, frameAt, responseEnd: last ? last.responseEnd : Number.NaN };
+    });
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
+
+/** A fresh tab on `url`: the ms from the page answer's end to the frame after the 100th row, and the API calls made
+ * until then. */
+async function openWide(
+  context: BrowserContext,
+  url: string,
+): Promise<{ page: Page; renderMs: Render; apiCalls: string[] }> {
+  const page = await context.newPage();
+  const apiCalls: string[] = [];
+  page.on('request', (request) => {
+    const pathname = new URL(request.url()).pathname;
+    if (pathname.startsWith('/api/')) apiCalls.push(`${request.method()} ${pathname}`);
+  });
+  await page.addInitScript(watchRows, { selector: ROW_SELECTOR, count: WIDE_PAGE_SIZE });
+  await page.goto(url);
+  await page.waitForFunction(() => Boolean((window as unknown as { __wide?: unknown }).__wide), null, {
+    timeout: 60_000,
+  });
+  const wide = await page.evaluate(
+    () => (window as unknown as { __wide: { domAt: number; frameAt: number; responseEnd: number } }).__wide,
+  );
+  return {
+    page,
+    renderMs: { total: wide.frameAt - wide.responseEnd, dom: wide.domAt - wide.responseEnd },
+    apiCalls: [...apiCalls],
+  };
+}
+
+/** Clicks Next page: the ms from the new page answer's end to the frame after the first row changed. */
+async function wideNext(page: Page): Promise<Render> {
+  const target = page.getByRole('button', { name: 'Next page', exact: true }).first();
+  await target.waitFor();
+  const handle = await target.elementHandle();
+  return page.evaluate(
+    ({ element, selector, count }) =>
+      new Promise<{ total: number; dom: number }>((resolve, reject) => {
+        const before = document.querySelector(selector)?.textContent ?? '';
+        const started = performance.now();
+        const timer = setTimeout(() => reject(new Error('the grid did not change within 30 s')), 30_000);
+        const observer = new MutationObserver(() => {
+          const rows = document.querySelectorAll(selector);
+          const now = rows[0]?.textContent ?? '';
+          if (now === '' || now === before || rows.length < count) return;
+          observer.disconnect();
+          clearTimeout(timer);
+          const domAt = performance.now();
+          requestAnimationFrame(() => {
+            const frameAt = performance.now();
+            const pages = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter(
+              (entry) =>
+                /\/page\/\d+(\/search)?$/.test(new URL(entry.name).pathname) &&
+                entry.startTime >= started &&
+                entry.responseEnd <= frameAt,
+            );
+            const last = pages[pages.length - 1];
+            const end = last ? last.responseEnd : Number.NaN;
+            resolve({ total: frameAt - end, dom: domAt - end });
+          });
+        });
+        observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+        (element as HTMLElement).click();
+      }),
+    { element: handle, selector: ROW_SELECTOR, count: WIDE_PAGE_SIZE },
+  );
+}
+
+/** Saves a private view of the wide table showing all its columns, through the API as the web app sends it. */
+async function saveWideView(origin: string, token: string): Promise<number> {
+  const session = await signedInSession(origin, token);
+  const answer = await fetch(`${origin}/api/sql/bench/public/${WIDE_TABLE}/views`, {
+    method: 'POST',
+    headers: {
+      authorization: session.authorization,
+      cookie: session.cookie,
+      [XSRF_HEADER]: session.xsrf,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      Id: 0,
+      name: 'All 60 columns',
+      columns: WIDE_COLUMNS.map((name) => ({ name })),
+      orderBy: null,
+      where: null,
+      pageSize: WIDE_PAGE_SIZE,
+      shared: 'private',
+    }),
+  });
+  const body = (await answer.json()) as { data?: { Id?: number }; message?: string };
+  if (!answer.ok || !body.data?.Id)
+    throw new Error(`saving the view failed: ${answer.status} ${body.message}`);
+  return body.data.Id;
+}
+
+async function wideMain(): Promise<void> {
+  const made = await ensureWideTable();
+  console.log(
+    `${made ? 'made' : 'reusing'} ${DATABASE}.${WIDE_TABLE} (${WIDE_ROWS.toLocaleString('en-US')} rows, ${WIDE_COLUMNS.length} columns)`,
+  );
+  const loads: number[] = [os.loadavg()[0] ?? 0];
+  const { dir, token } = await preparedDataDir();
+  const server = await startServer(dir);
+  const browser = await chromium.launch({
+    executablePath: await chromiumPath(),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  try {
+    const stored = await verificationFor(server.origin, token);
+    const base = `${server.origin}/db/bench/public/${WIDE_TABLE}`;
+    const cols = encodeURIComponent(WIDE_COLUMNS.join(','));
+    const tableUrl = `${base}?size=${WIDE_PAGE_SIZE}&cols=${cols}`;
+    const viewId = await saveWideView(server.origin, token);
+    const context = await signedInContext(browser, stored);
+    const renderMs: Render[] = [];
+    const nextMs: Render[] = [];
+    let tableCalls: string[] = [];
+    let viewCalls: string[] = [];
+    let headers = 0;
+    try {
+      // One untimed visit fills the browser's cache with the app's files.
+      await (await openWide(context, tableUrl)).page.close();
+      for (let run = 0; run < RUNS; run++) {
+        const opened = await openWide(context, tableUrl);
+        renderMs.push(opened.renderMs);
+        tableCalls = opened.apiCalls;
+        headers = await opened.page.locator('[role="grid"][aria-label="Rows"] thead th').count();
+        nextMs.push(await wideNext(opened.page));
+        await opened.page.close();
+        const view = await openWide(context, `${base}?view=${viewId}`);
+        viewCalls = view.apiCalls;
+        await view.page.close();
+        loads.push(os.loadavg()[0] ?? 0);
+      }
+    } finally {
+      await context.close();
+    }
+    const mark = (value: number) => (value <= WIDE_TARGET_MS ? 'within target' : 'over target');
+    const list = (calls: string[]) =>
+      calls.map((c) => `\`${c.replace(/\/api\/sql\/bench\/public\/bench_wide/, '/api/sql/…')}\``).join(', ');
+    const lines = [
+      `Median of ${RUNS} runs; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus().length} cores, 1-minute load average ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} (a shared, noisy machine: other work may run beside the bench); Chromium headless at 1366×900.`,
+      '',
+      `PostgreSQL \`${WIDE_TABLE}\`: ${WIDE_ROWS.toLocaleString('en-US')} rows, ${WIDE_COLUMNS.length} columns (a bigint key; integer, numeric, text, varchar(12), boolean, timestamptz, date and jsonb in turn), page size ${WIDE_PAGE_SIZE}, all ${WIDE_COLUMNS.length} columns shown through \`cols=\` (the grid showed ${headers} header cells).`,
+      '',
+      '| measure | median | of which until the rows are in the DOM | runs (ms) | target |',
+      '| --- | ---: | ---: | --- | --- |',
+      `| page answer's end → frame after the 100th row (opening the table) | ${renderRow(renderMs)} | ${WIDE_TARGET_MS} ms: ${mark(median(renderMs.map((r) => r.total)))} |`,
+      `| Next page: page answer's end → frame after the rows changed | ${renderRow(nextMs)} | ${WIDE_TARGET_MS} ms: ${mark(median(nextMs.map((r) => r.total)))} |`,
+      '',
+      `API requests until the grid shows its ${WIDE_PAGE_SIZE} rows (the last run): opening the table (\`?size=${WIDE_PAGE_SIZE}&cols=…\`) ${tableCalls.length}: ${list(tableCalls)}; opening the saved view (\`?view=${viewId}\`) ${viewCalls.length}: ${list(viewCalls)}. Target: the view at most one more (${viewCalls.length - tableCalls.length <= 1 ? 'met' : 'not met'}: ${viewCalls.length - tableCalls.length >= 0 ? '+' : ''}${viewCalls.length - tableCalls.length}).`,
+      '',
+      `How: a fresh tab each run (the app's files cached, the session stored); the times are taken inside the page: the page answer's (\`…/page/N/search\`) responseEnd from the Resource Timing API to the animation frame after a MutationObserver saw the ${WIDE_PAGE_SIZE}th data row (Next: the first row's text changed with ${WIDE_PAGE_SIZE} rows present); "in the DOM" is the observer's own moment, after React's commit, before style, layout and paint. So they hold the answer's parsing, React's render and the browser's layout, not the network or the server. Requests: every \`/api/\` request the tab made from navigation to that frame. \`npm run bench:web -- --wide\` (BENCH_RUNS, BENCH_WIDE_ROWS).`,
+    ];
+    fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+    fs.writeFileSync(RESULTS, `${lines.join('\n')}\n`);
+    console.log(`\n${lines.join('\n')}\n\nwritten to ${path.relative(process.cwd(), RESULTS)}`);
+  } finally {
+    await browser.close();
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (KEEP) console.log(`kept ${DATABASE} (--keep)`);
+    else {
+      await dropBenchDatabase();
+      console.log(`dropped ${DATABASE} (--keep keeps it for the next run)`);
+    }
+  }
+}
+
+await (WIDE ? wideMain() : main());
