@@ -13,9 +13,10 @@ import {
 
 /*
  * The browser's view in its address (docs/architecture.md habit 16): /db/{db}/{schema}/{table}?page=3&size=40&
- * sort=-Name&q.<Column>=<term>&where=<filter>&cols=<columns>, so a view can be bookmarked, shared and reloaded. Defaults are left
- * out (page 1, size 20, no sort, no terms, no filter, the spec's columns); a value that does not parse falls back to its default instead
- * of failing the page (a filter that does not, with a sentence saying why: filter/where-param.ts, where-check.ts).
+ * sort=-Name&q.<Column>=<term>&where=<filter>&cols=<columns>, so a view can be bookmarked, shared and reloaded.
+ * Defaults are left out (page 1, size 20, no sort, no terms, no filter, the spec's columns); a value that does not
+ * parse falls back to its default instead of failing the page (a filter that does not, with a sentence saying why:
+ * filter/where-param.ts, where-check.ts).
  *
  * A saved view (issue 36, decision 0062) is `view=<Id>` plus only what differs from it: `?view=7` alone opens the
  * view as saved; `?view=7&sort=-Name` sorts it otherwise; an empty parameter (`sort=`, `where=`, `cols=`) sets that

@@ -38,9 +38,9 @@ function withView(
 }
 
 /**
- * The browser's view (table, search, filter, sort, page, size, columns) as state, written into the address after every change
- * (replaceState, no navigation). Spec 000 §4/§5: a new search, filter, sort or page size goes back to page 1; a new
- * table starts with no search, no filter and no sort and keeps the page size.
+ * The browser's view (table, search, filter, sort, page, size, columns, saved view) as state, written into the address
+ * after every change (replaceState, no navigation). Spec 000 §4/§5: a new search, filter, sort or page size goes back
+ * to page 1; a new table starts with no search, no filter, no sort and no saved view, and keeps the page size.
  */
 export function useBrowserView(initial: BrowserAddress) {
   const [view, setView] = useState(initial);
