@@ -91,8 +91,8 @@ function databaseUrl(name: string): string {
   return url.toString();
 }
 
-/** Makes dbui_bench_web.bench_rows with ROWS rows unless it is there already: whether it was made. */
-async function ensureBenchTable(): Promise<boolean> {
+/** Makes the database dbui_bench_web unless it is there already. */
+async function ensureBenchDatabase(): Promise<void> {
   const server = new pg.Client({ connectionString: PG_SERVER });
   await server.connect();
   try {
@@ -101,6 +101,11 @@ async function ensureBenchTable(): Promise<boolean> {
   } finally {
     await server.end();
   }
+}
+
+/** Makes dbui_bench_web.bench_rows with ROWS rows unless it is there already: whether it was made. */
+async function ensureBenchTable(): Promise<boolean> {
+  await ensureBenchDatabase();
   const client = new pg.Client({ connectionString: databaseUrl(DATABASE) });
   await client.connect();
   try {
@@ -638,14 +643,7 @@ const WIDE_COLUMNS = ['id', ...Array.from({ length: 59 }, (_, i) => `c${String(i
 /** Makes dbui_bench_web.bench_wide (60 columns, WIDE_ROWS rows) unless it is there with its rows already. Every
  * name and type above is a constant of this file: no SQL from input. */
 async function ensureWideTable(): Promise<boolean> {
-  const server = new pg.Client({ connectionString: PG_SERVER });
-  await server.connect();
-  try {
-    const exists = await server.query('select 1 from pg_database where datname = $1', [DATABASE]);
-    if (exists.rowCount === 0) await server.query(`create database ${DATABASE}`);
-  } finally {
-    await server.end();
-  }
+  await ensureBenchDatabase();
   const client = new pg.Client({ connectionString: databaseUrl(DATABASE) });
   await client.connect();
   try {
