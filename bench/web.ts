@@ -22,7 +22,7 @@
  * note; generate_series) lives in its own database `dbui_bench_web`, created on the first run (a minute or two)
  * and reused while it holds the right rows; it is dropped at the end unless --keep is given.
  *
- * BENCH_ROWS (default 10,000,000), BENCH_WIDE_ROWS (--wide's table, default 10,000), BENCH_RUNS (default 7), POSTGRES_TEST_URL (the PostgreSQL server, default
+ * BENCH_ROWS (default 10,000,000), BENCH_WIDE_ROWS (--wide's table, default 10,000), BENCH_RUNS (default 7), BENCH_PROFILE (--wide: a .cpuprofile file of the last Next page), POSTGRES_TEST_URL (the PostgreSQL server, default
  * postgres://postgres@127.0.0.1:5432/postgres), CHROMIUM_PATH (else the journeys' Chromium), DBUI_DIST (a private copy
  * of dist/ to serve, as the journeys take it).
  */
@@ -47,6 +47,8 @@ const NEXT_CLICKS = 5;
 const KEEP = process.argv.includes('--keep');
 const HOME_ONLY = process.argv.includes('--home');
 const WIDE = process.argv.includes('--wide');
+/** --wide: where to write a CPU profile (.cpuprofile, Chromium DevTools) of the last run's Next page; none without. */
+const PROFILE = process.env.BENCH_PROFILE;
 const PG_SERVER = process.env.POSTGRES_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DATABASE = 'dbui_bench_web';
 const TABLE = 'bench_rows';
@@ -762,6 +764,22 @@ async function wideNext(page: Page): Promise<Render> {
   );
 }
 
+/** Starts Chromium's CPU profiler on the tab; `stop` writes the profile (open it in DevTools' Performance panel). */
+async function startProfile(page: Page): Promise<{ stop: (file: string) => Promise<void> }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await cdp.send('Profiler.stop');
+      fs.writeFileSync(file, JSON.stringify(profile));
+      console.log(`CPU profile of the last Next page written to ${file}`);
+      await cdp.detach();
+    },
+  };
+}
+
 /** Saves a private view of the wide table showing all its columns, through the API as the web app sends it. */
 async function saveWideView(origin: string, token: string): Promise<number> {
   const session = await signedInSession(origin, token);
@@ -820,8 +838,14 @@ async function wideMain(): Promise<void> {
         const opened = await openWide(context, tableUrl);
         renderMs.push(opened.renderMs);
         tableCalls = opened.apiCalls;
-        headers = await opened.page.locator('[role="grid"][aria-label="Rows"] thead th').count();
+        headers = await opened.page
+          .locator('[role="grid"][aria-label="Rows"] thead th:not([role="presentation"])')
+          .count();
+        const profiling = PROFILE && run === RUNS - 1 ? await startProfile(opened.page) : null;
+        if (process.env.BENCH_TRACE && run === RUNS - 1) await browser.startTracing(opened.page, { path: process.env.BENCH_TRACE, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
         nextMs.push(await wideNext(opened.page));
+        if (process.env.BENCH_TRACE && run === RUNS - 1) await browser.stopTracing();
+        if (profiling) await profiling.stop(PROFILE as string);
         await opened.page.close();
         const view = await openWide(context, `${base}?view=${viewId}`);
         viewCalls = view.apiCalls;
@@ -837,7 +861,7 @@ async function wideMain(): Promise<void> {
     const lines = [
       `Median of ${RUNS} runs; ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, ${os.cpus().length} cores, 1-minute load average ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)} (a shared, noisy machine: other work may run beside the bench); Chromium headless at 1366×900.`,
       '',
-      `PostgreSQL \`${WIDE_TABLE}\`: ${WIDE_ROWS.toLocaleString('en-US')} rows, ${WIDE_COLUMNS.length} columns (a bigint key; integer, numeric, text, varchar(12), boolean, timestamptz, date and jsonb in turn), page size ${WIDE_PAGE_SIZE}, all ${WIDE_COLUMNS.length} columns shown through \`cols=\` (the grid showed ${headers} header cells).`,
+      `PostgreSQL \`${WIDE_TABLE}\`: ${WIDE_ROWS.toLocaleString('en-US')} rows, ${WIDE_COLUMNS.length} columns (a bigint key; integer, numeric, text, varchar(12), boolean, timestamptz, date and jsonb in turn), page size ${WIDE_PAGE_SIZE}, all ${WIDE_COLUMNS.length} columns shown through \`cols=\` (the grid rendered the ${headers} in sight and a few either side: web/features/browser/grid/column-window.ts).`,
       '',
       '| measure | median | of which until the rows are in the DOM | runs (ms) | target |',
       '| --- | ---: | ---: | --- | --- |',

@@ -1,5 +1,5 @@
-import type { CSSProperties, KeyboardEvent } from 'react';
-import { useId, useLayoutEffect, useMemo, useState } from 'react';
+import type { CSSProperties, KeyboardEvent, ReactNode } from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Skeleton, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
@@ -12,6 +12,8 @@ import classes from './data-grid.module.css';
 import type { ColumnLayout } from '#web/features/browser/columns/columns-param.ts';
 import { setColumnWidth, shownColumns, type ShownColumn } from './column-layout.ts';
 import { ColumnResizeHandle } from './column-resize-handle.tsx';
+import type { WindowPart } from './column-window.ts';
+import { useColumnWindow } from './use-column-window.ts';
 import { cellKey, moveFocus, positionOf, useGridFocus } from './grid-focus.ts';
 import { isSortable } from '#common/sorting.ts';
 import { ariaSort, nextSort } from './sort-cycle.ts';
@@ -141,7 +143,11 @@ export function DataGrid({
     () => ({ rows: loading ? 0 : rows.length, columns: Math.max(1, shown.length) }),
     [loading, rows.length, shown.length],
   );
-  const { gridRef, tabIndexOf, focusCell, onFocus } = useGridFocus<HTMLTableElement>(bounds);
+  const { gridRef, active, tabIndexOf, focusCell, onFocus } = useGridFocus<HTMLTableElement>(bounds);
+  // A wide grid renders the columns in sight only (column-window.ts), with planned widths.
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const { parts, widths, totalWidth } = useColumnWindow(scrollRef, placed, active.column);
+  const windowed = widths !== null;
   const hintId = useId();
   // The whole of a long, JSON or binary value, in a side panel (value-panel/, decision 0064).
   const valuePanel = useValuePanel(table);
@@ -175,11 +181,27 @@ export function DataGrid({
     grid.querySelectorAll('thead th[data-pinned]').forEach((header) => observer?.observe(header));
     return () => observer?.disconnect();
   }, [gridRef, pinnedCount, placed]);
-  const placementOf = (entry: ShownColumn, columnIndex: number) =>
-    placement(entry, pinLefts[columnIndex], entry.pinned && columnIndex === pinnedCount - 1);
+  const placementOf = (entry: ShownColumn, columnIndex: number) => ({
+    ...placement(
+      widths ? { ...entry, width: widths[columnIndex] } : entry,
+      pinLefts[columnIndex],
+      entry.pinned && columnIndex === pinnedCount - 1,
+    ),
+    // Where the cell is among all the columns, when the grid renders only some.
+    'aria-colindex': windowed ? columnIndex + 1 : undefined,
+  });
+  /** The cells of one row: each part's cell, or an empty one as wide as the columns left out. */
+  const cellsOf = (cell: (index: number) => ReactNode, Gap: 'td' | 'th' = 'td') =>
+    parts.map((part: WindowPart) =>
+      part.kind === 'gap' ? (
+        <Gap key={part.key} role="presentation" className={classes.gap} style={{ width: part.width }} />
+      ) : (
+        cell(part.index)
+      ),
+    );
   const resize = (name: string, width: number) =>
     onLayoutChange?.(setColumnWidth(table, layout, name, width));
-  const minWidth = placed.reduce((sum, entry) => sum + (entry.width ?? AUTO_WIDTH), 0);
+  const minWidth = totalWidth ?? placed.reduce((sum, entry) => sum + (entry.width ?? AUTO_WIDTH), 0);
 
   /** Copies one cell's value (Ctrl+C or ⌘+C on the active cell, or its button). */
   const copyCell = (rowIndex: number, column: Column) => {
@@ -231,23 +253,26 @@ export function DataGrid({
     if (loading) {
       return Array.from({ length: SKELETON_ROWS }, (_, index) => (
         <Table.Tr key={index}>
-          {placed.map((entry, columnIndex) => (
-            <Table.Td
-              key={entry.column.name}
-              role="gridcell"
-              className={classes.cell}
-              {...placementOf(entry, columnIndex)}
-            >
-              <Skeleton height={12} radius="sm" />
-            </Table.Td>
-          ))}
+          {cellsOf((columnIndex) => {
+            const entry = placed[columnIndex];
+            return entry ? (
+              <Table.Td
+                key={entry.column.name}
+                role="gridcell"
+                className={classes.cell}
+                {...placementOf(entry, columnIndex)}
+              >
+                <Skeleton height={12} radius="sm" />
+              </Table.Td>
+            ) : null;
+          })}
         </Table.Tr>
       ));
     }
     if (rows.length === 0) {
       return (
         <Table.Tr>
-          <Table.Td role="gridcell" colSpan={Math.max(1, shown.length)} className={classes.message}>
+          <Table.Td role="gridcell" colSpan={Math.max(1, parts.length)} className={classes.message}>
             <Text c="dimmed" size="sm">
               {filtered ? gridMessages.noMatch : gridMessages.empty}
             </Text>
@@ -255,60 +280,79 @@ export function DataGrid({
         </Table.Tr>
       );
     }
-    return grid.getRowModel().rows.map((row, index) => (
-      <Table.Tr key={row.id} className={classes.row} data-row={index} onClick={() => onOpenRow(row.original)}>
-        {row.getAllCells().map((cell, columnIndex) => {
-          const meta = cell.column.columnDef.meta;
-          if (!meta) return null;
-          const { column } = meta;
-          const value = row.original[column.name] ?? null;
-          const position = { row: index + 1, column: columnIndex };
-          return (
-            // A plain td with Table.Td's class: a page has up to 800 cells, and each Table.Td is a styled Box.
-            <td
-              key={cell.id}
-              role="gridcell"
-              className={cellClass}
-              {...placementOf(meta.shown, columnIndex)}
-              data-align={alignOf(column)}
-              data-cell={cellKey(position)}
-              tabIndex={tabIndexOf(position)}
-              aria-keyshortcuts={
-                value === null
-                  ? undefined
-                  : offersWholeValue(column, value)
-                    ? 'Shift+Enter Control+C Meta+C'
-                    : 'Control+C Meta+C'
-              }
-            >
-              <CellValue column={column} value={value} />
-              {offersWholeValue(column, value) && (
-                <ShowValueButton column={column.name} onShow={() => valuePanel.show(row.original, column)} />
-              )}
-              {value !== null && (
-                <CellCopyButton
-                  className={classes.copy}
-                  column={column.name}
-                  text={() => copyText(column, value)}
-                  copied={copiedCell === `${row.id}:${column.name}`}
-                  onCopied={() => setCopiedCell(`${row.id}:${column.name}`)}
-                />
-              )}
-            </td>
-          );
-        })}
-      </Table.Tr>
-    ));
+    return grid.getRowModel().rows.map((row, index) => {
+      const cells = row.getAllCells();
+      return (
+        <Table.Tr
+          key={row.id}
+          className={classes.row}
+          data-row={index}
+          onClick={() => onOpenRow(row.original)}
+        >
+          {cellsOf((columnIndex) => {
+            const cell = cells[columnIndex];
+            const meta = cell?.column.columnDef.meta;
+            if (!cell || !meta) return null;
+            const { column } = meta;
+            const value = row.original[column.name] ?? null;
+            const position = { row: index + 1, column: columnIndex };
+            return (
+              // A plain td with Table.Td's class: a page has up to 800 cells, and each Table.Td is a styled Box.
+              <td
+                key={cell.id}
+                role="gridcell"
+                className={cellClass}
+                {...placementOf(meta.shown, columnIndex)}
+                data-align={alignOf(column)}
+                data-cell={cellKey(position)}
+                tabIndex={tabIndexOf(position)}
+                aria-keyshortcuts={
+                  value === null
+                    ? undefined
+                    : offersWholeValue(column, value)
+                      ? 'Shift+Enter Control+C Meta+C'
+                      : 'Control+C Meta+C'
+                }
+              >
+                <CellValue column={column} value={value} />
+                {offersWholeValue(column, value) && (
+                  <ShowValueButton
+                    column={column.name}
+                    onShow={() => valuePanel.show(row.original, column)}
+                  />
+                )}
+                {value !== null && (
+                  <CellCopyButton
+                    className={classes.copy}
+                    column={column.name}
+                    text={() => copyText(column, value)}
+                    copied={copiedCell === `${row.id}:${column.name}`}
+                    onCopied={() => setCopiedCell(`${row.id}:${column.name}`)}
+                  />
+                )}
+              </td>
+            );
+          })}
+        </Table.Tr>
+      );
+    });
   };
 
   return (
-    <Table.ScrollContainer type="native" minWidth={minWidth} classNames={{ scrollContainer: classes.scroll }}>
+    <Table.ScrollContainer
+      ref={scrollRef}
+      type="native"
+      minWidth={minWidth}
+      classNames={{ scrollContainer: classes.scroll }}
+    >
       <VisuallyHidden id={hintId}>{gridMessages.keys}</VisuallyHidden>
       <Table
         ref={gridRef}
         role="grid"
         aria-label={gridMessages.label}
         aria-describedby={hintId}
+        aria-colcount={windowed ? placed.length : undefined}
+        style={totalWidth === null ? undefined : { tableLayout: 'fixed', width: totalWidth }}
         onKeyDown={onGridKeyDown}
         onFocus={onFocus}
         aria-busy={loading || stale || undefined}
@@ -320,9 +364,10 @@ export function DataGrid({
       >
         <Table.Thead>
           <Table.Tr>
-            {headerGroup?.headers.map((header, columnIndex) => {
-              const meta = header.column.columnDef.meta;
-              if (!meta) return null;
+            {cellsOf((columnIndex) => {
+              const header = headerGroup?.headers[columnIndex];
+              const meta = header?.column.columnDef.meta;
+              if (!header || !meta) return null;
               const { column } = meta;
               const direction = ariaSort(sort, column.name);
               const position = { row: 0, column: columnIndex };
@@ -372,7 +417,7 @@ export function DataGrid({
                   )}
                 </Table.Th>
               );
-            })}
+            }, 'th')}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>{body()}</Table.Tbody>
