@@ -842,7 +842,16 @@ async function wideMain(): Promise<void> {
           .locator('[role="grid"][aria-label="Rows"] thead th:not([role="presentation"])')
           .count();
         const profiling = PROFILE && run === RUNS - 1 ? await startProfile(opened.page) : null;
-        if (process.env.BENCH_TRACE && run === RUNS - 1) await browser.startTracing(opened.page, { path: process.env.BENCH_TRACE, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink.user_timing'] });
+        if (process.env.BENCH_TRACE && run === RUNS - 1)
+          await browser.startTracing(opened.page, {
+            path: process.env.BENCH_TRACE,
+            categories: [
+              'devtools.timeline',
+              'disabled-by-default-devtools.timeline',
+              'v8.execute',
+              'blink.user_timing',
+            ],
+          });
         nextMs.push(await wideNext(opened.page));
         if (process.env.BENCH_TRACE && run === RUNS - 1) await browser.stopTracing();
         if (profiling) await profiling.stop(PROFILE as string);
