@@ -8,9 +8,9 @@ import { lookAt, screenshotsWanted } from './support/look.ts';
 
 /*
  * The grid's columns (issue 36, decision 0063) on PostgreSQL Chinook, as the administrator: Employee has 15 columns,
- * the grid shows 8 by default (indexed first). The Columns chooser shows a hidden column, moves it first; its header's
- * resize handle widens it by keyboard; it sorts; the address carries cols= and a reload keeps it; Reset to default
- * goes back to the spec's 8. A wide layout with a pinned column, scrolled sideways, is looked at too. A table of 40
+ * the grid shows 8 by default (indexed first). The Columns chooser shows a hidden column, moves it first (by keyboard,
+ * then by drag); its header's resize handle widens it by keyboard; it sorts; the address carries cols= and a reload
+ * keeps it; Reset to default goes back to the spec's 8. A wide layout with a pinned column, scrolled sideways, is looked at too. A table of 40
  * columns, all shown, renders only those in sight: scrolling sideways and the keyboard bring the others.
  */
 
@@ -80,6 +80,14 @@ test('choose, move, widen, sort and reset a column; the address keeps the layout
   await expect(dialog.getByRole('button', { name: `Move ${email} down` })).toBeFocused();
   await expect.poll(async () => (await headers(page))[0]).toBe(email);
   expect(colsParam(page)?.split(',')[0]).toBe(email);
+  // By drag: the second column's row dropped on the first's takes its place; Email dragged back the same way.
+  const item = (name: string) =>
+    dialog.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: `Show ${name}` }) });
+  const second = (await headers(page))[1] ?? '';
+  await item(second).dragTo(item(email));
+  await expect.poll(async () => (await headers(page))[0]).toBe(second);
+  await item(email).dragTo(item(second));
+  await expect.poll(async () => (await headers(page))[0]).toBe(email);
   await lookAt(page, 'browser-columns-chooser');
   // lookAt's sizes can push the button out of view, and the popover hides while its button is (Mantine's
   // hideDetached), which drops the focus: a person's focus would still be where it was.
