@@ -682,7 +682,10 @@ function watchRows({ selector, count }: { selector: string; count: number }): vo
   w.__wide = null;
   let seen = false;
   const observer = new MutationObserver(() => {
-    if (seen || document.querySelectorAll(selector).length < count) return;
+    // All the page's rows, or (a wide grid renders the rows in sight only) its first with the page's row count said.
+    const rows = document.querySelectorAll(selector);
+    const said = rows[0]?.closest('table')?.getAttribute('aria-rowcount') === String(count + 1);
+    if (seen || rows.length === 0 || (rows.length < count && !said)) return;
     seen = true;
     observer.disconnect();
     const domAt = performance.now();
@@ -740,7 +743,8 @@ async function wideNext(page: Page): Promise<Render> {
         const observer = new MutationObserver(() => {
           const rows = document.querySelectorAll(selector);
           const now = rows[0]?.textContent ?? '';
-          if (now === '' || now === before || rows.length < count) return;
+          const said = rows[0]?.closest('table')?.getAttribute('aria-rowcount') === String(count + 1);
+          if (now === '' || now === before || (rows.length < count && !said)) return;
           observer.disconnect();
           clearTimeout(timer);
           const domAt = performance.now();

@@ -31,7 +31,7 @@ test.beforeAll(async () => {
   await chinook.query(`create table wide_specimen (wide_id integer primary key, ${wideColumns})`);
   await chinook.query(
     `insert into wide_specimen select n, ${WIDE_NAMES.map((name) => `'${name}-' || n`).join(', ')}
-     from generate_series(1, 5) as n`,
+     from generate_series(1, 60) as n`,
   );
   server = await startAppServer('browser-columns', databasesEnv([chinook]));
   admin = await signInAdmin(server);
@@ -197,8 +197,18 @@ test('a grid of 40 columns renders those in sight; scrolling and the keyboard re
   page,
 }) => {
   const cols = ['wide_id:pin', ...WIDE_NAMES].join(',');
-  await openTable(page, server, admin, chinook, 'wide_specimen', `?cols=${encodeURIComponent(cols)}`);
+  await openTable(
+    page,
+    server,
+    admin,
+    chinook,
+    'wide_specimen',
+    `?size=100&cols=${encodeURIComponent(cols)}`,
+  );
   await expect(grid(page)).toHaveAttribute('aria-colcount', '40');
+  // Its rows too: the page has 60, the grid (bounded in height on a desktop) renders those in sight.
+  await expect(grid(page)).toHaveAttribute('aria-rowcount', '61');
+  expect(await grid(page).locator('tbody tr[data-row]').count()).toBeLessThan(60);
   const rendered = (await headers(page)).length;
   expect(rendered).toBeLessThan(40);
   expect(await headers(page)).toContain('w01');
@@ -218,6 +228,14 @@ test('a grid of 40 columns renders those in sight; scrolling and the keyboard re
   await lookAt(page, 'browser-columns-wide-end');
   await page.keyboard.press('Home');
   await expect(grid(page).locator('[data-cell="1:0"]')).toBeFocused();
+  // Control+End: the last row's last cell, rendered for it.
+  await page.keyboard.press('Control+End');
+  const corner = grid(page).locator('[data-cell="60:39"]');
+  await expect(corner).toBeFocused();
+  await expect(corner).toHaveText('w39-60');
+  await expect(corner).toBeInViewport();
+  await page.keyboard.press('Control+Home');
+  await expect(grid(page).getByRole('button', { name: 'wide_id', exact: true })).toBeFocused();
 
   // Scrolling sideways by hand brings the far columns in.
   await grid(page).evaluate((table) => {

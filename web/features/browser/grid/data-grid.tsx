@@ -14,6 +14,7 @@ import { setColumnWidth, shownColumns, type ShownColumn } from './column-layout.
 import { ColumnResizeHandle } from './column-resize-handle.tsx';
 import type { WindowPart } from './column-window.ts';
 import { useColumnWindow } from './use-column-window.ts';
+import { useRowWindow } from './use-row-window.ts';
 import { cellKey, moveFocus, positionOf, useGridFocus } from './grid-focus.ts';
 import { isSortable } from '#common/sorting.ts';
 import { ariaSort, nextSort } from './sort-cycle.ts';
@@ -148,6 +149,8 @@ export function DataGrid({
   const scrollRef = useRef<HTMLDivElement>(null);
   const { parts, widths, totalWidth } = useColumnWindow(scrollRef, placed, active.column);
   const windowed = widths !== null;
+  // And its rows in sight, the active cell's always (the focus model counts the header as row 0).
+  const rowWindow = useRowWindow(scrollRef, loading ? 0 : rows.length, active.row - 1, windowed);
   const hintId = useId();
   // The whole of a long, JSON or binary value, in a side panel (value-panel/, decision 0064).
   const valuePanel = useValuePanel(table);
@@ -280,13 +283,27 @@ export function DataGrid({
         </Table.Tr>
       );
     }
-    return grid.getRowModel().rows.map((row, index) => {
+    const modelRows = grid.getRowModel().rows;
+    return rowWindow.parts.map((part) => {
+      if (part.kind === 'gap') {
+        return (
+          <tr key={part.key} role="presentation">
+            <td colSpan={parts.length} className={classes.gap} style={{ height: part.height }} />
+          </tr>
+        );
+      }
+      const index = part.index;
+      const row = modelRows[index];
+      if (!row) return null;
       const cells = row.getAllCells();
       return (
         <Table.Tr
           key={row.id}
+          ref={windowed ? rowWindow.measure : undefined}
           className={classes.row}
           data-row={index}
+          data-index={index}
+          aria-rowindex={windowed ? index + 2 : undefined}
           onClick={() => onOpenRow(row.original)}
         >
           {cellsOf((columnIndex) => {
@@ -352,6 +369,7 @@ export function DataGrid({
         aria-label={gridMessages.label}
         aria-describedby={hintId}
         aria-colcount={windowed ? placed.length : undefined}
+        aria-rowcount={windowed && !loading ? rows.length + 1 : undefined}
         style={totalWidth === null ? undefined : { tableLayout: 'fixed', width: totalWidth }}
         onKeyDown={onGridKeyDown}
         onFocus={onFocus}
@@ -363,7 +381,7 @@ export function DataGrid({
         verticalSpacing={6}
       >
         <Table.Thead>
-          <Table.Tr>
+          <Table.Tr aria-rowindex={windowed ? 1 : undefined}>
             {cellsOf((columnIndex) => {
               const header = headerGroup?.headers[columnIndex];
               const meta = header?.column.columnDef.meta;
