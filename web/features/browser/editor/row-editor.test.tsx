@@ -7,6 +7,7 @@ import { browserMessages as bm, formMessages as fm } from '#common/messages.ts';
 import { editorMessages as em } from './editor-messages.ts';
 import { ada, customersTable, productTagsTable } from './editor-test-table.ts';
 import { RowEditor, type EditorTarget } from './row-editor.tsx';
+import { queryKeys } from '#web/api/query-keys.ts';
 import { renderPage } from '#web/test/render-page.tsx';
 import { fail, fakeApi, ok, raw } from '#web/test/fake-api.ts';
 
@@ -374,6 +375,43 @@ describe('what references the row (issue 37)', () => {
     // No sentence for a table none of whose rows point here.
     expect(within(confirm).queryByText(/reviews/)).toBeNull();
     expect(calls('POST', `${TABLE_PATH}/references`)).toEqual([{ customer_id: 7 }]);
+  });
+
+  it('after a delete, marks the pages of tables whose rows the database deleted or changed with it as stale', async () => {
+    api.on(
+      'POST',
+      `${TABLE_PATH}/references`,
+      ok([
+        referencing({ table: 'order_lines', constraint: 'fk_ol', onDelete: 'cascade', count: 2 }),
+        referencing({ table: 'payments', constraint: 'fk_p', onDelete: 'no action', count: 0 }),
+      ]),
+    );
+    const { view } = renderEditor({ mode: 'edit', row: ada });
+    const lines = [...queryKeys.sql.table({ db: 'demo', schema: 'main', table: 'order_lines' }), 'page'];
+    const payments = [...queryKeys.sql.table({ db: 'demo', schema: 'main', table: 'payments' }), 'page'];
+    view.queryClient.setQueryData(lines, { rows: [] });
+    view.queryClient.setQueryData(payments, { rows: [] });
+    await dialog(em.editTitle);
+    fireEvent.click(button(em.deleteRow));
+    const confirm = await dialog(bm.deleteRowTitle);
+    await within(confirm).findByText('2 rows of order_lines will be deleted with it.');
+    fireEvent.click(within(confirm).getByRole('button', { name: em.delete }));
+    expect(await screen.findByText(bm.rowDeleted)).toBeTruthy();
+    expect(view.queryClient.getQueryState(lines)?.isInvalidated).toBe(true);
+    expect(view.queryClient.getQueryState(payments)?.isInvalidated).toBe(false);
+  });
+
+  it('offers no Referenced by tab for a table without a row key', async () => {
+    const columns = customersTable().columns.map((c) => ({
+      ...c,
+      isIdentity: false,
+      isGuid: false,
+      isPrimaryKey: false,
+    }));
+    renderEditor({ mode: 'edit', row: ada }, customersTable({}, columns));
+    const editor = await dialog(em.editTitle);
+    expect(within(editor).getByRole('tab', { name: em.historyTab })).toBeTruthy();
+    expect(within(editor).queryByRole('tab', { name: em.referencesTab })).toBeNull();
   });
 
   it("shows the spec's message alone when nothing references the row", async () => {

@@ -15,10 +15,12 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Row, TableListItem } from '#common/contract/sql.ts';
 import { MOBILE_BREAKPOINT_PX, MODAL_FADE_MS } from '#common/limits.ts';
 import { browserMessages as bm } from '#common/messages.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
+import { queryKeys } from '#web/api/query-keys.ts';
 import type { TableRef } from '#web/api/sql/paths.ts';
 import { useDeleteRow } from '#web/api/sql/delete-row.ts';
 import { hasRowKey, useReferences } from '#web/api/sql/references.ts';
@@ -131,6 +133,7 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
   // What references the row, asked when the delete question opens (issue 37): the question says what the database
   // will do to those rows. The Referenced-by tab asks the same (one cached answer when both are opened).
   const referencing = useReferences(ref, table, state.backup.row, confirmingDelete && state.mode === 'edit');
+  const queryClient = useQueryClient();
 
   const { rights } = table;
   const canWrite = state.mode === 'add' ? rights.canInsert : rights.canUpdate;
@@ -207,6 +210,16 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
     try {
       await remove.mutateAsync(withVersionOf(table, deleteBody(table, state.backup.row), state.backup.row));
       setConfirmingDelete(false);
+      // Rows of other tables the database deleted or changed with it (cascade, set null, set default): their pages are
+      // read again when next shown.
+      for (const reference of referencing.data ?? []) {
+        if (reference.onDelete === 'restrict' || reference.onDelete === 'no action' || reference.count === 0)
+          continue;
+        void queryClient.invalidateQueries({
+          queryKey: queryKeys.sql.table({ db, schema: reference.schema, table: reference.table }),
+          refetchType: 'none',
+        });
+      }
       notifications.show({ color: 'green', message: bm.rowDeleted });
       onClose(true);
     } catch (error) {
