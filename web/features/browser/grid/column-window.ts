@@ -3,9 +3,10 @@ import { COLUMN_WIDTH_MAX, COLUMN_WIDTH_MIN } from '#common/limits.ts';
 import type { ShownColumn } from './column-layout.ts';
 
 /*
- * The column window of a wide grid (docs/decisions/0063-column-layout.md, "Wide grids"): past WINDOW_FROM_COLUMNS
- * shown columns, the grid renders only the columns in sight (and a few either side), the pinned ones and the active
- * cell's, with one empty cell for each run of columns left out, so every row keeps the table's whole width. Every
+ * The window of a wide grid (docs/decisions/0063-column-layout.md, "Wide grids"): from WINDOW_FROM_COLUMNS shown
+ * columns on, the grid renders only the columns and rows in sight (and a few either side; grid-window.tsx, loaded for
+ * such a grid only, follows the scroll), the pinned columns and the active cell's column and row, with one empty cell
+ * (or row) for each run left out, so every row keeps the table's whole width and the body its height. Every
  * column then has a width the grid plans (the layout's, else one by its type and name), as a table of fixed layout
  * needs. Below that, nothing changes: the spec's default of 8 columns sizes itself to its values.
  */
@@ -67,3 +68,58 @@ export function windowParts(indexes: readonly number[], widths: readonly number[
 /** Every column as a part: the grid that is not windowed. */
 export const allParts = (count: number): WindowPart[] =>
   Array.from({ length: count }, (_, index) => ({ kind: 'column', index }));
+
+/** A row's height before one is measured: a line of text with the grid's padding. */
+export const ROW_ESTIMATE = 37;
+/** Before the window is measured (its code loading, or the container not laid out): the first columns and rows. */
+const UNMEASURED_COLUMNS = 12;
+const UNMEASURED_ROWS = 30;
+
+/** What a windowed body renders, top to bottom: a row (its index in the page), or an empty row as tall as a run of
+ * rows left out. */
+export type RowPart = { kind: 'row'; index: number } | { kind: 'gap'; height: number; key: string };
+
+/** What a windowed grid renders: its columns' indexes (any order) and its body's parts. */
+export interface WindowRange {
+  columns: number[];
+  rows: RowPart[];
+}
+
+/** Every row as a part: the grid that is not windowed. */
+export const allRows = (count: number): RowPart[] =>
+  Array.from({ length: count }, (_, index) => ({ kind: 'row', index }));
+
+/** The window before it is measured: the first columns (the pinned ones at least) and rows, and the active cell's. */
+export function unmeasuredRange(
+  columnCount: number,
+  pinned: number,
+  activeColumn: number,
+  rowCount: number,
+  activeRow: number,
+): WindowRange {
+  const columns = [
+    ...Array.from({ length: Math.max(UNMEASURED_COLUMNS, pinned) }, (_, index) => index),
+    activeColumn,
+  ];
+  const shown = new Set([
+    ...Array.from({ length: Math.min(rowCount, UNMEASURED_ROWS) }, (_, index) => index),
+  ]);
+  if (activeRow >= 0 && activeRow < rowCount) shown.add(activeRow);
+  const rows: RowPart[] = [];
+  let next = 0;
+  for (const index of [...shown].sort((a, b) => a - b)) {
+    if (index > next) rows.push({ kind: 'gap', height: (index - next) * ROW_ESTIMATE, key: `gap-${next}` });
+    rows.push({ kind: 'row', index });
+    next = index + 1;
+  }
+  if (rowCount > next)
+    rows.push({ kind: 'gap', height: (rowCount - next) * ROW_ESTIMATE, key: `gap-${next}` });
+  return { columns: columns.filter((index) => index < columnCount), rows };
+}
+
+/** Whether two windows render the same. */
+export function sameRange(a: WindowRange | null, b: WindowRange): boolean {
+  const rowsKey = (range: WindowRange) =>
+    range.rows.map((part) => (part.kind === 'row' ? part.index : `${part.key}:${part.height}`)).join(',');
+  return a !== null && a.columns.join(',') === b.columns.join(',') && rowsKey(a) === rowsKey(b);
+}

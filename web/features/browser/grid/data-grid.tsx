@@ -1,5 +1,5 @@
 import type { CSSProperties, KeyboardEvent, ReactNode } from 'react';
-import { useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Skeleton, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
@@ -13,8 +13,16 @@ import type { ColumnLayout } from '#web/features/browser/columns/columns-param.t
 import { setColumnWidth, shownColumns, type ShownColumn } from './column-layout.ts';
 import { ColumnResizeHandle } from './column-resize-handle.tsx';
 import type { WindowPart } from './column-window.ts';
-import { useColumnWindow } from './use-column-window.ts';
-import { useRowWindow } from './use-row-window.ts';
+import {
+  allParts,
+  allRows,
+  plannedWidth,
+  sameRange,
+  unmeasuredRange,
+  WINDOW_FROM_COLUMNS,
+  windowParts,
+  type WindowRange,
+} from './column-window.ts';
 import { cellKey, moveFocus, positionOf, useGridFocus } from './grid-focus.ts';
 import { isSortable } from '#common/sorting.ts';
 import { ariaSort, nextSort } from './sort-cycle.ts';
@@ -54,6 +62,9 @@ export const gridMessages = {
     'Arrow keys move between cells. Enter opens the row in the editor. Shift+Enter shows the whole value of a long ' +
     'text, JSON or binary cell. Control+C or Command+C copies the cell.',
 } as const;
+
+/** The window of a wide grid, loaded for one only (column-window.ts). */
+const LazyGridWindow = lazy(() => import('./grid-window.tsx'));
 
 /** Skeleton rows shown while the first page loads. */
 const SKELETON_ROWS = 5;
@@ -145,19 +156,30 @@ export function DataGrid({
     [loading, rows.length, shown.length],
   );
   const { gridRef, active, tabIndexOf, focusCell, onFocus } = useGridFocus<HTMLTableElement>(bounds);
-  // A wide grid renders the columns in sight only (column-window.ts), with planned widths.
+  const pinnedCount = placed.filter((entry) => entry.pinned).length;
+  // A wide grid renders the columns and rows in sight only, with planned widths (column-window.ts); its window's
+  // code (grid-window.tsx) loads for such a grid only. The focus model counts the header as row 0.
   const scrollRef = useRef<HTMLDivElement>(null);
-  const { parts, widths, totalWidth } = useColumnWindow(scrollRef, placed, active.column);
-  const windowed = widths !== null;
-  // And its rows in sight, the active cell's always (the focus model counts the header as row 0).
-  const rowWindow = useRowWindow(scrollRef, loading ? 0 : rows.length, active.row - 1, windowed);
+  const windowed = placed.length >= WINDOW_FROM_COLUMNS;
+  const widths = useMemo(() => (windowed ? placed.map(plannedWidth) : null), [windowed, placed]);
+  const totalWidth = widths ? widths.reduce((sum, width) => sum + width, 0) : null;
+  const [measured, setMeasured] = useState<WindowRange | null>(null);
+  const onWindow = useCallback(
+    (range: WindowRange) => setMeasured((current) => (sameRange(current, range) ? current : range)),
+    [],
+  );
+  const rowCount = loading ? 0 : rows.length;
+  const range = windowed
+    ? (measured ?? unmeasuredRange(placed.length, pinnedCount, active.column, rowCount, active.row - 1))
+    : null;
+  const parts = widths && range ? windowParts(range.columns, widths) : allParts(placed.length);
+  const rowParts = range ? range.rows : allRows(rowCount);
   const hintId = useId();
   // The whole of a long, JSON or binary value, in a side panel (value-panel/, decision 0064).
   const valuePanel = useValuePanel(table);
 
   // Pinned columns stick at the left, each after the ones before it: their left offsets are the widths of the pinned
   // headers before them, measured (a pinned column the grid sizes itself has no width in the layout).
-  const pinnedCount = placed.filter((entry) => entry.pinned).length;
   const [pinLefts, setPinLefts] = useState<number[]>([]);
   useLayoutEffect(() => {
     const grid = gridRef.current;
@@ -284,7 +306,7 @@ export function DataGrid({
       );
     }
     const modelRows = grid.getRowModel().rows;
-    return rowWindow.parts.map((part) => {
+    return rowParts.map((part) => {
       if (part.kind === 'gap') {
         return (
           <tr key={part.key} role="presentation">
@@ -299,7 +321,6 @@ export function DataGrid({
       return (
         <Table.Tr
           key={row.id}
-          ref={windowed ? rowWindow.measure : undefined}
           className={classes.row}
           data-row={index}
           data-index={index}
@@ -440,6 +461,19 @@ export function DataGrid({
         </Table.Thead>
         <Table.Tbody>{body()}</Table.Tbody>
       </Table>
+      {windowed && widths && (
+        <Suspense fallback={null}>
+          <LazyGridWindow
+            scrollRef={scrollRef}
+            widths={widths}
+            pinned={pinnedCount}
+            rowCount={rowCount}
+            activeColumn={active.column}
+            activeRow={active.row - 1}
+            onChange={onWindow}
+          />
+        </Suspense>
+      )}
       {valuePanel.panel}
     </Table.ScrollContainer>
   );
