@@ -12,7 +12,6 @@ import classes from './data-grid.module.css';
 import type { ColumnLayout } from '#web/features/browser/columns/columns-param.ts';
 import { setColumnWidth, shownColumns, type ShownColumn } from './column-layout.ts';
 import { ColumnResizeHandle } from './column-resize-handle.tsx';
-import type { WindowPart } from './column-window.ts';
 import {
   allParts,
   allRows,
@@ -217,7 +216,7 @@ export function DataGrid({
   });
   /** The cells of one row: each part's cell, or an empty one as wide as the columns left out. */
   const cellsOf = (cell: (index: number) => ReactNode, Gap: 'td' | 'th' = 'td') =>
-    parts.map((part: WindowPart) =>
+    parts.map((part) =>
       part.kind === 'gap' ? (
         <Gap key={part.key} role="presentation" className={classes.gap} style={{ width: part.width }} />
       ) : (
@@ -323,7 +322,6 @@ export function DataGrid({
           key={row.id}
           className={classes.row}
           data-row={index}
-          data-index={index}
           aria-rowindex={windowed ? index + 2 : undefined}
           onClick={() => onOpenRow(row.original)}
         >
