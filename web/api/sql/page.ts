@@ -51,9 +51,7 @@ export const pageQueryOptions = (request: PageRequest) =>
       const where = request.where;
       // The grid's pages carry long values cut (decision 0066): a cell shows at most GRID_CUT_TEXT characters.
       const cut = { ...request, cutText: GRID_CUT_TEXT };
-      return unwrapData(
-        await (where ? fetchFilterQuery({ ...cut, where }, signal) : fetchPage(cut, signal)),
-      );
+      return unwrapData(await (where ? fetchFilterQuery({ ...cut, where }, signal) : fetchPage(cut, signal)));
     },
     // The page shown stays while the next one loads (no blank grid between pages).
     placeholderData: keepPreviousData,

@@ -1,4 +1,10 @@
-import { cutLengthsOf, type CellValue, type Column, type Row, type TableListItem } from '#common/contract/sql.ts';
+import {
+  cutLengthsOf,
+  type CellValue,
+  type Column,
+  type Row,
+  type TableListItem,
+} from '#common/contract/sql.ts';
 import { tableOfId } from '#common/links.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
 import { fetchRowByKey, rowKeyOf } from '#web/api/sql/row-by-key.ts';
@@ -13,16 +19,19 @@ import { base64ByteCount, byteSize, copyText } from './cell-format.ts';
 
 /** Sentences of cut values (our own; the spec has none). */
 export const cutMessages = {
-  noKey: 'This value is cut for the page, and the table has no key to read it whole by, so it was not copied.',
+  noKey:
+    'This value is cut for the page, and the table has no key to read it whole by, so it was not copied.',
   gone: 'This row is no longer in the table, so its whole value could not be copied. Reload the page.',
   readFailed: 'The whole value could not be read, so it was not copied.',
-  characters: (count: number) => (count === 1 ? '1 character' : `${count.toLocaleString('en-US')} characters`),
+  characters: (count: number) =>
+    count === 1 ? '1 character' : `${count.toLocaleString('en-US')} characters`,
 } as const;
 
 /** The whole length of a cell the page holds cut, or undefined when it holds it whole. */
 export const cutLengthOf = (row: Row, column: string): number | undefined => cutLengthsOf(row)?.[column];
 
-const isBytes = (column: Pick<Column, 'typeGroup'>) => column.typeGroup === 'Binary' || column.typeGroup === 'image';
+const isBytes = (column: Pick<Column, 'typeGroup'>) =>
+  column.typeGroup === 'Binary' || column.typeGroup === 'image';
 
 /** A cut value's whole size in words: "1.0 MB" for binary and images, "1,048,576 characters" for text. */
 export function wholeSizeText(column: Pick<Column, 'typeGroup'>, length: number): string {
@@ -39,7 +48,12 @@ export function shortSizeText(column: Pick<Column, 'typeGroup'>, length: number)
 
 /** Whether `whole` is the whole of a value the page holds cut (its start, at its whole length): then the value did not
  * change since the page was read, it was only cut. */
-export function isWholeOf(column: Pick<Column, 'typeGroup'>, cut: CellValue, whole: CellValue, length: number) {
+export function isWholeOf(
+  column: Pick<Column, 'typeGroup'>,
+  cut: CellValue,
+  whole: CellValue,
+  length: number,
+) {
   if (typeof cut !== 'string' || typeof whole !== 'string' || !whole.startsWith(cut)) return false;
   return (isBytes(column) ? base64ByteCount(whole) : whole.length) === length;
 }

@@ -6,7 +6,12 @@ import type { CellValue, Column, Row, TableListItem } from '#common/contract/sql
 import { rowKeyOf, useRowByKey } from '#web/api/sql/row-by-key.ts';
 import { byteSize, bytesOf, copyText } from '#web/features/browser/grid/cell-format.ts';
 import { copyCellText } from '#web/features/browser/grid/cell-copy-button.tsx';
-import { cutLengthOf, isWholeOf, wholeCopyText, wholeSizeText } from '#web/features/browser/grid/cut-values.ts';
+import {
+  cutLengthOf,
+  isWholeOf,
+  wholeCopyText,
+  wholeSizeText,
+} from '#web/features/browser/grid/cut-values.ts';
 import { parseJson } from '#web/features/browser/grid/json-value.ts';
 import { JsonTree } from './json-tree.tsx';
 import { downloadBytes, downloadName, hexLines } from './value-download.ts';
