@@ -180,6 +180,7 @@ test('a value the page holds cut: its size in the cell, whole in the panel, the 
   const noteCell = await cellOf(page, 'note', 1);
   await expect(noteCell).toContainText(`${Math.round(LONG_NOTE.length / 1000)}K chars`);
   await expect(await cellOf(page, 'data', 1)).toHaveText('100.0 KB binary');
+  await lookAt(page, 'browser-values-cut-grid');
 
   // The panel reads the row whole by its key: the end of the note, its whole length, and no "changed".
   let panel = await showWhole(page, 'note', 1);
