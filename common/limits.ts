@@ -8,6 +8,10 @@ export const GRID_MAX_COLUMNS = 8;
 /** A grid column's width in CSS pixels, when set (a saved view's, the address's cols=). */
 export const COLUMN_WIDTH_MIN = 48;
 export const COLUMN_WIDTH_MAX = 1200;
+/** The grid's pages ask values cut to this many characters (`?cutText=`, docs/decisions/0066-cut-values.md): what a
+ * cell's title shows at most, so a cell reads the same cut or whole; the value panel and the row editor read the
+ * row whole by its key. */
+export const GRID_CUT_TEXT = 5000;
 /** Text columns longer than this (or unlimited) get an 8-row textarea. */
 export const TEXTAREA_THRESHOLD = 500;
 /** Lists and comboboxes load this many items first and this many more at the end. */

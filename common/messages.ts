@@ -217,6 +217,12 @@ export const rowVersionMessages = {
     `${key} must be the row's version exactly as the page or row answer gave it (text), or left out.`,
 } as const;
 
+/** A row sent to be saved with the marks of a page's cut values (docs/decisions/0066-cut-values.md). */
+export const cutMessages = {
+  cutRowSent: (key: string) =>
+    `This row was read with some values cut short (${key}), so saving it could cut them in the database. Read the row whole (without cutText) and send it without ${key}.`,
+} as const;
+
 /** What /api/health says of a part that is down: plain words for a public answer; the driver's text is logged. */
 export const healthMessages = {
   storeDown: 'The app store does not answer.',

@@ -2,7 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { Verification } from '#common/contract/account.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
-import { dataRows, grid, nextDownload, openTable } from './support/chinook-browser.ts';
+import {
+  dataRows,
+  field,
+  grid,
+  nextDownload,
+  openRow,
+  openTable,
+  SAVED,
+  toast,
+  valueOf,
+} from './support/chinook-browser.ts';
 import { createChinook, databasesEnv, type ChinookDatabase } from './support/chinook-databases.ts';
 import { signInAdmin } from './support/chinook-roles.ts';
 import { lookAt } from './support/look.ts';
@@ -23,6 +33,10 @@ const NOTE_END = 'THE END OF THE NOTE';
 const NOTE = `${'A long note. '.repeat(200)}${NOTE_END}`;
 /** 3,000 bytes: DE AD BE EF, 750 times. */
 const BYTES = Buffer.from('deadbeef'.repeat(750), 'hex');
+/** A note longer than the grid's pages carry (GRID_CUT_TEXT, decision 0066), and 100 KB of bytes: held cut. */
+const LONG_END = 'THE END OF THE LONG NOTE';
+const LONG_NOTE = `${'A very long note. '.repeat(1200)}${LONG_END}`;
+const LONG_BYTES = Buffer.alloc(100 * 1024, 0xab);
 
 test.describe.configure({ timeout: 240_000 });
 // The viewer's zone: the timestamptz below (12:05 UTC) shows as 13:05 +01:00 in Paris in November.
@@ -50,6 +64,11 @@ test.beforeAll(async () => {
       BYTES,
     ],
   );
+  await chinook.query(`insert into specimen (label, note, data) values ($1, $2, $3)`, [
+    'Second',
+    LONG_NOTE,
+    LONG_BYTES,
+  ]);
   server = await startAppServer('browser-values', databasesEnv([chinook]));
   admin = await signInAdmin(server);
 });
@@ -58,17 +77,17 @@ test.afterAll(async () => {
   await chinook?.drop();
 });
 
-/** The grid cell of a column in the first row. */
-async function cellOf(page: Page, column: string): Promise<Locator> {
+/** The grid cell of a column in a row (the first unless told). */
+async function cellOf(page: Page, column: string, row = 0): Promise<Locator> {
   const headers = await grid(page).getByRole('columnheader').allInnerTexts();
   const index = headers.findIndex((text) => text.trim() === column);
   expect(index, `column ${column} in ${headers.join(', ')}`).toBeGreaterThanOrEqual(0);
-  return dataRows(page).first().locator('td').nth(index);
+  return dataRows(page).nth(row).locator('td').nth(index);
 }
 
 /** Opens a cell's value in the side panel by its "Show whole value" button. */
-async function showWhole(page: Page, column: string): Promise<Locator> {
-  const cell = await cellOf(page, column);
+async function showWhole(page: Page, column: string, row = 0): Promise<Locator> {
+  const cell = await cellOf(page, column, row);
   await cell.hover();
   await cell.getByRole('button', { name: `Show whole value of ${column}` }).click();
   const panel = page.getByRole('dialog', { name: column });
@@ -149,4 +168,54 @@ test('long text, JSON, binary and dates: cut or short in the grid, whole in the 
   await page.keyboard.press('Escape');
   await expect(panel).toBeHidden();
   await expect(cell).toBeFocused();
+});
+
+test('a value the page holds cut: its size in the cell, whole in the panel, the copy and the editor', async ({
+  page,
+}) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+  await openTable(page, server, admin, chinook, 'specimen');
+
+  // The page carries the note cut (its start and whole size) and the bytes as their whole size.
+  const noteCell = await cellOf(page, 'note', 1);
+  await expect(noteCell).toContainText(`${Math.round(LONG_NOTE.length / 1000)}K chars`);
+  await expect(await cellOf(page, 'data', 1)).toHaveText('100.0 KB binary');
+  await lookAt(page, 'browser-values-cut-grid');
+
+  // The panel reads the row whole by its key: the end of the note, its whole length, and no "changed".
+  let panel = await showWhole(page, 'note', 1);
+  await expect(panel.getByText(LONG_END, { exact: false })).toBeVisible();
+  await expect(
+    panel.getByText(`text · ${LONG_NOTE.length.toLocaleString('en-US')} characters`),
+  ).toBeVisible();
+  await expect(panel.getByText('This value changed', { exact: false })).toHaveCount(0);
+  await lookAt(page, 'browser-values-cut');
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+  panel = await showWhole(page, 'data', 1);
+  await expect(panel.getByText('bytea · 100.0 KB')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(panel).toBeHidden();
+
+  // The copy button copies the whole note, read again first.
+  await noteCell.hover();
+  await noteCell.getByRole('button', { name: 'Copy note' }).click();
+  await expect(toast(page, 'note copied.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(LONG_NOTE);
+
+  // The editor opens on the whole row; a save of another field keeps the note and the bytes whole.
+  const dialog = await openRow(page, 'Second');
+  await expect(field(dialog, 'note')).toHaveValue(LONG_NOTE);
+  await field(dialog, 'label').fill('Second, saved');
+  await dialog.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(toast(page, SAVED).first()).toBeVisible();
+  expect(await valueOf(chinook, `select label from specimen where label like 'Second%'`)).toBe(
+    'Second, saved',
+  );
+  expect(await valueOf(chinook, `select length(note) from specimen where label = 'Second, saved'`)).toBe(
+    LONG_NOTE.length,
+  );
+  expect(await valueOf(chinook, `select length(data) from specimen where label = 'Second, saved'`)).toBe(
+    LONG_BYTES.length,
+  );
 });

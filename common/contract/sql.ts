@@ -150,10 +150,40 @@ export type Row = z.infer<typeof row>;
  */
 export const ROW_VERSION_KEY = '$version';
 
-/** A row as the data API answers it: its columns' values and its version. */
-export const answeredRow = row.describe(
+/**
+ * The row's cut values (docs/decisions/0066-cut-values.md): a page asked with `?cutText=N` answers text and JSON
+ * values longer than N characters cut to N, and binary values whose base64 is longer than N characters cut too
+ * (images only beyond CUT_IMAGE_MAX_BASE64); a row where something was cut carries, under this key beside its
+ * columns and its version, `{ column: whole length }` (characters, as JavaScript counts them, for text and JSON;
+ * bytes for binary and images). The row's version is the whole row's. A save that sends this key back is refused
+ * (400): its values may be cut, so it must be read whole first. A table with a column of this very name is never cut.
+ */
+export const ROW_CUT_KEY = '$cut';
+/** The bounds of `?cutText=`: characters of a text or JSON value, base64 characters of a binary one. */
+export const CUT_TEXT_MIN = 100;
+export const CUT_TEXT_MAX = 100_000;
+/** Images stay whole up to this many base64 characters (64 KiB, so thumbnails show), and are cut beyond it. */
+export const CUT_IMAGE_MAX_BASE64 = 64 * 1024;
+/** `{ column: whole length }` of the values cut in a row (ROW_CUT_KEY). */
+export const cutLengths = z.record(z.string(), z.number().int());
+export type CutLengths = z.infer<typeof cutLengths>;
+
+/** The whole lengths of a row's cut values (under ROW_CUT_KEY), or undefined when nothing in it was cut. */
+export function cutLengthsOf(answered: Row): CutLengths | undefined {
+  const marks: unknown = answered[ROW_CUT_KEY];
+  return typeof marks === 'object' && marks !== null ? (marks as CutLengths) : undefined;
+}
+
+/**
+ * A row as the data API answers it: its columns' values, its version, and what was cut (only with ?cutText=). It is
+ * typed as a Row: the one value that is not a cell value is the object under ROW_CUT_KEY, read through cutLengthsOf.
+ */
+export const answeredRow = (
+  z.record(z.string(), z.union([cellValue, cutLengths])) as unknown as typeof row
+).describe(
   `Column name → value, and the row's version under ${ROW_VERSION_KEY}: send the row back with it when saving or ` +
-    'deleting, and the write is made only while the row is still as it was read (409 otherwise)',
+    'deleting, and the write is made only while the row is still as it was read (409 otherwise); on a page asked ' +
+    `with cutText, ${ROW_CUT_KEY}: { column: whole length } when a value of the row was cut (never send it back)`,
 );
 
 /** The 409 of a save or delete whose row changed since it was read: the row as it is now, with its own version. */
@@ -251,6 +281,22 @@ export const orderBy = z
 /** The longest page cursor accepted (a page whose sort values would make a longer one gets none). */
 export const PAGE_CURSOR_MAX_LENGTH = 4000;
 
+const cutTextProblem = `cutText must be a whole number from ${CUT_TEXT_MIN} to ${CUT_TEXT_MAX}, or left out.`;
+/** `?cutText=N` of the page calls (decision 0066): opt-in; without it every value comes whole, as the spec says. */
+export const cutTextParam = z.coerce
+  .number({ error: cutTextProblem })
+  .int(cutTextProblem)
+  .min(CUT_TEXT_MIN, cutTextProblem)
+  .max(CUT_TEXT_MAX, cutTextProblem)
+  .optional()
+  .describe(
+    `Opt-in (${CUT_TEXT_MIN} to ${CUT_TEXT_MAX}): text and JSON values longer than this many characters come cut ` +
+      'to it, binary values whose base64 is longer than this many characters too (images only beyond ' +
+      `${CUT_IMAGE_MAX_BASE64} base64 characters), never the row's key columns nor the sort's; a row where ` +
+      `something was cut carries ${ROW_CUT_KEY}: { column: whole length } (characters; bytes for binary). The ` +
+      `row's ${ROW_VERSION_KEY} is the whole row's. Read a row whole (without cutText) before saving it`,
+  );
+
 export const pageQuery = z.object({
   pageSize: pageSize.default(PAGE_SIZES[0]),
   orderBy,
@@ -263,6 +309,7 @@ export const pageQuery = z.object({
         'then read by seeking from it, whatever the table size. A cursor of another page is ignored (the page is ' +
         'read by number); one not signed by this server, or of another table, sort, filter or page size, is a 400',
     ),
+  cutText: cutTextParam,
 });
 export const searchQuery = z.object({ orderBy });
 

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ROW_CUT_KEY } from '#common/contract/sql.ts';
+import { cutMessages } from '#common/messages.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { jsonSyntaxProblem, refuseDeepJson } from '#server/plugins/json-bodies.ts';
 
@@ -132,16 +134,28 @@ export function requireObject(value: unknown, kind: EncodedBodyKind): Record<str
   return value as Record<string, unknown>;
 }
 
+/** A row sent back with the marks of its cut values (docs/decisions/0066-cut-values.md: an object under ROW_CUT_KEY,
+ * which no column's value can be) is refused here, before the schema's "not a value" says less. */
+function refuseCutMarks(row: Record<string, unknown>, kind: EncodedBodyKind): Record<string, unknown> {
+  const marks = kind === 'row' ? row[ROW_CUT_KEY] : undefined;
+  if (typeof marks === 'object' && marks !== null) throw refuse(cutMessages.cutRowSent(ROW_CUT_KEY));
+  return row;
+}
+
 /** Decodes a body in any of the three accepted forms, as the content type says it was sent. */
 export function decodeBody(
   raw: string,
   contentType: 'text' | 'json',
   kind: EncodedBodyKind,
 ): Record<string, unknown> {
-  if (contentType === 'text') return requireObject(decodeEncodedString(raw, kind), kind);
+  if (contentType === 'text')
+    return refuseCutMarks(requireObject(decodeEncodedString(raw, kind), kind), kind);
   if (raw.trim() === '') throw refuse(`The ${kind} is empty. ${how(kind)}`);
   const parsed = parseJson(raw, kind, `The ${kind}`);
-  return requireObject(typeof parsed === 'string' ? decodeEncodedString(parsed, kind) : parsed, kind);
+  return refuseCutMarks(
+    requireObject(typeof parsed === 'string' ? decodeEncodedString(parsed, kind) : parsed, kind),
+    kind,
+  );
 }
 
 /**

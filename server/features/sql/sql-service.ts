@@ -12,6 +12,7 @@ import {
   type TableListItem,
 } from '#common/contract/sql.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
+import { cutRows, refuseCutRow } from '#server/engines/cut-values.ts';
 import { withRowVersion } from '#server/engines/row-version.ts';
 import {
   mayAccessTable,
@@ -123,6 +124,7 @@ export async function pageOfRows(
     filter?: Filter | undefined;
     where?: FilterDocument | undefined;
     cursor?: string | undefined;
+    cutText?: number | undefined;
   },
   cursorKey: Buffer,
 ): Promise<PageResult> {
@@ -144,8 +146,10 @@ export async function pageOfRows(
     pageSize: query.pageSize,
     from,
   });
+  // Versioned first: the version is the whole row's (decision 0066), then cut when the caller asked.
+  const results = versioned(table, page.results);
   return {
-    results: versioned(table, page.results),
+    results: query.cutText === undefined ? results : cutRows(table, results, query.cutText, scope.orderBy),
     count: page.count,
     countIsExact: page.countIsExact,
     cursor: writePageCursor(cursorKey, scope, query.page, page.boundary),
@@ -258,6 +262,8 @@ export async function upsertRow(context: SqlContext, caller: Caller, ref: TableR
   }
   const engine = databaseNamed(context, ref.database);
   const table = await engine.table(ref.schema, ref.table);
+  // A row read with cut values (decision 0066) is never written back.
+  refuseCutRow(table, row);
   const author = { userId: caller.account.userId, address: caller.address, ref, table };
   const change = await auditedWrite(context, (record) =>
     engine.upsert(table, row, {
@@ -272,6 +278,7 @@ export async function upsertRow(context: SqlContext, caller: Caller, ref: TableR
 /** POST …/{table}/delete: deletes one row by its key (CanDelete) and answers it as it was. */
 export async function deleteRow(context: SqlContext, caller: Caller, ref: TableRef, row: Row): Promise<Row> {
   const { engine, table } = await openTable(context, caller, ref, 'delete');
+  refuseCutRow(table, row);
   const author = { userId: caller.account.userId, address: caller.address, ref, table };
   return auditedWrite(context, (record) =>
     engine.deleteRow(table, row, {

@@ -2,13 +2,13 @@ import { pageResult, type PageResult } from '#common/contract/sql.ts';
 import type { Filter } from '#common/contract/filter.ts';
 import { apiPostEncoded, type ApiResult } from '#web/api/client.ts';
 import { queryString, tableApiPath } from './paths.ts';
-import type { PageRequest } from './page.ts';
+import type { CutPageRequest, PageRequest } from './page.ts';
 
 /** A page request under a filter document (issue 35): the page's request with its `where` set. */
-export type FilterQueryRequest = PageRequest & { where: Filter };
+export type FilterQueryRequest = CutPageRequest & { where: Filter };
 
 /**
- * POST /api/sql/{db}/{schema}/{table}/query?page=&pageSize=&orderBy=&cursor= with `{ where, search }` (encoded as the
+ * POST /api/sql/{db}/{schema}/{table}/query?page=&pageSize=&orderBy=&cursor=&cutText= with `{ where, search }` (encoded as the
  * other data calls' bodies): the page of the rows the filter keeps, ANDed with the search terms when there are some,
  * and their count, as the page search answers it. Its query options and hook are the page's (page.ts): one query
  * whose call follows the view, so the page shown stays while the filtered one loads.
@@ -22,6 +22,7 @@ export function fetchFilterQuery(
     pageSize: request.pageSize,
     orderBy: request.sort,
     cursor: request.cursor,
+    cutText: request.cutText,
   });
   const body: { where: Filter; search?: PageRequest['filter'] } = { where: request.where };
   if (Object.keys(request.filter).length > 0) body.search = request.filter;

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { Filter as FilterDocument } from '#common/contract/filter.ts';
 import { pageResult, type Filter, type PageResult } from '#common/contract/sql.ts';
+import { GRID_CUT_TEXT } from '#common/limits.ts';
 import { apiPostEncoded, type ApiResult } from '#web/api/client.ts';
 import { unwrapData } from '#web/api/query.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
@@ -22,11 +23,21 @@ export interface PageRequest extends TableRef {
   cursor?: string | null;
 }
 
-/** POST /api/sql/{db}/{schema}/{table}/page/{page}/search?pageSize=&orderBy=&cursor=: the page's rows, the count
- * (countIsExact false when it is an estimate or capped) and the page's cursor. With the cursor of the neighbouring
- * page shown, the server seeks from it, so Next and Previous cost what page 1 costs on any server instance. */
-export function fetchPage(request: PageRequest, signal?: AbortSignal): Promise<ApiResult<PageResult>> {
-  const query = queryString({ pageSize: request.pageSize, orderBy: request.sort, cursor: request.cursor });
+/** A page request with the length its long values are cut to (`?cutText=`, decision 0066); left out, every value
+ * comes whole. */
+export type CutPageRequest = PageRequest & { cutText?: number };
+
+/** POST /api/sql/{db}/{schema}/{table}/page/{page}/search?pageSize=&orderBy=&cursor=&cutText=: the page's rows, the
+ * count (countIsExact false when it is an estimate or capped) and the page's cursor. With the cursor of the
+ * neighbouring page shown, the server seeks from it, so Next and Previous cost what page 1 costs on any server
+ * instance. */
+export function fetchPage(request: CutPageRequest, signal?: AbortSignal): Promise<ApiResult<PageResult>> {
+  const query = queryString({
+    pageSize: request.pageSize,
+    orderBy: request.sort,
+    cursor: request.cursor,
+    cutText: request.cutText,
+  });
   return apiPostEncoded(`${tableApiPath(request)}/page/${request.page}/search${query}`, request.filter, {
     schema: pageResult,
     signal,
@@ -38,9 +49,9 @@ export const pageQueryOptions = (request: PageRequest) =>
     queryKey: queryKeys.sql.page(request),
     queryFn: async ({ signal }) => {
       const where = request.where;
-      return unwrapData(
-        await (where ? fetchFilterQuery({ ...request, where }, signal) : fetchPage(request, signal)),
-      );
+      // The grid's pages carry long values cut (decision 0066): a cell shows at most GRID_CUT_TEXT characters.
+      const cut = { ...request, cutText: GRID_CUT_TEXT };
+      return unwrapData(await (where ? fetchFilterQuery({ ...cut, where }, signal) : fetchPage(cut, signal)));
     },
     // The page shown stays while the next one loads (no blank grid between pages).
     placeholderData: keepPreviousData,

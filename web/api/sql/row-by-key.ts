@@ -13,13 +13,25 @@ export type RowKey = Record<string, FilterValue>;
 
 /**
  * The row's key when the table has one that a filter can name (docs/decisions/0064-rich-values.md): every primary
- * key column's value, each a column whose type takes `eq` (not binary) and not null; otherwise null (a table without
- * a primary key, a view, a binary key), and the value panel keeps the value the page read.
+ * key column's value (without a primary key, the identity or guid column's), each a column whose type takes `eq`
+ * (not binary) and not null; otherwise null (a table without a key, a view, a binary key), and the value panel keeps
+ * the value the page read.
  */
-export function rowKeyOf(table: Pick<Table, 'primaryKey' | 'columns'>, row: Row): RowKey | null {
-  if (table.primaryKey.length === 0) return null;
+export function rowKeyOf(
+  table: Pick<Table, 'primaryKey' | 'columns'> & Partial<Pick<Table, 'identityColumn' | 'guidColumn'>>,
+  row: Row,
+): RowKey | null {
+  const names =
+    table.primaryKey.length > 0
+      ? table.primaryKey
+      : table.identityColumn
+        ? [table.identityColumn]
+        : table.guidColumn
+          ? [table.guidColumn]
+          : [];
+  if (names.length === 0) return null;
   const key: RowKey = {};
-  for (const name of table.primaryKey) {
+  for (const name of names) {
     const column = table.columns.find((c) => c.name === name);
     const value = row[name];
     if (!column || value === null || value === undefined || !opsByTypeGroup[column.typeGroup].includes('eq'))
@@ -35,29 +47,29 @@ export const keyFilter = (key: RowKey): Filter => ({
 });
 
 /**
- * The row of a key as the database holds it now: POST …/query (the filter call, issue 35) with `{ where: key = … }`,
- * first page. Null when no row has the key any more (deleted since the page was read). Used by the value panel to
- * read a value whole (docs/decisions/0064-rich-values.md); disabled while `key` is null.
+ * The row of a key as the database holds it now, whole (no cutText: decision 0066): POST …/query (the filter call,
+ * issue 35) with `{ where: key = … }`, first page. Null when no row has the key any more (deleted since the page was
+ * read).
+ */
+export async function fetchRowByKey(ref: TableRef, key: RowKey, signal?: AbortSignal): Promise<Row | null> {
+  const page = unwrapData(
+    await fetchFilterQuery(
+      { ...ref, where: keyFilter(key), filter: {}, sort: null, page: 1, pageSize: PAGE_SIZES[0] },
+      signal,
+    ),
+  );
+  return page.results[0] ?? null;
+}
+
+/**
+ * The row of a key as the database holds it now (fetchRowByKey). Used by the value panel to read a value whole
+ * (docs/decisions/0064-rich-values.md) and by the row editor to read a row the page holds cut (0066); disabled while
+ * `key` is null.
  */
 export function useRowByKey(ref: TableRef, key: RowKey | null) {
   return useQuery({
     queryKey: queryKeys.sql.row(ref, key ?? {}),
-    queryFn: async ({ signal }): Promise<Row | null> => {
-      const page = unwrapData(
-        await fetchFilterQuery(
-          {
-            ...ref,
-            where: keyFilter(key ?? {}),
-            filter: {},
-            sort: null,
-            page: 1,
-            pageSize: PAGE_SIZES[0],
-          },
-          signal,
-        ),
-      );
-      return page.results[0] ?? null;
-    },
+    queryFn: ({ signal }): Promise<Row | null> => fetchRowByKey(ref, key ?? {}, signal),
     enabled: key !== null,
     staleTime: 0,
     // A failed read says so in the panel, which keeps the page's value; no retries behind the person's back.

@@ -2,12 +2,19 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import type { Reference } from '#common/contract/relations.ts';
-import type { ForeignKeyChoices, Row, TableListItem } from '#common/contract/sql.ts';
+import {
+  ROW_CUT_KEY,
+  ROW_VERSION_KEY,
+  type ForeignKeyChoices,
+  type Row,
+  type TableListItem,
+} from '#common/contract/sql.ts';
 import { browserMessages as bm, formMessages as fm } from '#common/messages.ts';
 import { editorMessages as em } from './editor-messages.ts';
 import { ada, customersTable, productTagsTable } from './editor-test-table.ts';
 import { RowEditor, type EditorTarget } from './row-editor.tsx';
 import { queryKeys } from '#web/api/query-keys.ts';
+import { wholeRowMessages } from './whole-row.tsx';
 import { renderPage } from '#web/test/render-page.tsx';
 import { fail, fakeApi, ok, raw } from '#web/test/fake-api.ts';
 
@@ -696,5 +703,51 @@ describe('fields', () => {
     expect(calls('POST', TABLE_PATH)).toEqual([
       { customer_id: 7, preferred_contact_time: '10:45:00', notes: null },
     ]);
+  });
+});
+
+describe('a row the page holds cut (decision 0066)', () => {
+  const longNotes = `${'Notes. '.repeat(1000)}THE END`;
+  const cutAda = {
+    ...ada,
+    notes: longNotes.slice(0, 100),
+    [ROW_VERSION_KEY]: 'v1',
+    [ROW_CUT_KEY]: { notes: longNotes.length },
+  } as unknown as Row;
+  const QUERY = `${TABLE_PATH}/query`;
+
+  it('is read whole by its key before the form shows, and saves from the whole row', async () => {
+    api.on(
+      'POST',
+      QUERY,
+      ok({
+        results: [{ ...ada, notes: longNotes, [ROW_VERSION_KEY]: 'v2' }],
+        count: 1,
+        countIsExact: true,
+        cursor: null,
+      }),
+    );
+    renderEditor({ mode: 'edit', row: cutAda });
+    expect(await screen.findByText(wholeRowMessages.reading)).toBeTruthy();
+    await waitFor(() => expect(textarea('notes').value).toBe(longNotes));
+    expect(api.requests('POST', QUERY)[0]?.body).toEqual({
+      where: { and: [{ column: 'customer_id', op: 'eq', value: 7 }] },
+    });
+    type('first_name', 'Augusta');
+    fireEvent.click(button(em.saveChanges));
+    expect(await screen.findByText(bm.savedChanges)).toBeTruthy();
+    // The key, the change and the whole row's version: never a cut value nor the marks.
+    expect(calls('POST', TABLE_PATH)).toEqual([
+      { customer_id: 7, first_name: 'Augusta', [ROW_VERSION_KEY]: 'v2' },
+    ]);
+  });
+
+  it('does not open when the row is gone, and says so', async () => {
+    api.on('POST', QUERY, ok({ results: [], count: 0, countIsExact: true, cursor: null }));
+    const { onClose } = renderEditor({ mode: 'edit', row: cutAda });
+    expect(await screen.findByText(wholeRowMessages.gone)).toBeTruthy();
+    expect(screen.queryByLabelText(label('first_name'))).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: wholeRowMessages.close }));
+    expect(onClose).toHaveBeenCalledWith(false);
   });
 });

@@ -46,6 +46,7 @@ import { ReferencedBy } from './referenced-by.tsx';
 import { referencingName } from './referencing.ts';
 import { deleteBody, formSections, rowErrors, rowFields, rowsCanChange } from './row-fields.ts';
 import { RowHistory } from './row-history.tsx';
+import { WholeRowGate } from './whole-row.tsx';
 
 /** Which row the editor shows: an existing one (edit) or a new one (add). */
 export type EditorTarget = { mode: 'edit'; row: Row } | { mode: 'add' };
@@ -87,15 +88,27 @@ export function RowEditor({ db, table, target, onClose }: RowEditorProps) {
   );
   if (target && target !== shown?.target) setShown({ target, opening: (shown?.opening ?? 0) + 1 });
   if (!shown) return null;
+  const opened = target !== null;
+  // A row the page holds cut is read whole before the form starts from it (decision 0066, whole-row.tsx).
   return (
-    <EditorContent
+    <WholeRowGate
       key={shown.opening}
-      db={db}
+      tableRef={{ db, schema: table.schema, table: table.name }}
       table={table}
-      target={shown.target}
-      opened={target !== null}
-      onClose={onClose}
-    />
+      row={shown.target.mode === 'edit' ? shown.target.row : null}
+      opened={opened}
+      onClose={() => onClose(false)}
+    >
+      {(row) => (
+        <EditorContent
+          db={db}
+          table={table}
+          target={row ? { mode: 'edit', row } : shown.target}
+          opened={opened}
+          onClose={onClose}
+        />
+      )}
+    </WholeRowGate>
   );
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { notifications } from '@mantine/notifications';
+import { CopyRefusal } from './cut-values.ts';
 import classes from './data-grid.module.css';
 
 /** Texts of the copy action (our own sentences; the spec has none for it). */
@@ -12,8 +13,22 @@ export const copyMessages = {
 /** How long the button shows its check mark after a copy. */
 const COPIED_MS = 1500;
 
-/** Puts text on the clipboard; where the Clipboard API is missing (plain http), through a hidden text area. */
-async function writeClipboard(text: string): Promise<void> {
+/**
+ * Puts text on the clipboard; where the Clipboard API is missing (plain http), through a hidden text area. Text still
+ * being read (a cut value read whole first, cut-values.ts) goes in a ClipboardItem that waits for it, so the browser
+ * keeps the click's permission to write while the read runs; where that is missing, it is written once read.
+ */
+async function writeClipboard(pending: string | Promise<string>): Promise<void> {
+  if (typeof pending !== 'string' && typeof ClipboardItem !== 'undefined' && navigator.clipboard?.write) {
+    const blob = pending.then((text) => new Blob([text], { type: 'text/plain' }));
+    try {
+      await navigator.clipboard.write([new ClipboardItem({ 'text/plain': blob })]);
+      return;
+    } catch {
+      // The read's own failure says more than the clipboard's (awaiting it throws that); else try plain text.
+    }
+  }
+  const text = await pending;
   if (navigator.clipboard?.writeText) {
     await navigator.clipboard.writeText(text);
     return;
@@ -30,15 +45,19 @@ async function writeClipboard(text: string): Promise<void> {
   if (!done) throw new Error(copyMessages.failed);
 }
 
-/** Copies a cell's text and says so in a toast (or that the browser refused); `onCopied` marks the cell. Used by the
- * copy button and by the grid's Ctrl+C / ⌘+C. */
-export function copyCellText(column: string, text: string, onCopied: () => void): void {
+/** Copies a cell's text and says so in a toast (or that the browser refused, or why a cut value could not be read
+ * whole); `onCopied` marks the cell. Used by the copy button and by the grid's Ctrl+C / ⌘+C. */
+export function copyCellText(column: string, text: string | Promise<string>, onCopied: () => void): void {
   writeClipboard(text).then(
     () => {
       onCopied();
       notifications.show({ color: 'green', message: copyMessages.copied(column) });
     },
-    () => notifications.show({ color: 'red', message: copyMessages.failed }),
+    (error: unknown) =>
+      notifications.show({
+        color: 'red',
+        message: error instanceof CopyRefusal ? error.message : copyMessages.failed,
+      }),
   );
 }
 
@@ -58,8 +77,8 @@ export function CellCopyButton({
   className,
 }: {
   column: string;
-  /** The value as the clipboard gets it, asked for on the click. */
-  text: () => string;
+  /** The value as the clipboard gets it, asked for on the click (a promise while a cut value is read whole). */
+  text: () => string | Promise<string>;
   copied: boolean;
   onCopied: () => void;
   className?: string;

@@ -15,6 +15,7 @@ import {
   numberText,
   timeText,
 } from './cell-format.ts';
+import { CutCell } from './cut-cell.tsx';
 import { compactJson, isJsonColumn } from './json-value.ts';
 import classes from './data-grid.module.css';
 
@@ -53,10 +54,12 @@ function Thumbnail({ value, column }: { value: string; column: Column }) {
 }
 
 /** One value of the grid (plain spans with the grid's classes: a page has up to 800 cells), written by its column's type group (spec 000 §2, §3). */
-export function CellValue({ column, value }: { column: Column; value: WireValue }) {
+export function CellValue({ column, value, cut }: { column: Column; value: WireValue; cut?: number }) {
   if (value === null) {
     return <span className={classes.null}>null</span>;
   }
+  // A value the page holds cut (decision 0066): its start, and its whole size (cut-cell.tsx).
+  if (cut !== undefined) return <CutCell column={column} value={String(value)} length={cut} />;
   const text = String(value);
   // JSON on one line (json-value.ts); the value panel shows it as a tree.
   if (isJsonColumn(column)) return <ShortText text={compactJson(text)} full={text} mono />;

@@ -5,9 +5,9 @@ import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react'
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import type { Column, Row, TableListItem } from '#common/contract/sql.ts';
 import { ColumnTypeIcon, typeGroupLabel } from '#web/features/browser/column-type-icon.tsx';
-import { copyText } from './cell-format.ts';
 import { CellCopyButton, copyCellText, useCopiedCell } from './cell-copy-button.tsx';
 import { CellValue } from './cell-value.tsx';
+import { cutLengthOf, wholeCopyText } from './cut-values.ts';
 import classes from './data-grid.module.css';
 import type { ColumnLayout } from '#web/features/browser/columns/columns-param.ts';
 import { setColumnWidth, shownColumns, type ShownColumn } from './column-layout.ts';
@@ -231,9 +231,9 @@ export function DataGrid({
   const copyCell = (rowIndex: number, column: Column) => {
     const row = rows[rowIndex];
     const value = row?.[column.name] ?? null;
-    if (value === null) return;
+    if (!row || value === null) return;
     const id = grid.getRowModel().rows[rowIndex]?.id ?? String(rowIndex);
-    copyCellText(column.name, copyText(column, value), () => setCopiedCell(`${id}:${column.name}`));
+    copyCellText(column.name, wholeCopyText(table, row, column), () => setCopiedCell(`${id}:${column.name}`));
   };
 
   const onGridKeyDown = (event: KeyboardEvent<HTMLTableElement>) => {
@@ -350,7 +350,7 @@ export function DataGrid({
                       : 'Control+C Meta+C'
                 }
               >
-                <CellValue column={column} value={value} />
+                <CellValue column={column} value={value} cut={cutLengthOf(row.original, column.name)} />
                 {offersWholeValue(column, value) && (
                   <ShowValueButton
                     column={column.name}
@@ -361,7 +361,7 @@ export function DataGrid({
                   <CellCopyButton
                     className={classes.copy}
                     column={column.name}
-                    text={() => copyText(column, value)}
+                    text={() => wholeCopyText(table, row.original, column)}
                     copied={copiedCell === `${row.id}:${column.name}`}
                     onCopied={() => setCopiedCell(`${row.id}:${column.name}`)}
                   />

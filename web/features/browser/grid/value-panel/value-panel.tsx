@@ -6,6 +6,12 @@ import type { CellValue, Column, Row, TableListItem } from '#common/contract/sql
 import { rowKeyOf, useRowByKey } from '#web/api/sql/row-by-key.ts';
 import { byteSize, bytesOf, copyText } from '#web/features/browser/grid/cell-format.ts';
 import { copyCellText } from '#web/features/browser/grid/cell-copy-button.tsx';
+import {
+  cutLengthOf,
+  isWholeOf,
+  wholeCopyText,
+  wholeSizeText,
+} from '#web/features/browser/grid/cut-values.ts';
 import { parseJson } from '#web/features/browser/grid/json-value.ts';
 import { JsonTree } from './json-tree.tsx';
 import { downloadBytes, downloadName, hexLines } from './value-download.ts';
@@ -20,6 +26,7 @@ export const valuePanelMessages = {
   failed: (reason: string) =>
     `The value could not be read again (${reason}): this is the value the page read.`,
   changed: 'This value changed since the page was read: this is the value as it is now.',
+  cut: (size: string) => `The page holds it cut: this is its start, of ${size}.`,
   notJson: 'This is not valid JSON, so it is shown as text.',
   copy: 'Copy value',
   download: 'Download',
@@ -91,6 +98,7 @@ export function ValuePanel({ table, row, column, opened, onClose }: ValuePanelPr
   const key = useMemo(() => (names ? rowKeyOf(table, row) : null), [names, table, row]);
   const fresh = useRowByKey(ref, key);
   const pageValue: CellValue = row[column.name] ?? null;
+  const cutLength = cutLengthOf(row, column.name);
   const current = fresh.data;
   const value: CellValue = current ? (current[column.name] ?? null) : pageValue;
   const kind = valueKindOf(column) ?? 'text';
@@ -105,7 +113,16 @@ export function ValuePanel({ table, row, column, opened, onClose }: ValuePanelPr
       ),
     };
   else if (current === null) note = { color: 'yellow', text: valuePanelMessages.gone };
-  else if (current && value !== pageValue) note = { color: 'blue', text: valuePanelMessages.changed };
+  else if (
+    current &&
+    value !== pageValue &&
+    // A value the page holds cut (decision 0066) is not a changed one when this is its whole.
+    (cutLength === undefined || !isWholeOf(column, pageValue, value, cutLength))
+  )
+    note = { color: 'blue', text: valuePanelMessages.changed };
+  // The page's value shown, and the page holds it cut: say so, with its whole size.
+  if (note && !current && cutLength !== undefined)
+    note = { ...note, text: `${note.text} ${valuePanelMessages.cut(wholeSizeText(column, cutLength))}` };
 
   const text = value === null ? null : String(value);
   const bytes = useMemo(() => (kind === 'binary' && text !== null ? bytesOf(text) : null), [kind, text]);
@@ -166,7 +183,14 @@ export function ValuePanel({ table, row, column, opened, onClose }: ValuePanelPr
                 size="compact-sm"
                 variant="default"
                 leftSection={<IconCopy size={14} aria-hidden />}
-                onClick={() => copyCellText(column.name, copyText(column, value), () => undefined)}
+                onClick={() =>
+                  copyCellText(
+                    column.name,
+                    // Never the page's cut value: without the whole one, it is read again (or refused).
+                    current ? copyText(column, value) : wholeCopyText(table, row, column),
+                    () => undefined,
+                  )
+                }
               >
                 {valuePanelMessages.copy}
               </Button>
