@@ -26,6 +26,7 @@ import {
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { auditedWrite } from '#server/features/audit/audit-intents.ts';
 import { readPageCursor, writePageCursor } from './page-cursor.ts';
+import { pageLabels } from './page-labels.ts';
 import { dataChangeEntry } from '#server/features/audit/row-audit.ts';
 import { databaseNamed, openDatabase, openTable, type Caller } from '#server/access/table-access.ts';
 import type { SqlContext } from './sql-context.ts';
@@ -123,6 +124,7 @@ export async function pageOfRows(
     filter?: Filter | undefined;
     where?: FilterDocument | undefined;
     cursor?: string | undefined;
+    labels?: boolean | undefined;
   },
   cursorKey: Buffer,
 ): Promise<PageResult> {
@@ -149,6 +151,7 @@ export async function pageOfRows(
     count: page.count,
     countIsExact: page.countIsExact,
     cursor: writePageCursor(cursorKey, scope, query.page, page.boundary),
+    ...(query.labels ? { labels: await pageLabels(engine, caller, ref.database, table, page.results) } : {}),
   };
 }
 
