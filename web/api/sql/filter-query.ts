@@ -22,6 +22,7 @@ export function fetchFilterQuery(
     pageSize: request.pageSize,
     orderBy: request.sort,
     cursor: request.cursor,
+    labels: request.labels ? 1 : undefined,
   });
   const body: { where: Filter; search?: PageRequest['filter'] } = { where: request.where };
   if (Object.keys(request.filter).length > 0) body.search = request.filter;

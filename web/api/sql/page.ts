@@ -20,13 +20,20 @@ export interface PageRequest extends TableRef {
   /** The cursor of the page shown when this one is its neighbour (Next, Previous): the server then seeks from it.
    * Not part of the query's key: page N is the same page however it is reached. */
   cursor?: string | null;
+  /** Ask for the labels of the rows the page's foreign keys point at (`?labels=1`, decision 0067). */
+  labels?: boolean;
 }
 
 /** POST /api/sql/{db}/{schema}/{table}/page/{page}/search?pageSize=&orderBy=&cursor=: the page's rows, the count
  * (countIsExact false when it is an estimate or capped) and the page's cursor. With the cursor of the neighbouring
  * page shown, the server seeks from it, so Next and Previous cost what page 1 costs on any server instance. */
 export function fetchPage(request: PageRequest, signal?: AbortSignal): Promise<ApiResult<PageResult>> {
-  const query = queryString({ pageSize: request.pageSize, orderBy: request.sort, cursor: request.cursor });
+  const query = queryString({
+    pageSize: request.pageSize,
+    orderBy: request.sort,
+    cursor: request.cursor,
+    labels: request.labels ? 1 : undefined,
+  });
   return apiPostEncoded(`${tableApiPath(request)}/page/${request.page}/search${query}`, request.filter, {
     schema: pageResult,
     signal,
@@ -38,8 +45,10 @@ export const pageQueryOptions = (request: PageRequest) =>
     queryKey: queryKeys.sql.page(request),
     queryFn: async ({ signal }) => {
       const where = request.where;
+      // The grid's page always carries its foreign keys' labels (a link a key cell).
+      const asked = { ...request, labels: true };
       return unwrapData(
-        await (where ? fetchFilterQuery({ ...request, where }, signal) : fetchPage(request, signal)),
+        await (where ? fetchFilterQuery({ ...asked, where }, signal) : fetchPage(asked, signal)),
       );
     },
     // The page shown stays while the next one loads (no blank grid between pages).
