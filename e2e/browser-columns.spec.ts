@@ -8,10 +8,14 @@ import { lookAt, screenshotsWanted } from './support/look.ts';
 
 /*
  * The grid's columns (issue 36, decision 0063) on PostgreSQL Chinook, as the administrator: Employee has 15 columns,
- * the grid shows 8 by default (indexed first). The Columns chooser shows a hidden column, moves it first; its header's
- * resize handle widens it by keyboard; it sorts; the address carries cols= and a reload keeps it; Reset to default
- * goes back to the spec's 8. A wide layout with a pinned column, scrolled sideways, is looked at too.
+ * the grid shows 8 by default (indexed first). The Columns chooser shows a hidden column, moves it first (by keyboard,
+ * then by drag); its header's resize handle widens it by keyboard; it sorts; the address carries cols= and a reload
+ * keeps it; Reset to default goes back to the spec's 8. A wide layout with a pinned column, scrolled sideways, is looked at too. A table of 40
+ * columns, all shown, renders only those in sight: scrolling sideways and the keyboard bring the others.
  */
+
+/** The wide table's text columns after its key: 40 in all, past the grid's window (24). */
+const WIDE_NAMES = Array.from({ length: 39 }, (_, index) => `w${String(index + 1).padStart(2, '0')}`);
 
 let server: AppServer;
 let chinook: ChinookDatabase;
@@ -22,6 +26,13 @@ test.describe.configure({ timeout: 270_000 });
 test.beforeAll(async () => {
   test.setTimeout(360_000);
   chinook = await createChinook('postgres');
+  // A table of the journey's own, wider than the grid renders at once (grid/column-window.ts).
+  const wideColumns = WIDE_NAMES.map((name) => `${name} text`).join(', ');
+  await chinook.query(`create table wide_specimen (wide_id integer primary key, ${wideColumns})`);
+  await chinook.query(
+    `insert into wide_specimen select n, ${WIDE_NAMES.map((name) => `'${name}-' || n`).join(', ')}
+     from generate_series(1, 60) as n`,
+  );
   server = await startAppServer('browser-columns', databasesEnv([chinook]));
   admin = await signInAdmin(server);
 });
@@ -69,6 +80,14 @@ test('choose, move, widen, sort and reset a column; the address keeps the layout
   await expect(dialog.getByRole('button', { name: `Move ${email} down` })).toBeFocused();
   await expect.poll(async () => (await headers(page))[0]).toBe(email);
   expect(colsParam(page)?.split(',')[0]).toBe(email);
+  // By drag: the second column's row dropped on the first's takes its place; Email dragged back the same way.
+  const item = (name: string) =>
+    dialog.getByRole('listitem').filter({ has: page.getByRole('checkbox', { name: `Show ${name}` }) });
+  const second = (await headers(page))[1] ?? '';
+  await item(second).dragTo(item(email));
+  await expect.poll(async () => (await headers(page))[0]).toBe(second);
+  await item(email).dragTo(item(second));
+  await expect.poll(async () => (await headers(page))[0]).toBe(email);
   await lookAt(page, 'browser-columns-chooser');
   // lookAt's sizes can push the button out of view, and the popover hides while its button is (Mantine's
   // hideDetached), which drops the focus: a person's focus would still be where it was.
@@ -172,4 +191,58 @@ test('a wide layout with a pinned key column scrolls sideways under it', async (
       }
     }
   }
+});
+
+test('a grid of 40 columns renders those in sight; scrolling and the keyboard reach the last', async ({
+  page,
+}) => {
+  const cols = ['wide_id:pin', ...WIDE_NAMES].join(',');
+  await openTable(
+    page,
+    server,
+    admin,
+    chinook,
+    'wide_specimen',
+    `?size=100&cols=${encodeURIComponent(cols)}`,
+  );
+  await expect(grid(page)).toHaveAttribute('aria-colcount', '40');
+  // Its rows too: the page has 60, the grid (bounded in height on a desktop) renders those in sight.
+  await expect(grid(page)).toHaveAttribute('aria-rowcount', '61');
+  expect(await grid(page).locator('tbody tr[data-row]').count()).toBeLessThan(60);
+  const rendered = (await headers(page)).length;
+  expect(rendered).toBeLessThan(40);
+  expect(await headers(page)).toContain('w01');
+  expect(await headers(page)).not.toContain('w39');
+
+  // The keyboard: End goes to the row's last column, rendered and scrolled into view for it; Home comes back.
+  await grid(page).locator('[data-cell="1:1"]').focus();
+  await page.keyboard.press('End');
+  const last = grid(page).locator('[data-cell="1:39"]');
+  await expect(last).toBeFocused();
+  await expect(last).toHaveAttribute('aria-colindex', '40');
+  await expect(last).toHaveText('w39-1');
+  await expect(last).toBeInViewport();
+  await expect(columnHeader(page, 'w39')).toBeInViewport();
+  // The pinned key stays rendered and in place.
+  await expect(columnHeader(page, 'wide_id')).toBeInViewport();
+  await lookAt(page, 'browser-columns-wide-end');
+  await page.keyboard.press('Home');
+  await expect(grid(page).locator('[data-cell="1:0"]')).toBeFocused();
+  // Control+End: the last row's last cell, rendered for it.
+  await page.keyboard.press('Control+End');
+  const corner = grid(page).locator('[data-cell="60:39"]');
+  await expect(corner).toBeFocused();
+  await expect(corner).toHaveText('w39-60');
+  await expect(corner).toBeInViewport();
+  await page.keyboard.press('Control+Home');
+  await expect(grid(page).getByRole('button', { name: 'wide_id', exact: true })).toBeFocused();
+
+  // Scrolling sideways by hand brings the far columns in.
+  await grid(page).evaluate((table) => {
+    let scroller: HTMLElement | null = table.parentElement;
+    while (scroller && scroller.scrollWidth <= scroller.clientWidth) scroller = scroller.parentElement;
+    if (scroller) scroller.scrollLeft = scroller.scrollWidth;
+  });
+  await expect(columnHeader(page, 'w39')).toBeVisible();
+  expect((await headers(page)).length).toBeLessThan(40);
 });

@@ -58,6 +58,9 @@ export const queryKeys = {
     /** A row's history (row-history.ts), by its key values. */
     history: (ref: { db: string; schema: string; table: string }, key: Record<string, unknown>) =>
       [...queryKeys.sql.table(ref), 'history', key] as const,
+    /** What references a row (references.ts: the editor's Referenced by tab and its delete question), by its key. */
+    references: (ref: { db: string; schema: string; table: string }, key: Record<string, unknown>) =>
+      [...queryKeys.sql.table(ref), 'references', key] as const,
     /** One row read by its key (row-by-key.ts: the value panel's whole value). */
     row: (ref: { db: string; schema: string; table: string }, key: Record<string, unknown>) =>
       [...queryKeys.sql.table(ref), 'row', key] as const,

@@ -1,11 +1,13 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
+import type { Reference } from '#common/contract/relations.ts';
 import type { ForeignKeyChoices, Row, TableListItem } from '#common/contract/sql.ts';
 import { browserMessages as bm, formMessages as fm } from '#common/messages.ts';
 import { editorMessages as em } from './editor-messages.ts';
 import { ada, customersTable, productTagsTable } from './editor-test-table.ts';
 import { RowEditor, type EditorTarget } from './row-editor.tsx';
+import { queryKeys } from '#web/api/query-keys.ts';
 import { renderPage } from '#web/test/render-page.tsx';
 import { fail, fakeApi, ok, raw } from '#web/test/fake-api.ts';
 
@@ -66,6 +68,7 @@ beforeEach(() => {
     ok({ ...ada, ...(request.body as Row), customer_id: 7 }, bm.rowUpdated),
   );
   api.on('POST', `${TABLE_PATH}/delete`, ok(ada, bm.rowDeleted));
+  api.on('POST', `${TABLE_PATH}/references`, ok([]));
 });
 
 function renderEditor(target: EditorTarget | null, table: TableListItem = customersTable()) {
@@ -273,6 +276,166 @@ describe('deleting a row', () => {
       screen.getByText('This row no longer exists: it may have been deleted. Reload the page.'),
     ).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
+  });
+});
+
+/** A foreign key of another table pointing at customers (issue 37), as POST …/references answers it. */
+const referencing = (fields: Partial<Reference>): Reference => ({
+  schema: 'main',
+  table: 'orders',
+  columns: ['customer_id'],
+  referencedColumns: ['customer_id'],
+  constraint: 'fk_orders_customer',
+  onDelete: 'no action',
+  count: 3,
+  capped: false,
+  ...fields,
+});
+
+describe('what references the row (issue 37)', () => {
+  it('has a Referenced by tab when editing (not when adding), asked when it opens', async () => {
+    api.on('POST', `${TABLE_PATH}/references`, ok([referencing({})]));
+    const { onClose } = renderEditor({ mode: 'edit', row: ada });
+    const editor = await dialog(em.editTitle);
+    expect(calls('POST', `${TABLE_PATH}/references`)).toHaveLength(0);
+    fireEvent.click(within(editor).getByRole('tab', { name: em.referencesTab }));
+    const link = await within(editor).findByRole('link', { name: /orders/ });
+    expect(calls('POST', `${TABLE_PATH}/references`)).toEqual([{ customer_id: 7 }]);
+    expect(link.getAttribute('href')).toMatch(/^\/db\/demo\/main\/orders\?where=[A-Za-z0-9_-]+$/);
+    // Following it closes the editor (nothing changed) as the router leaves for the orders.
+    fireEvent.click(link);
+    expect(onClose).toHaveBeenCalledWith(false);
+  });
+
+  it('holds a link while changes are pending, as it holds a close', async () => {
+    api.on('POST', `${TABLE_PATH}/references`, ok([referencing({})]));
+    const { onClose, view } = renderEditor({ mode: 'edit', row: ada });
+    const editor = await dialog(em.editTitle);
+    type('first_name', 'Augusta');
+    fireEvent.click(within(editor).getByRole('tab', { name: em.referencesTab }));
+    fireEvent.click(await within(editor).findByRole('link', { name: /orders/ }));
+    expect(await screen.findByText(em.closeWithPendingChanges)).toBeTruthy();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(view.router.state.location.pathname).toBe('/');
+  });
+
+  it('has no Referenced by tab when adding', async () => {
+    renderEditor({ mode: 'add' });
+    const editor = await dialog(em.addTitle);
+    expect(within(editor).queryByRole('tab', { name: em.referencesTab })).toBeNull();
+  });
+
+  it('says below the delete question what the database will do to the rows that reference it, per rule', async () => {
+    api.on(
+      'POST',
+      `${TABLE_PATH}/references`,
+      ok([
+        referencing({}),
+        referencing({ table: 'payments', constraint: 'fk_p', onDelete: 'restrict', count: 1 }),
+        referencing({
+          table: 'order_lines',
+          constraint: 'fk_ol',
+          onDelete: 'cascade',
+          count: 1000,
+          capped: true,
+        }),
+        referencing({ table: 'notes', constraint: 'fk_n', onDelete: 'set null', count: 1 }),
+        referencing({ table: 'tags', constraint: 'fk_t', onDelete: 'set default', count: 4 }),
+        referencing({
+          schema: 'audit',
+          table: 'visits',
+          constraint: 'fk_v',
+          onDelete: 'cascade',
+          count: null,
+        }),
+        referencing({ table: 'reviews', constraint: 'fk_r', count: 0 }),
+      ]),
+    );
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    fireEvent.click(button(em.deleteRow));
+    const confirm = await dialog(bm.deleteRowTitle);
+    expect(within(confirm).getByText(bm.deleteRowMessage)).toBeTruthy();
+    await within(confirm).findByText(
+      'The database will refuse the delete while 3 rows of orders reference it.',
+    );
+    expect(
+      within(confirm).getByText('The database will refuse the delete while 1 row of payments references it.'),
+    ).toBeTruthy();
+    expect(within(confirm).getByText('1,000+ rows of order_lines will be deleted with it.')).toBeTruthy();
+    expect(within(confirm).getByText('1 row of notes will lose its reference (set to null).')).toBeTruthy();
+    expect(
+      within(confirm).getByText('4 rows of tags will lose their reference (set to default).'),
+    ).toBeTruthy();
+    expect(
+      within(confirm).getByText(
+        'Rows of audit.visits may reference it (not counted): any that do will be deleted with it.',
+      ),
+    ).toBeTruthy();
+    // No sentence for a table none of whose rows point here.
+    expect(within(confirm).queryByText(/reviews/)).toBeNull();
+    expect(calls('POST', `${TABLE_PATH}/references`)).toEqual([{ customer_id: 7 }]);
+  });
+
+  it('after a delete, marks the pages of tables whose rows the database deleted or changed with it as stale', async () => {
+    api.on(
+      'POST',
+      `${TABLE_PATH}/references`,
+      ok([
+        referencing({ table: 'order_lines', constraint: 'fk_ol', onDelete: 'cascade', count: 2 }),
+        referencing({ table: 'payments', constraint: 'fk_p', onDelete: 'no action', count: 0 }),
+      ]),
+    );
+    const { view } = renderEditor({ mode: 'edit', row: ada });
+    const lines = [...queryKeys.sql.table({ db: 'demo', schema: 'main', table: 'order_lines' }), 'page'];
+    const payments = [...queryKeys.sql.table({ db: 'demo', schema: 'main', table: 'payments' }), 'page'];
+    view.queryClient.setQueryData(lines, { rows: [] });
+    view.queryClient.setQueryData(payments, { rows: [] });
+    await dialog(em.editTitle);
+    fireEvent.click(button(em.deleteRow));
+    const confirm = await dialog(bm.deleteRowTitle);
+    await within(confirm).findByText('2 rows of order_lines will be deleted with it.');
+    fireEvent.click(within(confirm).getByRole('button', { name: em.delete }));
+    expect(await screen.findByText(bm.rowDeleted)).toBeTruthy();
+    expect(view.queryClient.getQueryState(lines)?.isInvalidated).toBe(true);
+    expect(view.queryClient.getQueryState(payments)?.isInvalidated).toBe(false);
+  });
+
+  it('offers no Referenced by tab for a table without a row key', async () => {
+    const columns = customersTable().columns.map((c) => ({
+      ...c,
+      isIdentity: false,
+      isGuid: false,
+      isPrimaryKey: false,
+    }));
+    renderEditor({ mode: 'edit', row: ada }, customersTable({}, columns));
+    const editor = await dialog(em.editTitle);
+    expect(within(editor).getByRole('tab', { name: em.historyTab })).toBeTruthy();
+    expect(within(editor).queryByRole('tab', { name: em.referencesTab })).toBeNull();
+  });
+
+  it("shows the spec's message alone when nothing references the row", async () => {
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    fireEvent.click(button(em.deleteRow));
+    const confirm = await dialog(bm.deleteRowTitle);
+    await waitFor(() => expect(within(confirm).queryByText(em.referencesChecking)).toBeNull());
+    expect(within(confirm).getByText(bm.deleteRowMessage)).toBeTruthy();
+    expect(within(confirm).getByText(bm.deleteRowMessage).parentElement?.querySelectorAll('p')).toHaveLength(
+      1,
+    );
+  });
+
+  it('says when it could not check, and still lets the person delete', async () => {
+    api.on('POST', `${TABLE_PATH}/references`, fail(500, 'The database did not answer.'));
+    renderEditor({ mode: 'edit', row: ada });
+    await dialog(em.editTitle);
+    fireEvent.click(button(em.deleteRow));
+    const confirm = await dialog(bm.deleteRowTitle);
+    expect(
+      await within(confirm).findByText(em.referencesUnchecked('The database did not answer.')),
+    ).toBeTruthy();
+    expect(within(confirm).getByRole('button', { name: em.delete })).toHaveProperty('disabled', false);
   });
 });
 

@@ -1,14 +1,29 @@
 import { useReducer, useRef, useState } from 'react';
 import { IconCopy, IconTrash } from '@tabler/icons-react';
-import { ActionIcon, Button, Grid, Group, Modal, Paper, Stack, Tabs, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Grid,
+  Group,
+  Loader,
+  Modal,
+  Paper,
+  Stack,
+  Tabs,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
 import type { Row, TableListItem } from '#common/contract/sql.ts';
 import { MOBILE_BREAKPOINT_PX, MODAL_FADE_MS } from '#common/limits.ts';
 import { browserMessages as bm } from '#common/messages.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
+import { queryKeys } from '#web/api/query-keys.ts';
 import type { TableRef } from '#web/api/sql/paths.ts';
 import { useDeleteRow } from '#web/api/sql/delete-row.ts';
+import { hasRowKey, useReferences } from '#web/api/sql/references.ts';
 import { changedRowOf } from '#web/api/sql/row-conflict.ts';
 import { useUpsertRow } from '#web/api/sql/upsert-row.ts';
 import { usePendingChanges } from '#web/forms/pending-changes.ts';
@@ -27,6 +42,8 @@ import {
   type EditorState,
 } from './editor-state.ts';
 import { RowFieldInput } from './fields/row-field.tsx';
+import { ReferencedBy } from './referenced-by.tsx';
+import { referencingName } from './referencing.ts';
 import { deleteBody, formSections, rowErrors, rowFields, rowsCanChange } from './row-fields.ts';
 import { RowHistory } from './row-history.tsx';
 
@@ -113,6 +130,10 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
   const changed = useRef(false);
   const upsert = useUpsertRow(ref);
   const remove = useDeleteRow(ref);
+  // What references the row, asked when the delete question opens (issue 37): the question says what the database
+  // will do to those rows. The Referenced-by tab asks the same (one cached answer when both are opened).
+  const referencing = useReferences(ref, table, state.backup.row, confirmingDelete && state.mode === 'edit');
+  const queryClient = useQueryClient();
 
   const { rights } = table;
   const canWrite = state.mode === 'add' ? rights.canInsert : rights.canUpdate;
@@ -189,6 +210,16 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
     try {
       await remove.mutateAsync(withVersionOf(table, deleteBody(table, state.backup.row), state.backup.row));
       setConfirmingDelete(false);
+      // Rows of other tables the database deleted or changed with it (cascade, set null, set default): their pages are
+      // read again when next shown.
+      for (const reference of referencing.data ?? []) {
+        if (reference.onDelete === 'restrict' || reference.onDelete === 'no action' || reference.count === 0)
+          continue;
+        void queryClient.invalidateQueries({
+          queryKey: queryKeys.sql.table({ db, schema: reference.schema, table: reference.table }),
+          refetchType: 'none',
+        });
+      }
       notifications.show({ color: 'green', message: bm.rowDeleted });
       onClose(true);
     } catch (error) {
@@ -218,6 +249,8 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
       ? em.copied
       : null;
   const canSave = canWrite;
+  // A row of a table without a key cannot be named to the server, so nothing can be asked about what references it.
+  const referencesShown = editing && hasRowKey(table);
 
   return (
     <>
@@ -278,6 +311,7 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
               <Tabs.List mb="md">
                 <Tabs.Tab value="row">{em.rowTab}</Tabs.Tab>
                 {editing && <Tabs.Tab value="history">{em.historyTab}</Tabs.Tab>}
+                {referencesShown && <Tabs.Tab value="references">{em.referencesTab}</Tabs.Tab>}
               </Tabs.List>
               <Tabs.Panel value="row">
                 {conflict && (
@@ -364,6 +398,25 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
                   />
                 </Tabs.Panel>
               )}
+              {referencesShown && (
+                <Tabs.Panel value="references" pb="md">
+                  <ReferencedBy
+                    db={db}
+                    table={table}
+                    row={state.backup.row}
+                    onFollow={(event) => {
+                      // A link leaves the editor for another grid: pending changes hold it, as they hold a close.
+                      const refusal = closeRefusal(state);
+                      if (refusal) {
+                        event.preventDefault();
+                        notifications.show({ color: 'yellow', message: refusal });
+                        return;
+                      }
+                      onClose(changed.current);
+                    }}
+                  />
+                </Tabs.Panel>
+              )}
             </Tabs>
           </Modal.Body>
         </Modal.Content>
@@ -384,6 +437,7 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
           </Modal.Header>
           <Modal.Body>
             <Text size="sm">{bm.deleteRowMessage}</Text>
+            <DeleteConsequences schema={table.schema} query={referencing} />
             <Group justify="flex-end" gap="sm" mt="lg">
               <Button variant="default" onClick={() => setConfirmingDelete(false)}>
                 {em.cancel}
@@ -396,6 +450,47 @@ function EditorContent({ db, table, target, opened, onClose }: EditorContentProp
         </Modal.Content>
       </Modal.Root>
     </>
+  );
+}
+
+/**
+ * Below the spec's delete question (issue 37): what the database will do to the rows that reference this row, one
+ * sentence a referencing table (refuse, delete them too, set their reference to null or default); nothing when no row
+ * references it.
+ */
+function DeleteConsequences({ schema, query }: { schema: string; query: ReturnType<typeof useReferences> }) {
+  if (query.isPending) {
+    return (
+      <Group gap="xs" mt="sm" role="status" wrap="nowrap">
+        <Loader size="xs" />
+        <Text size="sm" c="dimmed">
+          {em.referencesChecking}
+        </Text>
+      </Group>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Text size="sm" c="dimmed" mt="sm">
+        {em.referencesUnchecked(failureMessage(query.error, em.referencesFailed))}
+      </Text>
+    );
+  }
+  const pointing = query.data.filter((reference) => reference.count !== 0);
+  if (pointing.length === 0) return null;
+  return (
+    <Stack gap={4} mt="sm">
+      {pointing.map((reference) => (
+        <Text key={`${reference.schema}.${reference.table}.${reference.constraint}`} size="sm">
+          {em.deleteConsequence(
+            referencingName(reference, schema, query.data),
+            reference.onDelete,
+            reference.count,
+            reference.capped,
+          )}
+        </Text>
+      ))}
+    </Stack>
   );
 }
 

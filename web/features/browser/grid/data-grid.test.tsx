@@ -304,3 +304,51 @@ describe('DataGrid', () => {
     expect(within(grid()).queryAllByRole('separator')).toHaveLength(0);
   });
 });
+
+describe('DataGrid, wide', () => {
+  // 40 columns of 180 px (text), shown through a layout: past WINDOW_FROM_COLUMNS, in a 1,024 px window.
+  const names = Array.from({ length: 40 }, (_, index) => `c${String(index + 1).padStart(2, '0')}`);
+  const wide = testTable(names.map((name) => testColumn(name)));
+  const wideRows: Row[] = [1, 2].map((row) =>
+    Object.fromEntries(names.map((name) => [name, `${name}-${row}`])),
+  );
+  const renderWide = () =>
+    renderPage(
+      <DataGrid
+        table={wide}
+        rows={wideRows}
+        sort={null}
+        onSortChange={vi.fn()}
+        onOpenRow={vi.fn()}
+        loading={false}
+        stale={false}
+        layout={names.map((name) => ({ name }))}
+      />,
+    );
+
+  it('renders only the columns in sight, says how many there are, and keeps each row the whole width', () => {
+    renderWide();
+    expect(grid().getAttribute('aria-colcount')).toBe('40');
+    const headers = within(grid()).getAllByRole('columnheader');
+    expect(headers.length).toBeGreaterThan(3);
+    expect(headers.length).toBeLessThan(20);
+    expect(headers[0]?.getAttribute('aria-colindex')).toBe('1');
+    expect(grid().style.tableLayout).toBe('fixed');
+    expect(grid().style.width).toBe(`${40 * 180}px`);
+    // The columns out of sight are one empty cell, as wide as they are together.
+    const gap = grid().querySelector('thead [role="presentation"]') as HTMLElement;
+    const rendered = headers.length;
+    expect(gap.style.width).toBe(`${(40 - rendered) * 180}px`);
+  });
+
+  it('renders the column the keyboard moves to, and focuses its cell', async () => {
+    renderWide();
+    cellAt(1, 0).focus();
+    fireEvent.keyDown(document.activeElement!, { key: 'End' });
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-cell')).toBe('1:39'));
+    expect(document.activeElement?.getAttribute('aria-colindex')).toBe('40');
+    expect(document.activeElement?.textContent).toContain('c40-1');
+    fireEvent.keyDown(document.activeElement!, { key: 'Home' });
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-cell')).toBe('1:0'));
+  });
+});

@@ -1,5 +1,5 @@
-import type { CSSProperties, KeyboardEvent } from 'react';
-import { useId, useLayoutEffect, useMemo, useState } from 'react';
+import type { CSSProperties, KeyboardEvent, ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Skeleton, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
@@ -13,6 +13,16 @@ import classes from './data-grid.module.css';
 import type { ColumnLayout } from '#web/features/browser/columns/columns-param.ts';
 import { setColumnWidth, shownColumns, type ShownColumn } from './column-layout.ts';
 import { ColumnResizeHandle } from './column-resize-handle.tsx';
+import {
+  allParts,
+  allRows,
+  plannedWidth,
+  sameRange,
+  unmeasuredRange,
+  WINDOW_FROM_COLUMNS,
+  windowParts,
+  type WindowRange,
+} from './column-window.ts';
 import { cellKey, moveFocus, positionOf, useGridFocus } from './grid-focus.ts';
 import { isSortable } from '#common/sorting.ts';
 import { ariaSort, nextSort } from './sort-cycle.ts';
@@ -54,6 +64,9 @@ export const gridMessages = {
     'Arrow keys move between cells. Enter opens the row in the editor, or on a linked key the row it names. Shift+Enter shows the whole value of a long ' +
     'text, JSON or binary cell. Control+C or Command+C copies the cell.',
 } as const;
+
+/** The window of a wide grid, loaded for one only (column-window.ts). */
+const LazyGridWindow = lazy(() => import('./grid-window.tsx'));
 
 /** Skeleton rows shown while the first page loads. */
 const SKELETON_ROWS = 5;
@@ -145,14 +158,31 @@ export function DataGrid({
     () => ({ rows: loading ? 0 : rows.length, columns: Math.max(1, shown.length) }),
     [loading, rows.length, shown.length],
   );
-  const { gridRef, tabIndexOf, focusCell, onFocus } = useGridFocus<HTMLTableElement>(bounds);
+  const { gridRef, active, tabIndexOf, focusCell, onFocus } = useGridFocus<HTMLTableElement>(bounds);
+  const pinnedCount = placed.filter((entry) => entry.pinned).length;
+  // A wide grid renders the columns and rows in sight only, with planned widths (column-window.ts); its window's
+  // code (grid-window.tsx) loads for such a grid only. The focus model counts the header as row 0.
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const windowed = placed.length >= WINDOW_FROM_COLUMNS;
+  const widths = useMemo(() => (windowed ? placed.map(plannedWidth) : null), [windowed, placed]);
+  const totalWidth = widths ? widths.reduce((sum, width) => sum + width, 0) : null;
+  const [measured, setMeasured] = useState<WindowRange | null>(null);
+  const onWindow = useCallback(
+    (range: WindowRange) => setMeasured((current) => (sameRange(current, range) ? current : range)),
+    [],
+  );
+  const rowCount = loading ? 0 : rows.length;
+  const range = windowed
+    ? (measured ?? unmeasuredRange(placed.length, pinnedCount, active.column, rowCount, active.row - 1))
+    : null;
+  const parts = widths && range ? windowParts(range.columns, widths) : allParts(placed.length);
+  const rowParts = range ? range.rows : allRows(rowCount);
   const hintId = useId();
   // The whole of a long, JSON or binary value, in a side panel (value-panel/, decision 0064).
   const valuePanel = useValuePanel(table);
 
   // Pinned columns stick at the left, each after the ones before it: their left offsets are the widths of the pinned
   // headers before them, measured (a pinned column the grid sizes itself has no width in the layout).
-  const pinnedCount = placed.filter((entry) => entry.pinned).length;
   const [pinLefts, setPinLefts] = useState<number[]>([]);
   useLayoutEffect(() => {
     const grid = gridRef.current;
@@ -179,11 +209,27 @@ export function DataGrid({
     grid.querySelectorAll('thead th[data-pinned]').forEach((header) => observer?.observe(header));
     return () => observer?.disconnect();
   }, [gridRef, pinnedCount, placed]);
-  const placementOf = (entry: ShownColumn, columnIndex: number) =>
-    placement(entry, pinLefts[columnIndex], entry.pinned && columnIndex === pinnedCount - 1);
+  const placementOf = (entry: ShownColumn, columnIndex: number) => ({
+    ...placement(
+      widths ? { ...entry, width: widths[columnIndex] } : entry,
+      pinLefts[columnIndex],
+      entry.pinned && columnIndex === pinnedCount - 1,
+    ),
+    // Where the cell is among all the columns, when the grid renders only some.
+    'aria-colindex': windowed ? columnIndex + 1 : undefined,
+  });
+  /** The cells of one row: each part's cell, or an empty one as wide as the columns left out. */
+  const cellsOf = (cell: (index: number) => ReactNode, Gap: 'td' | 'th' = 'td') =>
+    parts.map((part) =>
+      part.kind === 'gap' ? (
+        <Gap key={part.key} role="presentation" className={classes.gap} style={{ width: part.width }} />
+      ) : (
+        cell(part.index)
+      ),
+    );
   const resize = (name: string, width: number) =>
     onLayoutChange?.(setColumnWidth(table, layout, name, width));
-  const minWidth = placed.reduce((sum, entry) => sum + (entry.width ?? AUTO_WIDTH), 0);
+  const minWidth = totalWidth ?? placed.reduce((sum, entry) => sum + (entry.width ?? AUTO_WIDTH), 0);
 
   /** Copies one cell's value (Ctrl+C or ⌘+C on the active cell, or its button). */
   const copyCell = (rowIndex: number, column: Column) => {
@@ -237,23 +283,26 @@ export function DataGrid({
     if (loading) {
       return Array.from({ length: SKELETON_ROWS }, (_, index) => (
         <Table.Tr key={index}>
-          {placed.map((entry, columnIndex) => (
-            <Table.Td
-              key={entry.column.name}
-              role="gridcell"
-              className={classes.cell}
-              {...placementOf(entry, columnIndex)}
-            >
-              <Skeleton height={12} radius="sm" />
-            </Table.Td>
-          ))}
+          {cellsOf((columnIndex) => {
+            const entry = placed[columnIndex];
+            return entry ? (
+              <Table.Td
+                key={entry.column.name}
+                role="gridcell"
+                className={classes.cell}
+                {...placementOf(entry, columnIndex)}
+              >
+                <Skeleton height={12} radius="sm" />
+              </Table.Td>
+            ) : null;
+          })}
         </Table.Tr>
       ));
     }
     if (rows.length === 0) {
       return (
         <Table.Tr>
-          <Table.Td role="gridcell" colSpan={Math.max(1, shown.length)} className={classes.message}>
+          <Table.Td role="gridcell" colSpan={Math.max(1, parts.length)} className={classes.message}>
             <Text c="dimmed" size="sm">
               {filtered ? gridMessages.noMatch : gridMessages.empty}
             </Text>
@@ -261,65 +310,97 @@ export function DataGrid({
         </Table.Tr>
       );
     }
-    return grid.getRowModel().rows.map((row, index) => (
-      <Table.Tr key={row.id} className={classes.row} data-row={index} onClick={() => onOpenRow(row.original)}>
-        {row.getAllCells().map((cell, columnIndex) => {
-          const meta = cell.column.columnDef.meta;
-          if (!meta) return null;
-          const { column } = meta;
-          const value = row.original[column.name] ?? null;
-          const position = { row: index + 1, column: columnIndex };
-          const link = value === null ? null : (links?.linkOf(column.name, row.original) ?? null);
-          return (
-            // A plain td with Table.Td's class: a page has up to 800 cells, and each Table.Td is a styled Box.
-            <td
-              key={cell.id}
-              role="gridcell"
-              className={cellClass}
-              {...placementOf(meta.shown, columnIndex)}
-              data-align={alignOf(column)}
-              data-cell={cellKey(position)}
-              tabIndex={tabIndexOf(position)}
-              aria-keyshortcuts={
-                value === null
-                  ? undefined
-                  : offersWholeValue(column, value)
-                    ? 'Shift+Enter Control+C Meta+C'
-                    : 'Control+C Meta+C'
-              }
-            >
-              {link && links ? (
-                <ForeignKeyCell link={link} follow={links.follow} />
-              ) : (
-                <CellValue column={column} value={value} />
-              )}
-              {offersWholeValue(column, value) && (
-                <ShowValueButton column={column.name} onShow={() => valuePanel.show(row.original, column)} />
-              )}
-              {value !== null && (
-                <CellCopyButton
-                  className={classes.copy}
-                  column={column.name}
-                  text={() => copyText(column, value)}
-                  copied={copiedCell === `${row.id}:${column.name}`}
-                  onCopied={() => setCopiedCell(`${row.id}:${column.name}`)}
-                />
-              )}
-            </td>
-          );
-        })}
-      </Table.Tr>
-    ));
+    const modelRows = grid.getRowModel().rows;
+    return rowParts.map((part) => {
+      if (part.kind === 'gap') {
+        return (
+          <tr key={part.key} role="presentation">
+            <td colSpan={parts.length} className={classes.gap} style={{ height: part.height }} />
+          </tr>
+        );
+      }
+      const index = part.index;
+      const row = modelRows[index];
+      if (!row) return null;
+      const cells = row.getAllCells();
+      return (
+        <Table.Tr
+          key={row.id}
+          className={classes.row}
+          data-row={index}
+          aria-rowindex={windowed ? index + 2 : undefined}
+          onClick={() => onOpenRow(row.original)}
+        >
+          {cellsOf((columnIndex) => {
+            const cell = cells[columnIndex];
+            const meta = cell?.column.columnDef.meta;
+            if (!cell || !meta) return null;
+            const { column } = meta;
+            const value = row.original[column.name] ?? null;
+            const position = { row: index + 1, column: columnIndex };
+            const link = value === null ? null : (links?.linkOf(column.name, row.original) ?? null);
+            return (
+              // A plain td with Table.Td's class: a page has up to 800 cells, and each Table.Td is a styled Box.
+              <td
+                key={cell.id}
+                role="gridcell"
+                className={cellClass}
+                {...placementOf(meta.shown, columnIndex)}
+                data-align={alignOf(column)}
+                data-cell={cellKey(position)}
+                tabIndex={tabIndexOf(position)}
+                aria-keyshortcuts={
+                  value === null
+                    ? undefined
+                    : offersWholeValue(column, value)
+                      ? 'Shift+Enter Control+C Meta+C'
+                      : 'Control+C Meta+C'
+                }
+              >
+                {link && links ? (
+                  <ForeignKeyCell link={link} follow={links.follow} />
+                ) : (
+                  <CellValue column={column} value={value} />
+                )}
+                {offersWholeValue(column, value) && (
+                  <ShowValueButton
+                    column={column.name}
+                    onShow={() => valuePanel.show(row.original, column)}
+                  />
+                )}
+                {value !== null && (
+                  <CellCopyButton
+                    className={classes.copy}
+                    column={column.name}
+                    text={() => copyText(column, value)}
+                    copied={copiedCell === `${row.id}:${column.name}`}
+                    onCopied={() => setCopiedCell(`${row.id}:${column.name}`)}
+                  />
+                )}
+              </td>
+            );
+          })}
+        </Table.Tr>
+      );
+    });
   };
 
   return (
-    <Table.ScrollContainer type="native" minWidth={minWidth} classNames={{ scrollContainer: classes.scroll }}>
+    <Table.ScrollContainer
+      ref={scrollRef}
+      type="native"
+      minWidth={minWidth}
+      classNames={{ scrollContainer: classes.scroll }}
+    >
       <VisuallyHidden id={hintId}>{gridMessages.keys}</VisuallyHidden>
       <Table
         ref={gridRef}
         role="grid"
         aria-label={gridMessages.label}
         aria-describedby={hintId}
+        aria-colcount={windowed ? placed.length : undefined}
+        aria-rowcount={windowed && !loading ? rows.length + 1 : undefined}
+        style={totalWidth === null ? undefined : { tableLayout: 'fixed', width: totalWidth }}
         onKeyDown={onGridKeyDown}
         onFocus={onFocus}
         aria-busy={loading || stale || undefined}
@@ -330,10 +411,11 @@ export function DataGrid({
         verticalSpacing={6}
       >
         <Table.Thead>
-          <Table.Tr>
-            {headerGroup?.headers.map((header, columnIndex) => {
-              const meta = header.column.columnDef.meta;
-              if (!meta) return null;
+          <Table.Tr aria-rowindex={windowed ? 1 : undefined}>
+            {cellsOf((columnIndex) => {
+              const header = headerGroup?.headers[columnIndex];
+              const meta = header?.column.columnDef.meta;
+              if (!header || !meta) return null;
               const { column } = meta;
               const direction = ariaSort(sort, column.name);
               const position = { row: 0, column: columnIndex };
@@ -383,11 +465,24 @@ export function DataGrid({
                   )}
                 </Table.Th>
               );
-            })}
+            }, 'th')}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>{body()}</Table.Tbody>
       </Table>
+      {windowed && widths && (
+        <Suspense fallback={null}>
+          <LazyGridWindow
+            scrollRef={scrollRef}
+            widths={widths}
+            pinned={pinnedCount}
+            rowCount={rowCount}
+            activeColumn={active.column}
+            activeRow={active.row - 1}
+            onChange={onWindow}
+          />
+        </Suspense>
+      )}
       {valuePanel.panel}
     </Table.ScrollContainer>
   );

@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type FocusEvent } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type FocusEvent } from 'react';
 
 /*
  * The grid's keyboard focus (the WAI-ARIA grid pattern, docs/decisions/0047): the whole grid is one tab stop, the
@@ -86,14 +86,29 @@ export function useGridFocus<T extends HTMLElement>(bounds: GridBounds) {
   const [wanted, setWanted] = useState<GridPosition>({ row: 1, column: 0 });
   const active = clampPosition(wanted, bounds);
 
+  // A cell to focus once it is rendered: a wide grid renders the active cell's column only after it became active.
+  const pending = useRef<GridPosition | null>(null);
+  const cellAt = (position: GridPosition) =>
+    gridRef.current?.querySelector<HTMLElement>(`[${CELL_ATTRIBUTE}="${cellKey(position)}"]`) ?? null;
+
   const focusCell = useCallback(
     (position: GridPosition) => {
       const target = clampPosition(position, bounds);
       setWanted(target);
-      gridRef.current?.querySelector<HTMLElement>(`[${CELL_ATTRIBUTE}="${cellKey(target)}"]`)?.focus();
+      const cell = cellAt(target);
+      pending.current = cell ? null : target;
+      cell?.focus();
     },
     [bounds],
   );
+  useLayoutEffect(() => {
+    if (!pending.current) return;
+    const cell = cellAt(pending.current);
+    if (cell) {
+      pending.current = null;
+      cell.focus();
+    }
+  });
 
   const onFocus = useCallback((event: FocusEvent) => {
     const position = positionOf(event.target);
