@@ -86,7 +86,8 @@ test('the grid is one tab stop: the arrows move between cells, Enter opens the r
   const cell = page.locator('[data-cell="2:1"]');
   // The focused cell shows its copy button; Ctrl+C copies the value.
   await expect(cell.getByRole('button', { name: /^Copy / })).toBeVisible();
-  const value = (await cell.innerText()).trim();
+  // album_id: the cell shows the album's title and its key dimmed after it (decision 0067); Ctrl+C copies the key.
+  const value = (await cell.locator('[data-fk-link] span').last().innerText()).trim();
   await page.keyboard.press('Control+c');
   await expect(toast(page, /copied\.$/)).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);

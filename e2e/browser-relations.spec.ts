@@ -104,16 +104,19 @@ for (const { engine } of engines) {
     });
     await expect(dataRows(page)).toHaveCount(invoices);
 
-    // Back returns to the customers, unfiltered.
+    // Back returns to the customers, unfiltered, with the customer open again: the row click wrote its key into the
+    // address as row= (decision 0067).
     await page.goBack();
     await expect(
       page.getByRole('heading', { level: 2, name: db.entry('Customer'), exact: true }),
     ).toBeVisible();
     await settled(page);
-    expect(page.url()).toBe(customerUrl);
+    const back = new URL(page.url());
+    expect(`${back.origin}${back.pathname}`).toBe(customerUrl);
+    expect(readWhereParam(back.searchParams.get('row'))?.json).toEqual({ [customerId]: 1 });
+    await expect(editor(page, 'Edit row')).toBeVisible();
 
     // The delete question says the invoices hold the customer, and what the database will do; Cancel keeps it.
-    await openRow(page, lastName);
     await editor(page, 'Edit row').getByRole('button', { name: em.deleteRow }).click();
     const question = page.getByRole('dialog', { name: bm.deleteRowTitle });
     await expect(question).toContainText(bm.deleteRowMessage);

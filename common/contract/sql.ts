@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_SIZES } from '#common/limits.ts';
+import { foreignKeyLabels, labelsParam } from './labels.ts';
 
 /*
  * The database browser's entities (spec 000 §3), as the data API answers them. Names follow the spec; fields it
@@ -215,6 +216,12 @@ export const pageResult = z.object({
       'Page calls only: an opaque token for this page; send it back as ?cursor= when asking for the next or previous ' +
         'page, which is then read by seeking from this page (null when the order cannot seek)',
     ),
+  labels: z
+    .array(foreignKeyLabels)
+    .optional()
+    .describe(
+      'With ?labels=1 only: the labels of the rows this page’s foreign keys point at (decision 0067)',
+    ),
 });
 export type PageResult = z.infer<typeof pageResult>;
 
@@ -300,6 +307,7 @@ export const cutTextParam = z.coerce
 export const pageQuery = z.object({
   pageSize: pageSize.default(PAGE_SIZES[0]),
   orderBy,
+  labels: labelsParam,
   cursor: z
     .string()
     .max(PAGE_CURSOR_MAX_LENGTH, 'The page cursor is not valid for this table and order; reload the page.')

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Filter as FilterDocument, FilterPlan } from '#common/contract/filter.ts';
 import type { CellValue, Filter, PageResult, Row, Table } from '#common/contract/sql.ts';
+import type { ForeignKeyLabels } from '#common/contract/labels.ts';
 
 /*
  * The one interface through which everything else reaches the databases people browse. Issue 3 grows it
@@ -193,6 +194,9 @@ export interface DatabaseEngine {
   /** How many rows of `referencing` have `columns` equal to `values` (referencing column → value, checked against
    * its type: a 400 when it does not fit), counting at most `cap + 1` (referencing-rows.ts, decision 0065). */
   countReferencing(referencing: Table, columns: string[], values: Row, cap: number): Promise<number>;
+  /** The labels of the rows `rows` point at, one statement a foreign key of `table` into a table of `readable` (the
+   * caller's readable tables: no other table is named or read), foreign-key-labels.ts, decision 0067. */
+  foreignKeyLabels(table: Table, readable: Table[], rows: Row[]): Promise<ForeignKeyLabels[]>;
   /** Every row matching the filter in the asked order, as wire values, a chunk at a time, read with a cursor or the
    * driver's streaming query so memory stays flat. The consumer's pace sets the reading pace. */
   streamRows(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<Row[]>;

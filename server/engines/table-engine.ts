@@ -3,6 +3,7 @@ import type { EngineAdapter } from './adapter.ts';
 import { withTimeout, type DatabaseEngine, type RowStreamOptions } from './engine.ts';
 import { databaseBusy, EngineError, notFound } from './engine-error.ts';
 import { planFilter } from './filter-scan.ts';
+import { foreignKeyLabels } from './foreign-key-labels.ts';
 import { foreignKeyOptions } from './foreign-key-options.ts';
 import { RowPages } from './row-pages.ts';
 import { deleteRow, readRow, restoreRow, upsertRow } from './row-writes.ts';
@@ -112,6 +113,8 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
     countRows: (table, query) => explained(() => countStreamRows(adapter, table, query)),
     countReferencing: (referencing, columns, values, cap) =>
       explained(() => countReferencingRows(adapter, referencing, columns, values, cap)),
+    foreignKeyLabels: (table, readable, rows) =>
+      explained(() => foreignKeyLabels(adapter, table, readable, rows)),
     streamRows(table, query, options) {
       const stream = watched(options);
       return explainedStream(stream.watch(streamTableRows(adapter, table, query, stream.options)));

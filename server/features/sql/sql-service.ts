@@ -27,6 +27,7 @@ import {
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import { auditedWrite } from '#server/features/audit/audit-intents.ts';
 import { readPageCursor, writePageCursor } from './page-cursor.ts';
+import { pageLabels } from './page-labels.ts';
 import { dataChangeEntry } from '#server/features/audit/row-audit.ts';
 import { databaseNamed, openDatabase, openTable, type Caller } from '#server/access/table-access.ts';
 import type { SqlContext } from './sql-context.ts';
@@ -125,6 +126,7 @@ export async function pageOfRows(
     where?: FilterDocument | undefined;
     cursor?: string | undefined;
     cutText?: number | undefined;
+    labels?: boolean | undefined;
   },
   cursorKey: Buffer,
 ): Promise<PageResult> {
@@ -153,6 +155,7 @@ export async function pageOfRows(
     count: page.count,
     countIsExact: page.countIsExact,
     cursor: writePageCursor(cursorKey, scope, query.page, page.boundary),
+    ...(query.labels ? { labels: await pageLabels(engine, caller, ref.database, table, page.results) } : {}),
   };
 }
 

@@ -8,9 +8,9 @@ import type { CutPageRequest, PageRequest } from './page.ts';
 export type FilterQueryRequest = CutPageRequest & { where: Filter };
 
 /**
- * POST /api/sql/{db}/{schema}/{table}/query?page=&pageSize=&orderBy=&cursor=&cutText= with `{ where, search }` (encoded as the
- * other data calls' bodies): the page of the rows the filter keeps, ANDed with the search terms when there are some,
- * and their count, as the page search answers it. Its query options and hook are the page's (page.ts): one query
+ * POST /api/sql/{db}/{schema}/{table}/query?page=&pageSize=&orderBy=&cursor=&cutText=&labels= with
+ * `{ where, search }` (encoded as the other data calls' bodies): the page of the rows the filter keeps, ANDed with the
+ * search terms when there are some, and their count, as the page search answers it. Its query options and hook are the page's (page.ts): one query
  * whose call follows the view, so the page shown stays while the filtered one loads.
  */
 export function fetchFilterQuery(
@@ -23,6 +23,7 @@ export function fetchFilterQuery(
     orderBy: request.sort,
     cursor: request.cursor,
     cutText: request.cutText,
+    labels: request.labels ? 1 : undefined,
   });
   const body: { where: Filter; search?: PageRequest['filter'] } = { where: request.where };
   if (Object.keys(request.filter).length > 0) body.search = request.filter;

@@ -21,22 +21,25 @@ export interface PageRequest extends TableRef {
   /** The cursor of the page shown when this one is its neighbour (Next, Previous): the server then seeks from it.
    * Not part of the query's key: page N is the same page however it is reached. */
   cursor?: string | null;
+  /** Ask for the labels of the rows the page's foreign keys point at (`?labels=1`, decision 0067). */
+  labels?: boolean;
 }
 
 /** A page request with the length its long values are cut to (`?cutText=`, decision 0066); left out, every value
  * comes whole. */
 export type CutPageRequest = PageRequest & { cutText?: number };
 
-/** POST /api/sql/{db}/{schema}/{table}/page/{page}/search?pageSize=&orderBy=&cursor=&cutText=: the page's rows, the
- * count (countIsExact false when it is an estimate or capped) and the page's cursor. With the cursor of the
- * neighbouring page shown, the server seeks from it, so Next and Previous cost what page 1 costs on any server
- * instance. */
+/** POST /api/sql/{db}/{schema}/{table}/page/{page}/search?pageSize=&orderBy=&cursor=&cutText=&labels=: the page's
+ * rows (with their foreign keys' labels when asked, decision 0067), the count (countIsExact false when it is an
+ * estimate or capped) and the page's cursor. With the cursor of the neighbouring page shown, the server seeks from it,
+ * so Next and Previous cost what page 1 costs on any server instance. */
 export function fetchPage(request: CutPageRequest, signal?: AbortSignal): Promise<ApiResult<PageResult>> {
   const query = queryString({
     pageSize: request.pageSize,
     orderBy: request.sort,
     cursor: request.cursor,
     cutText: request.cutText,
+    labels: request.labels ? 1 : undefined,
   });
   return apiPostEncoded(`${tableApiPath(request)}/page/${request.page}/search${query}`, request.filter, {
     schema: pageResult,
@@ -49,9 +52,12 @@ export const pageQueryOptions = (request: PageRequest) =>
     queryKey: queryKeys.sql.page(request),
     queryFn: async ({ signal }) => {
       const where = request.where;
-      // The grid's pages carry long values cut (decision 0066): a cell shows at most GRID_CUT_TEXT characters.
-      const cut = { ...request, cutText: GRID_CUT_TEXT };
-      return unwrapData(await (where ? fetchFilterQuery({ ...cut, where }, signal) : fetchPage(cut, signal)));
+      // The grid's pages carry long values cut (decision 0066; a cell shows at most GRID_CUT_TEXT characters) and
+      // their foreign keys' labels (a link a key cell, decision 0067).
+      const asked = { ...request, cutText: GRID_CUT_TEXT, labels: true };
+      return unwrapData(
+        await (where ? fetchFilterQuery({ ...asked, where }, signal) : fetchPage(asked, signal)),
+      );
     },
     // The page shown stays while the next one loads (no blank grid between pages).
     placeholderData: keepPreviousData,

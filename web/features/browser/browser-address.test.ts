@@ -3,11 +3,16 @@ import type { SavedView } from '#common/contract/views.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   browserAddressUrl,
+  encodeRowParam,
   freshView,
   parseBrowserAddress,
   parsePage,
   parseSize,
+  parseRowParam,
   parseSort,
+  ROW_BROKEN,
+  ROW_PARAM,
+  rowAddressUrl,
   writeBrowserAddress,
 } from './browser-address.ts';
 import { checkWhere } from './filter/where-check.ts';
@@ -274,5 +279,46 @@ describe('writing the address', () => {
     expect(`${window.location.pathname}${window.location.search}`).toBe('/db/chinook/main/Album?page=2');
     expect(window.history.state).toEqual({ key: 'k1', idx: 3 });
     expect(window.history.length).toBe(length);
+  });
+});
+
+describe('the row in the address (row=, decision 0067)', () => {
+  const table = { schema: 'main', name: 'Track' };
+
+  it('writes and reads a key as base64url JSON, composite keys included', () => {
+    const url = rowAddressUrl('chinook', table, { TrackId: 2 });
+    expect(url).toBe(`/db/chinook/main/Track?row=${encodeWhere({ TrackId: 2 })}`);
+    expect(url).toBe('/db/chinook/main/Track?row=eyJUcmFja0lkIjoyfQ');
+    expect(parseBrowserAddress('/db/chinook/main/Track', '?row=eyJUcmFja0lkIjoyfQ')?.row).toEqual({
+      TrackId: 2,
+    });
+    const pair = { a: 'x/ü', b: 2, c: true };
+    const [path, search] = rowAddressUrl('chinook', { schema: 'main', name: 'pair' }, pair).split('?');
+    expect(parseBrowserAddress(path ?? '', `?${search}`)?.row).toEqual(pair);
+  });
+
+  it('keeps the row with the rest of the view, and leaves it out when there is none', () => {
+    const view = { ...freshView('chinook', table), page: 2, row: { TrackId: 7 } };
+    const url = browserAddressUrl(view);
+    expect(url).toBe(`/db/chinook/main/Track?page=2&${ROW_PARAM}=${encodeRowParam({ TrackId: 7 })}`);
+    expect(browserAddressUrl({ ...view, row: null })).toBe('/db/chinook/main/Track?page=2');
+    expect(parseBrowserAddress('/db/chinook/main/Track', '')).not.toHaveProperty('row');
+  });
+
+  it('says why a row= that is not a key cannot be read', () => {
+    for (const raw of [
+      'not base64!',
+      encodeWhere([1, 2]),
+      encodeWhere({}),
+      encodeWhere({ a: null }),
+      encodeWhere(3),
+    ]) {
+      expect(parseRowParam(raw)).toEqual({ problem: ROW_BROKEN });
+      const view = parseBrowserAddress('/db/chinook/main/Track', `?row=${encodeURIComponent(raw)}`);
+      expect(view?.row).toBeUndefined();
+      expect(view?.rowProblem).toBe(ROW_BROKEN);
+    }
+    expect(parseRowParam(null)).toBeNull();
+    expect(parseRowParam('')).toBeNull();
   });
 });

@@ -2,6 +2,7 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '#common/limits.ts';
 import type { Filter } from '#common/contract/filter.ts';
 import type { SavedView } from '#common/contract/views.ts';
 import { encodeSegment } from '#common/links.ts';
+import type { RowKey } from '#web/api/sql/row-by-key.ts';
 import { encodeWhere, readWhereParam, WHERE_PARAM } from './filter/where-param.ts';
 import { sameStateField, stateOfView, type ViewField } from './views/view-state.ts';
 import {
@@ -21,6 +22,10 @@ import {
  * A saved view (issue 36, decision 0062) is `view=<Id>` plus only what differs from it: `?view=7` alone opens the
  * view as saved; `?view=7&sort=-Name` sorts it otherwise; an empty parameter (`sort=`, `where=`, `cols=`) sets that
  * part to none (the spec's columns) over the view's.
+ *
+ * A row (issue 37, decision 0067) is `row=<key>`: base64url of the JSON of the row's key, column → value, encoded as
+ * `where=` is (`row=eyJUcmFja0lkIjoyfQ` is {"TrackId":2}). The table opens with that row in its editor; the columns
+ * are any that name one row (a foreign key's referenced columns: its primary key or a unique column).
  */
 
 /** The prefix of a search term's parameter: q.Name=Ada searches the column Name for "Ada". */
@@ -61,6 +66,39 @@ export interface BrowserAddress {
   /** The columns shown, their order, widths and pins (columns/columns-param.ts); null: the spec's default. Names the
    * table does not have are dropped when shown (grid/column-layout.ts). */
   columns: ColumnLayout | null;
+  /** The row open in the editor (`row=`, decision 0067); absent or null: none. */
+  row?: RowKey | null;
+  /** Why the address's `row=` could not be read (the card says so); absent or null: it could, or there is none. */
+  rowProblem?: string | null;
+}
+
+/** The address parameter that names the row open in the editor. */
+export const ROW_PARAM = 'row';
+/** The sentence for a `row=` that is not a key. */
+export const ROW_BROKEN =
+  'The row in this address could not be read: it is not a key of this table. The table is shown instead.';
+
+/** base64url of a row key's JSON, for `row=`. */
+export const encodeRowParam = (key: RowKey): string => encodeWhere(key);
+
+/** The key a `row=` parameter holds: a JSON object of at least one column, each value text, a number or a boolean;
+ * null: no parameter; a problem: anything else. */
+export function parseRowParam(raw: string | null): { key: RowKey } | { problem: string } | null {
+  const reading = readWhereParam(raw);
+  if (reading === null) return null;
+  const json = reading.json;
+  if (reading.problem !== null || typeof json !== 'object' || json === null || Array.isArray(json))
+    return { problem: ROW_BROKEN };
+  const entries = Object.entries(json as Record<string, unknown>);
+  const fits = (value: unknown) => ['string', 'number', 'boolean'].includes(typeof value);
+  if (entries.length === 0 || entries.some(([column, value]) => column === '' || !fits(value)))
+    return { problem: ROW_BROKEN };
+  return { key: Object.fromEntries(entries) as RowKey };
+}
+
+/** The address of one row of a table: the table's page with `row=` (a link to a referenced row). */
+export function rowAddressUrl(db: string, table: BrowserTableName, key: RowKey): string {
+  return browserAddressUrl({ ...freshView(db, table), row: key });
 }
 
 /** The address parameter that names a saved view. */
@@ -158,7 +196,9 @@ export function parseBrowserAddress(pathname: string, search: string): BrowserAd
   const reading = readWhereParam(params.get(WHERE_PARAM));
   const viewId = parseViewId(params.get(VIEW_PARAM));
   const fields = Object.keys(VIEW_FIELD_PARAMS) as ViewField[];
+  const row = parseRowParam(params.get(ROW_PARAM));
   return {
+    ...(row === null ? {} : 'key' in row ? { row: row.key } : { rowProblem: row.problem }),
     db,
     table,
     filter,
@@ -207,6 +247,7 @@ export function browserAddressUrl(view: BrowserAddress): string {
     const columns = view.columns?.length ? view.columns : null;
     if (writesField(view, 'columns', columns === null))
       params.set(COLUMNS_PARAM, columns ? encodeColumnsParam(columns) : '');
+    if (view.row) params.set(ROW_PARAM, encodeRowParam(view.row));
   } else if (view.size !== DEFAULT_PAGE_SIZE) {
     params.set('size', String(view.size));
   }

@@ -407,7 +407,7 @@ describe('filters in the browser (issue 35)', () => {
     expect(await screen.findByText('Adam')).toBeTruthy();
     expect(queryCalls()).toEqual([
       // The grid's pages carry long values cut (decision 0066).
-      `${QUERY}?page=2&pageSize=20&orderBy=-LastName&cutText=${GRID_CUT_TEXT} ${JSON.stringify({ where, search: { LastName: 'Go' } })}`,
+      `${QUERY}?page=2&pageSize=20&orderBy=-LastName&cutText=${GRID_CUT_TEXT}&labels=1 ${JSON.stringify({ where, search: { LastName: 'Go' } })}`,
     ]);
     expect(pageCalls()).toEqual([]);
     const chips = await screen.findByRole('list', { name: 'Filter conditions' });
@@ -430,7 +430,7 @@ describe('filters in the browser (issue 35)', () => {
     );
     await waitFor(() =>
       expect(queryCalls().at(-1)).toBe(
-        `${QUERY}?page=1&pageSize=20&orderBy=-LastName&cutText=${GRID_CUT_TEXT} ${JSON.stringify({ where: rest, search: { LastName: 'Go' } })}`,
+        `${QUERY}?page=1&pageSize=20&orderBy=-LastName&cutText=${GRID_CUT_TEXT}&labels=1 ${JSON.stringify({ where: rest, search: { LastName: 'Go' } })}`,
       ),
     );
     // Clear filter: the spec's page search again.

@@ -1,5 +1,6 @@
 import {
   Suspense,
+  useCallback,
   useMemo,
   useRef,
   useState,
@@ -8,11 +9,15 @@ import {
   type ReactNode,
 } from 'react';
 import { ActionIcon, Alert, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { IconInfoCircle, IconLayoutList, IconPlus } from '@tabler/icons-react';
+import { IconInfoCircle, IconLayoutList, IconLink, IconPlus } from '@tabler/icons-react';
+import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import type { ForeignKeyLabels } from '#common/contract/labels.ts';
 import type { Row, TableListItem } from '#common/contract/sql.ts';
+import { rowKeyOf } from '#web/api/sql/row-by-key.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
 import { DataGrid } from '#web/features/browser/grid/data-grid.tsx';
+import { cellLinksOf } from '#web/features/browser/grid/foreign-key-cell.tsx';
 import type { EditorTarget } from '#web/features/browser/editor/row-editor.tsx';
 import { ExportButton } from '#web/features/browser/export/export-button.tsx';
 import {
@@ -23,6 +28,7 @@ import {
   prefetchEditor,
   prefetchInfo,
 } from '#web/features/browser/lazy-pieces.tsx';
+import { AddressRow } from './address-row.tsx';
 import type { BrowserAddress } from './browser-address.ts';
 import { FilterEntry } from './filter/filter-entry.tsx';
 import { ColumnsEntry } from './columns/columns-entry.tsx';
@@ -44,6 +50,8 @@ export interface CardPage {
   loading: boolean;
   /** The previous page stays shown while the next one loads. */
   stale: boolean;
+  /** The labels of the rows its foreign keys point at (decision 0067); empty when it has none. */
+  labels: ForeignKeyLabels[];
 }
 
 export interface TableCardProps {
@@ -94,8 +102,30 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
   // The editor lists the columns in the grid's order when a layout is set (the rest after, in the table's order).
   const editorTable = useMemo(() => tableInLayoutOrder(table, view.columns), [table, view.columns]);
 
+  // The row the address names (`row=`, decision 0067), read once when the card opens, then opened in the editor.
+  const navigate = useNavigate();
+  const [addressRow, setAddressRow] = useState(view.row ?? null);
+  const links = useMemo(
+    () => cellLinksOf(db, page.labels, (href) => void navigate(href)),
+    [db, page.labels, navigate],
+  );
+  const openAddressRow = useCallback((row: Row) => {
+    setAddressRow(null);
+    setEditorUsed(true);
+    setTarget({ mode: 'edit', row });
+  }, []);
+  const { refuseRow } = actions;
+  const refuseAddressRow = useCallback(
+    (sentence: string) => {
+      setAddressRow(null);
+      refuseRow(sentence);
+    },
+    [refuseRow],
+  );
+
   const closeEditor = (changed: boolean) => {
     setTarget(null);
+    actions.openRow(null);
     const returnTo = opener.current;
     if (returnTo) requestAnimationFrame(() => returnTo.isConnected && returnTo.focus());
     if (changed) {
@@ -168,6 +198,29 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
         </Alert>
       )}
 
+      {view.rowProblem && (
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconLink size={18} aria-hidden="true" />}
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => actions.openRow(null)}
+          p="xs"
+        >
+          {view.rowProblem}
+        </Alert>
+      )}
+      {addressRow && (
+        <AddressRow
+          key={table.id}
+          tableRef={{ db, schema: table.schema, table: table.name }}
+          rowKey={addressRow}
+          onRow={openAddressRow}
+          onProblem={refuseAddressRow}
+        />
+      )}
+
       <SearchForm
         key={table.id}
         table={table}
@@ -206,7 +259,11 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
           rows={page.rows}
           sort={view.sort}
           onSortChange={actions.sortBy}
-          onOpenRow={(row) => openEditor({ mode: 'edit', row })}
+          onOpenRow={(row) => {
+            openEditor({ mode: 'edit', row });
+            actions.openRow(rowKeyOf(table, row));
+          }}
+          links={links}
           loading={page.loading}
           stale={page.stale}
           filtered={Object.keys(view.filter).length > 0 || view.where !== null}

@@ -11,6 +11,9 @@ import { pageRequestOf } from './browser-prefetch.ts';
 import type { CardPage } from './table-card.tsx';
 import { isSameTable } from './table-list.tsx';
 
+/** A page without labels (one array, so the grid's links are not built again each render). */
+const NO_LABELS: [] = [];
+
 /** A page shown with its cursor, and the view (table, filter, sort, size) it belongs to. */
 interface ShownPage {
   view: string;
@@ -111,6 +114,7 @@ export function useBrowserData(view: BrowserAddress): BrowserData {
       countIsExact: usable?.countIsExact ?? true,
       loading: view.table !== null && usable === undefined && !pageQuery.isError,
       stale: usable !== undefined && pageQuery.isPlaceholderData,
+      labels: usable?.labels ?? NO_LABELS,
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   type BrowserAddress,
   type BrowserTableName,
 } from './browser-address.ts';
+import type { RowKey } from '#web/api/sql/row-by-key.ts';
 import { loadWhereCheck } from './filter/where-param.ts';
 import type { ColumnLayout } from './columns/columns-param.ts';
 import { stateOfView, type ViewField } from './views/view-state.ts';
@@ -133,6 +134,21 @@ export function useBrowserView(initial: BrowserAddress) {
       ),
     [],
   );
+  /** The row open in the editor, in the address as `row=` (null: none, and no sentence about one). */
+  const openRow = useCallback(
+    (row: RowKey | null) =>
+      setView((current) =>
+        (current.row ?? null) === row && !current.rowProblem
+          ? current
+          : { ...current, row, rowProblem: null },
+      ),
+    [],
+  );
+  /** The address's row could not be opened: the sentence says why, and `row=` leaves the address. */
+  const refuseRow = useCallback(
+    (problem: string) => setView((current) => ({ ...current, row: null, rowProblem: problem })),
+    [],
+  );
   const dismissViewNotice = useCallback(
     () => setView((current) => (current.viewNotice === null ? current : { ...current, viewNotice: null })),
     [],
@@ -174,8 +190,12 @@ export function useBrowserView(initial: BrowserAddress) {
       viewLoaded,
       viewSaved,
       dismissViewNotice,
+      openRow,
+      refuseRow,
     }),
     [
+      openRow,
+      refuseRow,
       selectTable,
       search,
       filterBy,

@@ -8,6 +8,7 @@ import { ColumnTypeIcon, typeGroupLabel } from '#web/features/browser/column-typ
 import { CellCopyButton, copyCellText, useCopiedCell } from './cell-copy-button.tsx';
 import { CellValue } from './cell-value.tsx';
 import { cutLengthOf, wholeCopyText } from './cut-values.ts';
+import { ForeignKeyCell, followCellLink, type CellLinks } from './foreign-key-cell.tsx';
 import classes from './data-grid.module.css';
 import type { ColumnLayout } from '#web/features/browser/columns/columns-param.ts';
 import { setColumnWidth, shownColumns, type ShownColumn } from './column-layout.ts';
@@ -49,6 +50,8 @@ export interface DataGridProps {
   layout?: ColumnLayout | null;
   /** A column resized (null: back to the default layout); without it the columns cannot be resized. */
   onLayoutChange?: (layout: ColumnLayout | null) => void;
+  /** The page's foreign-key links (foreign-key-cell.tsx, decision 0067); absent: every key is a plain value. */
+  links?: CellLinks | null;
 }
 
 /** The grid's own sentences (the spec has none for these states). */
@@ -58,7 +61,7 @@ export const gridMessages = {
   empty: 'This table has no rows.',
   /** How the grid works from the keyboard, read with the grid (aria-describedby). */
   keys:
-    'Arrow keys move between cells. Enter opens the row in the editor. Shift+Enter shows the whole value of a long ' +
+    'Arrow keys move between cells. Enter opens the row in the editor, or on a linked key the row it names. Shift+Enter shows the whole value of a long ' +
     'text, JSON or binary cell. Control+C or Command+C copies the cell.',
 } as const;
 
@@ -134,6 +137,7 @@ export function DataGrid({
   filtered = false,
   layout = null,
   onLayoutChange,
+  links = null,
 }: DataGridProps) {
   const placed = useMemo(() => shownColumns(table, layout), [table, layout]);
   const shown = useMemo(() => placed.map((entry) => entry.column), [placed]);
@@ -259,6 +263,8 @@ export function DataGrid({
     ) {
       event.preventDefault();
       valuePanel.show(row, atColumn);
+    } else if (event.key === 'Enter' && !event.shiftKey && followCellLink(event.target)) {
+      event.preventDefault();
     } else if (event.key === 'Enter' && row && !event.defaultPrevented) {
       event.preventDefault();
       onOpenRow(row);
@@ -332,6 +338,7 @@ export function DataGrid({
             const { column } = meta;
             const value = row.original[column.name] ?? null;
             const position = { row: index + 1, column: columnIndex };
+            const link = value === null ? null : (links?.linkOf(column.name, row.original) ?? null);
             return (
               // A plain td with Table.Td's class: a page has up to 800 cells, and each Table.Td is a styled Box.
               <td
@@ -350,7 +357,11 @@ export function DataGrid({
                       : 'Control+C Meta+C'
                 }
               >
-                <CellValue column={column} value={value} cut={cutLengthOf(row.original, column.name)} />
+                {link && links ? (
+                  <ForeignKeyCell link={link} follow={links.follow} />
+                ) : (
+                  <CellValue column={column} value={value} cut={cutLengthOf(row.original, column.name)} />
+                )}
                 {offersWholeValue(column, value) && (
                   <ShowValueButton
                     column={column.name}

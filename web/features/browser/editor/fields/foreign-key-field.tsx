@@ -9,6 +9,15 @@ import { useForeignKeyChoices } from '#web/api/sql/foreign-keys.ts';
 import { editorMessages as em } from '#web/features/browser/editor/editor-messages.ts';
 import { sameValue } from '#web/features/browser/editor/row-fields.ts';
 import { textOf, type FieldProps } from './field-props.ts';
+import { ForeignKeyLink, useForeignKeyLink } from './foreign-key-link.tsx';
+
+/** The link to the referenced row goes under the input (foreign-key-link.tsx). */
+const LINK_BELOW: ('label' | 'input' | 'description' | 'error')[] = [
+  'label',
+  'input',
+  'description',
+  'error',
+];
 
 /** The dropdown's height limit (spec 000 §9: max height 200 px). */
 const DROPDOWN_MAX_HEIGHT = 200;
@@ -31,6 +40,8 @@ export interface ForeignKeyFieldProps extends FieldProps {
   onTyped?: (text: string | null) => void;
   /** The field's label when it is not the column's name (the filter builder's "Value"). */
   label?: string;
+  /** A link under the field to the row its key names (the row editor's, decision 0067). */
+  withLink?: boolean;
 }
 
 /** The one option the text names: its label (in any case) or its key, when exactly one loaded option has it. */
@@ -58,6 +69,7 @@ export function ForeignKeyField({
   typed,
   onTyped,
   label = field.column.name,
+  withLink = false,
 }: ForeignKeyFieldProps) {
   const { column } = field;
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });
@@ -69,6 +81,10 @@ export function ForeignKeyField({
   // The option just chosen names itself until the lookup by key answers.
   const [picked, setPicked] = useState<{ key: CellValue; label: string } | null>(null);
   const lookedUp = useChosenLabel(tableRef, column.name, value);
+  const link = useForeignKeyLink(tableRef, column.name, withLink ? value : null);
+  const linkProps = link
+    ? { description: <ForeignKeyLink link={link} />, inputWrapperOrder: LINK_BELOW }
+    : {};
   const chosenLabel = picked && sameValue(picked.key, value) ? picked.label : lookedUp;
 
   const pages = choices.data?.pages ?? [];
@@ -90,6 +106,7 @@ export function ForeignKeyField({
         readOnly
         variant="filled"
         data-column={column.name}
+        {...linkProps}
       />
     );
   }
@@ -172,6 +189,7 @@ export function ForeignKeyField({
             setSearch(event.currentTarget.value);
           }}
           data-column={column.name}
+          {...linkProps}
         />
       </Combobox.Target>
       <Combobox.Dropdown>

@@ -23,7 +23,7 @@ export function RowFieldInput(
     case 'image':
       return <ImageField {...field} />;
     case 'combobox':
-      return <ForeignKeyField {...field} tableRef={tableRef} typed={typed} onTyped={onTyped} />;
+      return <ForeignKeyField {...field} tableRef={tableRef} typed={typed} onTyped={onTyped} withLink />;
     case 'date':
     case 'datetime':
     case 'time':
