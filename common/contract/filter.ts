@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { exportFormat } from './exports.ts';
-import { orderBy, pageQuery, type Column, type TypeGroup } from './sql.ts';
+import { orderBy, pageQuery, type Column } from './sql.ts';
 
 /*
  * The filter document (issue 35): one JSON shape for a WHERE, shared by the filter calls, saved views, relations,
@@ -27,56 +27,27 @@ export const FILTER_IN_MAX_VALUES = 1000;
 /** The longest value a condition takes (characters of text). */
 export const FILTER_VALUE_MAX_LENGTH = 4000;
 
-export const filterOps = [
-  'eq',
-  'ne',
-  'lt',
-  'le',
-  'gt',
-  'ge',
-  'between',
-  'in',
-  'startsWith',
-  'contains',
-  'endsWith',
-  'isNull',
-  'isNotNull',
-] as const;
+export {
+  filterOps,
+  noValueOps,
+  opsByTypeGroup,
+  rangeOps,
+  singleValueOps,
+  textOps,
+  type FilterOp,
+} from './filter-ops.ts';
+import {
+  filterOps,
+  noValueOps,
+  opsByTypeGroup,
+  singleValueOps,
+  textOps,
+  type FilterOp,
+} from './filter-ops.ts';
+
 export const filterOp = z.enum(filterOps, {
   error: `op must be one of ${filterOps.join(', ')}.`,
 });
-export type FilterOp = z.infer<typeof filterOp>;
-
-/** The operators that take one `value`, two `values` (between), a list of `values` (in), or none. */
-export const singleValueOps: readonly FilterOp[] = [
-  'eq',
-  'ne',
-  'lt',
-  'le',
-  'gt',
-  'ge',
-  'startsWith',
-  'contains',
-  'endsWith',
-];
-export const noValueOps: readonly FilterOp[] = ['isNull', 'isNotNull'];
-/** The operators only text columns take. */
-export const textOps: readonly FilterOp[] = ['startsWith', 'contains', 'endsWith'];
-/** The operators that compare order (and so need a type with an order people expect). */
-export const rangeOps: readonly FilterOp[] = ['lt', 'le', 'gt', 'ge', 'between'];
-
-/** Which operators each type group takes. Binary, image and Other values can only be asked whether they are null. */
-export const opsByTypeGroup: Record<TypeGroup, readonly FilterOp[]> = {
-  Text: filterOps,
-  Number: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'between', 'in', 'isNull', 'isNotNull'],
-  Date: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'between', 'in', 'isNull', 'isNotNull'],
-  Time: ['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'between', 'in', 'isNull', 'isNotNull'],
-  guid: ['eq', 'ne', 'in', 'isNull', 'isNotNull'],
-  bit: ['eq', 'ne', 'isNull', 'isNotNull'],
-  Binary: noValueOps,
-  image: noValueOps,
-  Other: noValueOps,
-};
 
 /** A condition's value: text, a number or a boolean (null is asked with isNull / isNotNull). */
 export const filterValue = z.union(

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Filter, FilterValue } from '#common/contract/filter.ts';
-import { opsByTypeGroup } from '#common/contract/filter.ts';
+import { opsByTypeGroup } from '#common/contract/filter-ops.ts';
 import type { Row, Table } from '#common/contract/sql.ts';
 import { PAGE_SIZES } from '#common/limits.ts';
 import { unwrapData } from '#web/api/query.ts';

@@ -4,7 +4,8 @@ import { Loader, Portal } from '@mantine/core';
 /*
  * The card's pieces that wait for a person's action load on first use, so the browser's first rows do not wait for
  * their code: the row editor (with @mantine/dates and dayjs, the history tab and the row fields) and the table
- * information modal, the information button's tooltip, and the column chooser. A hover or focus on what opens them starts the download
+ * information modal, the information button's tooltip, the column chooser and the reader of an address's row. A hover
+ * or focus on what opens them starts the download
  * ahead of the click.
  */
 
@@ -17,6 +18,11 @@ export const LazyTableInfoModal = lazy(() => loadInfo().then((m) => ({ default: 
 /** The information button's tooltip, mounted on the first hover or focus (decision 0056). */
 export const LazyInfoTooltip = lazy(() =>
   import('#web/features/browser/info-tooltip.tsx').then((m) => ({ default: m.InfoTooltip })),
+);
+
+/** The reader of the row an address names (`row=`, decision 0067): loaded when an address names one. */
+export const LazyAddressRow = lazy(() =>
+  import('#web/features/browser/address-row.tsx').then((m) => ({ default: m.AddressRow })),
 );
 
 /** The column chooser (decision 0063), with its popover: loaded on the first click of Columns. */

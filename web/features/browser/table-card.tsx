@@ -21,6 +21,7 @@ import { cellLinksOf } from '#web/features/browser/grid/foreign-key-cell.tsx';
 import type { EditorTarget } from '#web/features/browser/editor/row-editor.tsx';
 import { ExportButton } from '#web/features/browser/export/export-button.tsx';
 import {
+  LazyAddressRow,
   LazyInfoTooltip,
   LazyRowEditor,
   LazyTableInfoModal,
@@ -28,7 +29,6 @@ import {
   prefetchEditor,
   prefetchInfo,
 } from '#web/features/browser/lazy-pieces.tsx';
-import { AddressRow } from './address-row.tsx';
 import type { BrowserAddress } from './browser-address.ts';
 import { FilterEntry } from './filter/filter-entry.tsx';
 import { ColumnsEntry } from './columns/columns-entry.tsx';
@@ -212,13 +212,15 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
         </Alert>
       )}
       {addressRow && (
-        <AddressRow
-          key={table.id}
-          tableRef={{ db, schema: table.schema, table: table.name }}
-          rowKey={addressRow}
-          onRow={openAddressRow}
-          onProblem={refuseAddressRow}
-        />
+        <Suspense fallback={null}>
+          <LazyAddressRow
+            key={table.id}
+            tableRef={{ db, schema: table.schema, table: table.name }}
+            rowKey={addressRow}
+            onRow={openAddressRow}
+            onProblem={refuseAddressRow}
+          />
+        </Suspense>
       )}
 
       <SearchForm
