@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Filter as FilterDocument, FilterPlan } from '#common/contract/filter.ts';
 import type { CellValue, Filter, PageResult, Row, Table } from '#common/contract/sql.ts';
+import type { BulkBatchOptions, BulkBatchQuery, BulkRowChange, BulkSelection } from './bulk-writes.ts';
 
 /*
  * The one interface through which everything else reaches the databases people browse. Issue 3 grows it
@@ -193,6 +194,14 @@ export interface DatabaseEngine {
   /** How many rows of `referencing` have `columns` equal to `values` (referencing column → value, checked against
    * its type: a 400 when it does not fit), counting at most `cap + 1` (referencing-rows.ts, decision 0065). */
   countReferencing(referencing: Table, columns: string[], values: Row, cap: number): Promise<number>;
+  /** Bulk changes (issue 38, bulk-writes.ts): the rows of a filter narrowed to explicit keys, counted up to
+   * `cap + 1` (the filter and keys checked: a 400 naming what is wrong). */
+  countBulk(table: Table, selection: BulkSelection, cap: number): Promise<number>;
+  /** The selection's first `limit` rows in key order after `after` (the preview's sample). */
+  readBulk(table: Table, query: { selection: BulkSelection; after: Row | null; limit: number }): Promise<Row[]>;
+  /** One batch of a bulk change in one short transaction: the next `limit` rows in key order after `after`, read
+   * under the row lock, updated with `set` (or deleted when it is null), handed to beforeCommit, committed. */
+  bulkBatch(table: Table, query: BulkBatchQuery, options?: BulkBatchOptions): Promise<BulkRowChange[]>;
   /** Every row matching the filter in the asked order, as wire values, a chunk at a time, read with a cursor or the
    * driver's streaming query so memory stays flat. The consumer's pace sets the reading pace. */
   streamRows(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<Row[]>;
