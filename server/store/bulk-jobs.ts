@@ -97,9 +97,25 @@ export async function endBulkJob(
   );
 }
 
-/** Fails every job that has not ended (a restart: in-process jobs end with their process); answers their ids. */
-export async function failUnfinishedBulkJobs(db: Db, error: string, now: string): Promise<string[]> {
-  const jobs = await db.selectFrom('bulk_jobs').select('id').where('status', 'in', activeStates).execute();
+/** The rows a job changed, whatever its state (a batch that committed while a cancel ended the job counts). */
+export async function setBulkRowsDone(db: Db, id: string, rowsDone: number): Promise<void> {
+  await db.updateTable('bulk_jobs').set({ rows_done: rowsDone }).where('id', '=', id).execute();
+}
+
+/** Fails every job that has not ended and whose heartbeat is older than `staleBefore` (a restart: in-process jobs end
+ * with their process); answers their ids. */
+export async function failUnfinishedBulkJobs(
+  db: Db,
+  error: string,
+  now: string,
+  staleBefore: string = now,
+): Promise<string[]> {
+  const jobs = await db
+    .selectFrom('bulk_jobs')
+    .select('id')
+    .where('status', 'in', activeStates)
+    .where('updated_at', '<=', staleBefore)
+    .execute();
   for (const job of jobs) await endBulkJob(db, job.id, { status: 'failed', error }, now);
   return jobs.map((job) => job.id);
 }
