@@ -22,20 +22,30 @@ const bulkShape = {
   action: bulkAction.describe('update: set the values of `set` on every row of the set; delete: delete them'),
   where: filterDocument
     .optional()
-    .describe('The filter document whose rows are changed; without conditions (and without keys) allRows is needed'),
+    .describe(
+      'The filter document whose rows are changed; without conditions (and without keys) allRows is needed',
+    ),
   keys: z
     .array(row)
-    .max(BULK_KEYS_LIMIT, `a hand-made selection names at most ${BULK_KEYS_LIMIT} rows; choose more by a filter.`)
+    .max(
+      BULK_KEYS_LIMIT,
+      `a hand-made selection names at most ${BULK_KEYS_LIMIT} rows; choose more by a filter.`,
+    )
     .optional()
     .describe(
       `The keys of a hand-made selection (identity, guid or primary key), at most ${BULK_KEYS_LIMIT}; each must name ` +
         'a row the filter keeps',
     ),
-  allRows: z.literal(true).optional().describe('Required to change every row of the table (no conditions, no keys)'),
+  allRows: z
+    .literal(true)
+    .optional()
+    .describe('Required to change every row of the table (no conditions, no keys)'),
   set: z
     .record(z.string(), cellValue)
     .optional()
-    .describe('For update: column → new value (null for NULL); key, identity, guid, computed and hidden columns cannot be set'),
+    .describe(
+      'For update: column → new value (null for NULL); key, identity, guid, computed and hidden columns cannot be set',
+    ),
 };
 
 /** POST …/bulk/preview. */
@@ -49,7 +59,9 @@ export const bulkRunBody = bodyOf({
     .number()
     .int()
     .min(0)
-    .describe('The count the preview answered; when the rows now number otherwise the answer is 409 and nothing changes'),
+    .describe(
+      'The count the preview answered; when the rows now number otherwise the answer is 409 and nothing changes',
+    ),
 });
 export type BulkRunBody = z.infer<typeof bulkRunBody>;
 
@@ -62,7 +74,10 @@ export const bulkReference = z.object({
 export type BulkReference = z.infer<typeof bulkReference>;
 
 export const bulkPreview = z.object({
-  count: z.number().int().describe(`Rows the change takes: exact up to ${BULK_COUNT_CAP}, else that with capped`),
+  count: z
+    .number()
+    .int()
+    .describe(`Rows the change takes: exact up to ${BULK_COUNT_CAP}, else that with capped`),
   capped: z.boolean(),
   sample: z
     .array(z.object({ before: row, after: row.nullable() }))
@@ -70,7 +85,9 @@ export const bulkPreview = z.object({
   references: z
     .array(bulkReference)
     .optional()
-    .describe('For a delete: the foreign keys of readable tables that point at this table, with their ON DELETE rule'),
+    .describe(
+      'For a delete: the foreign keys of readable tables that point at this table, with their ON DELETE rule',
+    ),
 });
 export type BulkPreview = z.infer<typeof bulkPreview>;
 
@@ -107,8 +124,9 @@ export const bulkMessages = {
   countChanged: (count: number, capped: boolean) =>
     `The rows have changed since the preview: the change would now take ${capped ? `more than ${count.toLocaleString('en')}` : count.toLocaleString('en')} rows. Look at the preview again.`,
   keyMissing: (keys: string[]) =>
-    `These selected rows do not exist or are outside the filter: ${keys.join('; ')}. Select the rows again.`,
+    `These rows of the selection do not exist or are outside the filter: ${keys.join('; ')}. Choose the rows again.`,
   jobNotFound: 'This bulk change was not found.',
-  restarted: 'The server restarted while the change was running; the rows changed before are kept and audited.',
+  restarted:
+    'The server restarted while the change was running; the rows changed before are kept and audited.',
   cancelled: 'The change was cancelled; the rows changed before are kept and audited.',
 };

@@ -45,7 +45,8 @@ export interface BulkBatchOptions {
   beforeCommit?: (changes: BulkRowChange[]) => Promise<void> | void;
 }
 
-const isReadOnly = (column: Column) => column.isGuid || column.isIdentity || column.isHidden || column.isComputed;
+const isReadOnly = (column: Column) =>
+  column.isGuid || column.isIdentity || column.isHidden || column.isComputed;
 
 /** The key a bulk change walks: the row key (identity, guid or primary key); a 400 for a table without one. */
 export function bulkKey(table: Table): string[] {
@@ -77,15 +78,18 @@ export function checkBulkSet(table: Table, set: Row): Row {
     if (key.has(name)) throw badInput(`${name} is part of the row key and cannot be set in bulk.`);
     if (column.isForeignKey) throw badInput(`${name} cannot be changed in an existing row.`);
     const given = checkValue(column, value);
-    if (given === null && !column.isNullable)
-      throw badInput(`${name} cannot be empty: give it a value.`);
+    if (given === null && !column.isNullable) throw badInput(`${name} cannot be empty: give it a value.`);
     checked[name] = given === null ? null : Buffer.isBuffer(given) ? given.toString('base64') : given;
   }
   return checked;
 }
 
 /** The rows of a selection as one predicate (null: every row). Checks the filter (a 400 naming the condition). */
-function selectionPredicate(adapter: EngineAdapter, table: Table, selection: BulkSelection): SqlFragment | null {
+function selectionPredicate(
+  adapter: EngineAdapter,
+  table: Table,
+  selection: BulkSelection,
+): SqlFragment | null {
   const parts: SqlFragment[] = [];
   // filterPredicate checks the filter and answers null when it keeps every row.
   const filtered = selection.where ? filterPredicate(adapter, table, selection.where) : null;
@@ -152,7 +156,9 @@ async function selectBatch(
   const locking = lock ? adapter.rowLock : undefined;
   const from = sql`${sql.id(table.schema, table.name)} ${locking?.tableHint ?? sql``}`;
   const statement = engineCapabilities(adapter.kind).capsRowsWithTop
-    ? sql<Record<string, unknown>>`select top (${query.limit}) ${selectList(adapter, table)} from ${from} where ${where} order by ${order}`
+    ? sql<
+        Record<string, unknown>
+      >`select top (${query.limit}) ${selectList(adapter, table)} from ${from} where ${where} order by ${order}`
     : sql<
         Record<string, unknown>
       >`select ${selectList(adapter, table)} from ${from} where ${where} order by ${order} ${adapter.limitOffset(query.limit, 0)} ${locking?.clause ?? sql``}`;

@@ -198,7 +198,10 @@ export interface DatabaseEngine {
    * `cap + 1` (the filter and keys checked: a 400 naming what is wrong). */
   countBulk(table: Table, selection: BulkSelection, cap: number): Promise<number>;
   /** The selection's first `limit` rows in key order after `after` (the preview's sample). */
-  readBulk(table: Table, query: { selection: BulkSelection; after: Row | null; limit: number }): Promise<Row[]>;
+  readBulk(
+    table: Table,
+    query: { selection: BulkSelection; after: Row | null; limit: number },
+  ): Promise<Row[]>;
   /** One batch of a bulk change in one short transaction: the next `limit` rows in key order after `after`, read
    * under the row lock, updated with `set` (or deleted when it is null), handed to beforeCommit, committed. */
   bulkBatch(table: Table, query: BulkBatchQuery, options?: BulkBatchOptions): Promise<BulkRowChange[]>;

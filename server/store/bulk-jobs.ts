@@ -64,7 +64,12 @@ export async function markBulkRunning(db: Db, id: string, auditId: number, now: 
 }
 
 /** The rows done so far (and the heartbeat); false when the job is no longer running (cancelled). */
-export async function recordBulkProgress(db: Db, id: string, rowsDone: number, now: string): Promise<boolean> {
+export async function recordBulkProgress(
+  db: Db,
+  id: string,
+  rowsDone: number,
+  now: string,
+): Promise<boolean> {
   return changed(
     await db
       .updateTable('bulk_jobs')
@@ -138,7 +143,12 @@ export async function writeBulkBatch(
 }
 
 /** Marks a batch done (it committed), or drops it (it did not). */
-export async function settleBulkBatch(db: Db, auditId: number, batch: number, committed: boolean): Promise<void> {
+export async function settleBulkBatch(
+  db: Db,
+  auditId: number,
+  batch: number,
+  committed: boolean,
+): Promise<void> {
   if (committed)
     await db
       .updateTable('audit_bulk_batches')

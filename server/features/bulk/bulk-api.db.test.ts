@@ -11,7 +11,11 @@ import type { DatabaseEngine, EngineKind } from '#server/engines/engine.ts';
 import { findAudit } from '#server/store/audit.ts';
 import { bulkBatchesOf } from '#server/store/bulk-jobs.ts';
 import { buildAdmin, buildUser, type TestUser } from '#server/test/factories.ts';
-import { createMysqlDatabase, createPostgresDatabase, type TestDatabase } from '#server/test/server-databases.ts';
+import {
+  createMysqlDatabase,
+  createPostgresDatabase,
+  type TestDatabase,
+} from '#server/test/server-databases.ts';
 import { tempDir } from '#server/test/temp-dir.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 
@@ -72,8 +76,14 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
   /** The cancel test's hold: the job waits before this batch until released. */
   let hold: { batch: number; reached: () => void; release: Promise<void> } | null = null;
 
-  const at = (table: string, rest: string) => `/api/sql/shop/${encodeURIComponent(schema)}/${table}/bulk${rest}`;
-  const post = (user: TestUser, table: string, rest: string, body?: unknown): Promise<LightMyRequestResponse> =>
+  const at = (table: string, rest: string) =>
+    `/api/sql/shop/${encodeURIComponent(schema)}/${table}/bulk${rest}`;
+  const post = (
+    user: TestUser,
+    table: string,
+    rest: string,
+    body?: unknown,
+  ): Promise<LightMyRequestResponse> =>
     t.app.inject({
       method: 'POST',
       url: at(table, rest),
@@ -122,7 +132,9 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     );
   }
   async function rows(where: string): Promise<Record<string, unknown>[]> {
-    const found = await sql.raw<Record<string, unknown>>(`select * from item where ${where} order by id`).execute(engine.db);
+    const found = await sql
+      .raw<Record<string, unknown>>(`select * from item where ${where} order by id`)
+      .execute(engine.db);
     return found.rows;
   }
   const countWhere = async (where: string) => (await rows(where)).length;
@@ -174,14 +186,25 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
   });
 
   it('previews an update by filter: the exact count and the first 20 rows before and after, in key order', async () => {
-    const answer = await preview(editor, { action: 'update', where: inA, set: { note: 'checked', qty: '5' } });
+    const answer = await preview(editor, {
+      action: 'update',
+      where: inA,
+      set: { note: 'checked', qty: '5' },
+    });
     expect(answer.count).toBe(ITEMS / 3);
     expect(answer.capped).toBe(false);
     expect(answer.references).toBeUndefined();
     expect(answer.sample).toHaveLength(20);
-    expect(answer.sample.map((s) => Number(s.before.id))).toEqual(Array.from({ length: 20 }, (_, i) => 3 * (i + 1)));
+    expect(answer.sample.map((s) => Number(s.before.id))).toEqual(
+      Array.from({ length: 20 }, (_, i) => 3 * (i + 1)),
+    );
     expect(answer.sample[0]?.before).toMatchObject({ name: 'item 3', note: null, category: 'a' });
-    expect(answer.sample[0]?.after).toMatchObject({ name: 'item 3', note: 'checked', qty: '5', category: 'a' });
+    expect(answer.sample[0]?.after).toMatchObject({
+      name: 'item 3',
+      note: 'checked',
+      qty: '5',
+      category: 'a',
+    });
   });
 
   it('previews a hand-made selection by key, and refuses a key outside the filter or of no row', async () => {
@@ -195,15 +218,25 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     // may read (the editor's role links item alone).
     expect(answer.references).toEqual([]);
     const asAdmin = await preview(admin, { action: 'delete', keys: [{ id: 1 }] });
-    expect(asAdmin.references).toEqual([{ schema, table: 'part', columns: ['item_id'], onDelete: 'cascade' }]);
+    expect(asAdmin.references).toEqual([
+      { schema, table: 'part', columns: ['item_id'], onDelete: 'cascade' },
+    ]);
     // Item 4 is in category b: a forged key outside the filter is refused, naming it; so is a key of no row.
     refused(
       await post(editor, 'item', '/preview', { action: 'delete', where: inA, keys: [{ id: 3 }, { id: 4 }] }),
       400,
       bulkMessages.keyMissing(['{"id":4}']),
     );
-    refused(await post(editor, 'item', '/preview', { action: 'delete', keys: [{ id: 99999 }] }), 400, /99999/);
-    refused(await post(editor, 'item', '/preview', { action: 'delete', keys: [{ name: 'x' }] }), 400, /key: id/);
+    refused(
+      await post(editor, 'item', '/preview', { action: 'delete', keys: [{ id: 99999 }] }),
+      400,
+      /99999/,
+    );
+    refused(
+      await post(editor, 'item', '/preview', { action: 'delete', keys: [{ name: 'x' }] }),
+      400,
+      /key: id/,
+    );
   });
 
   it('needs allRows: true for a change without conditions or keys', async () => {
@@ -226,7 +259,11 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     refused(await update({ name: null }), 400, /^name cannot be empty/);
     refused(await update({}), 400, bulkMessages.setRequired);
     refused(await update({ note: 'x' }, { column: 'nope', op: 'eq', value: 1 }), 400, /nope/);
-    refused(await post(editor, 'item', '/preview', { action: 'delete', where: inA, set: { note: 'x' } }), 400, bulkMessages.setOnDelete);
+    refused(
+      await post(editor, 'item', '/preview', { action: 'delete', where: inA, set: { note: 'x' } }),
+      400,
+      bulkMessages.setOnDelete,
+    );
     refused(await post(editor, 'item', '/preview', { action: 'merge', where: inA }), 400, /action/);
   });
 
@@ -236,14 +273,22 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
       403,
       'You do not have permission to change rows of that table.',
     );
-    refused(await post(reader, 'item', '/preview', { action: 'delete', where: inA }), 403, /permission to delete/);
+    refused(
+      await post(reader, 'item', '/preview', { action: 'delete', where: inA }),
+      403,
+      /permission to delete/,
+    );
     refused(
       await post(reader, 'item', '', { action: 'delete', where: inA, expectedCount: ITEMS / 3 }),
       403,
       /permission to delete/,
     );
     refused(await post(editor, 'other', '/preview', { action: 'delete', allRows: true }), 403, ACCESS_DENIED);
-    refused(await post(editor, 'other', '', { action: 'delete', allRows: true, expectedCount: 1 }), 403, ACCESS_DENIED);
+    refused(
+      await post(editor, 'other', '', { action: 'delete', allRows: true, expectedCount: 1 }),
+      403,
+      ACCESS_DENIED,
+    );
     expect(await countWhere('1 = 1')).toBe(ITEMS);
   });
 
@@ -251,25 +296,48 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     const body = { action: 'update', where: inA, set: { note: 'checked' } };
     const mismatch = await post(editor, 'item', '', { ...body, expectedCount: 999 });
     expect(mismatch.statusCode, mismatch.body).toBe(409);
-    expect(mismatch.json<Envelope<{ count: number; capped: boolean }>>().data).toEqual({ count: 1000, capped: false });
+    expect(mismatch.json<Envelope<{ count: number; capped: boolean }>>().data).toEqual({
+      count: 1000,
+      capped: false,
+    });
     expect(await countWhere("note = 'checked'")).toBe(0);
 
     const id = await start(editor, { ...body, expectedCount: 1000 });
     const { status: ended, entry, detail } = await settled(editor, id);
-    expect(ended).toMatchObject({ state: 'done', inProgress: false, percentageCompleted: 100, done: 1000, total: 1000 });
+    expect(ended).toMatchObject({
+      state: 'done',
+      inProgress: false,
+      percentageCompleted: 100,
+      done: 1000,
+      total: 1000,
+    });
     expect(ended.error).toBeNull();
     expect(await countWhere("note = 'checked'")).toBe(1000);
     expect(await countWhere("note = 'checked' and category = 'b'")).toBe(0);
 
     expect(entry).toMatchObject({ action: 'data.bulk', user_id: editor.userId, state: 'done' });
     expect(entry?.target).toBe(tablePath('shop', schema, 'item'));
-    expect(detail).toMatchObject({ change: 'update', where: inA, set: { note: 'checked' }, count: 1000, rows: 1000 });
+    expect(detail).toMatchObject({
+      change: 'update',
+      where: inA,
+      set: { note: 'checked' },
+      count: 1000,
+      rows: 1000,
+    });
     const batches = await bulkBatchesOf(t.store.db, ended.auditId ?? 0, -1, 1000);
     expect(batches).toHaveLength(1000 / BATCH);
     expect(batches.every((b) => b.state === 'done')).toBe(true);
     expect(batches.reduce((sum, b) => sum + b.row_count, 0)).toBe(1000);
-    const first = JSON.parse(batches[0]?.rows ?? '[]') as { key: unknown; before: { note: unknown }; after: { note: unknown } }[];
-    expect(first[0]).toMatchObject({ key: { id: 3 }, before: { id: 3, note: null }, after: { id: 3, note: 'checked' } });
+    const first = JSON.parse(batches[0]?.rows ?? '[]') as {
+      key: unknown;
+      before: { note: unknown };
+      after: { note: unknown };
+    }[];
+    expect(first[0]).toMatchObject({
+      key: { id: 3 },
+      before: { id: 3, note: null },
+      after: { id: 3, note: 'checked' },
+    });
   });
 
   it('deletes a hand-made selection by key, the referencing rows as their rule says', async () => {
@@ -286,7 +354,12 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
   });
 
   it('hides a job from everyone but its owner: status and cancel answer 404', async () => {
-    const id = await start(editor, { action: 'update', keys: [{ id: 5 }], set: { note: 'mine' }, expectedCount: 1 });
+    const id = await start(editor, {
+      action: 'update',
+      keys: [{ id: 5 }],
+      set: { note: 'mine' },
+      expectedCount: 1,
+    });
     await settled(editor, id);
     refused(await get(otherEditor, 'item', `/${id}`), 404, bulkMessages.jobNotFound);
     refused(await post(otherEditor, 'item', `/${id}/cancel`), 404, bulkMessages.jobNotFound);
@@ -300,7 +373,12 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     const atBatch = new Promise<void>((resolve) => (reached = resolve));
     hold = { batch: 3, reached, release: new Promise<void>((resolve) => (release = resolve)) };
     try {
-      const id = await start(editor, { action: 'update', allRows: true, set: { qty: 77 }, expectedCount: all.count });
+      const id = await start(editor, {
+        action: 'update',
+        allRows: true,
+        set: { qty: 77 },
+        expectedCount: all.count,
+      });
       await atBatch;
       const during = await status(editor, id);
       expect(during).toMatchObject({ state: 'running', inProgress: true, done: 3 * BATCH, total: all.count });
@@ -322,7 +400,12 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
 
   it('stops at a database error, keeps the rows before it audited, and names the row and why', async () => {
     // A unique code: the first row takes it, the second cannot.
-    const id = await start(editor, { action: 'update', where: inA, set: { code: 'same' }, expectedCount: 1000 });
+    const id = await start(editor, {
+      action: 'update',
+      where: inA,
+      set: { code: 'same' },
+      expectedCount: 1000,
+    });
     const { status: ended, detail } = await settled(editor, id);
     expect(ended.state).toBe('failed');
     expect(ended.done).toBe(1);
@@ -338,7 +421,9 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
       paths: Record<string, Record<string, { summary: string }>>;
     }>();
-    expect(doc.paths['/api/sql/{db}/{schema}/{table}/bulk/preview']?.post?.summary).toMatch(/Preview a bulk change/);
+    expect(doc.paths['/api/sql/{db}/{schema}/{table}/bulk/preview']?.post?.summary).toMatch(
+      /Preview a bulk change/,
+    );
     expect(doc.paths['/api/sql/{db}/{schema}/{table}/bulk']?.post?.summary).toMatch(/409/);
     expect(doc.paths['/api/sql/{db}/{schema}/{table}/bulk/{id}']?.get).toBeDefined();
     expect(doc.paths['/api/sql/{db}/{schema}/{table}/bulk/{id}/cancel']?.post).toBeDefined();

@@ -95,7 +95,9 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
     const current = await engine.readRow(table, keyOf(table, first.before));
     const expected = first.after;
     const happened =
-      expected === null ? current === null : current !== null && changedColumns(table, current, expected).length === 0;
+      expected === null
+        ? current === null
+        : current !== null && changedColumns(table, current, expected).length === 0;
     await settleBulkBatch(store.db, auditId, batch, happened);
     return happened;
   }
@@ -104,7 +106,12 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
     const request = bulkRequest.parse(JSON.parse(job.request));
     const engine = deps.databases.get(job.database_name);
     if (!engine) {
-      await endBulkJob(store.db, job.id, { status: 'failed', error: `The database ${job.database_name} is gone.` }, now());
+      await endBulkJob(
+        store.db,
+        job.id,
+        { status: 'failed', error: `The database ${job.database_name} is gone.` },
+        now(),
+      );
       return;
     }
     const table = await engine.table(job.schema_name, job.table_name);
@@ -134,7 +141,10 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
     let batch = 0;
     /** Rows still to be tried one at a time after a batch failed. */
     let singly = 0;
-    let outcome: { status: 'done' | 'failed' | 'cancelled'; error: string | null } = { status: 'done', error: null };
+    let outcome: { status: 'done' | 'failed' | 'cancelled'; error: string | null } = {
+      status: 'done',
+      error: null,
+    };
     for (;;) {
       if (stopReasonOf(signal)) {
         outcome = { status: 'cancelled', error: bulkMessages.cancelled };
@@ -165,7 +175,8 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
       } catch (error) {
         const made: BulkRowChange[] | null = recorded;
         const committed =
-          made !== null && (await settleAfterFailure(engine, table, auditId, number, made).catch(() => false));
+          made !== null &&
+          (await settleAfterFailure(engine, table, auditId, number, made).catch(() => false));
         if (!committed && limit > 1) {
           // Which row? The batch again a row at a time, so the rows before the failing one are kept.
           singly = limit;
@@ -194,7 +205,12 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
     }
     await setBulkRowsDone(store.db, job.id, done);
     await endBulkJob(store.db, job.id, { ...outcome, rowsDone: done }, now());
-    await setAuditDetail(store.db, auditId, { ...detail, rows: done, status: outcome.status, error: outcome.error });
+    await setAuditDetail(store.db, auditId, {
+      ...detail,
+      rows: done,
+      status: outcome.status,
+      error: outcome.error,
+    });
   }
 
   return {

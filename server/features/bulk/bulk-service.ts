@@ -73,7 +73,11 @@ async function openBulk(
     keys = [...unique.values()];
     if (keys.length > 0) {
       // Each key must name a row the filter keeps: a key outside it (forged, or a row changed since) is refused.
-      const found = await engine.readBulk(table, { selection: { where, keys }, after: null, limit: keys.length });
+      const found = await engine.readBulk(table, {
+        selection: { where, keys },
+        after: null,
+        limit: keys.length,
+      });
       const seen = new Set(found.map((row) => keyText(names, row)));
       const missing = keys.filter((key) => !seen.has(keyText(names, key)));
       if (missing.length)
@@ -85,7 +89,9 @@ async function openBulk(
 
 async function countOf(opened: OpenedBulk): Promise<{ count: number; capped: boolean }> {
   const counted = await opened.engine.countBulk(opened.table, opened.selection, BULK_COUNT_CAP);
-  return counted > BULK_COUNT_CAP ? { count: BULK_COUNT_CAP, capped: true } : { count: counted, capped: false };
+  return counted > BULK_COUNT_CAP
+    ? { count: BULK_COUNT_CAP, capped: true }
+    : { count: counted, capped: false };
 }
 
 /** The foreign keys of tables the caller may read that point at this table, with their ON DELETE rule. */
@@ -94,7 +100,12 @@ async function referencesTo(engine: DatabaseEngine, caller: Caller, ref: TableRe
   for (const referencing of visibleTables(caller.account, ref.database, await engine.catalog())) {
     for (const fk of referencing.foreignKeys) {
       if (fk.referencedSchema !== table.schema || fk.referencedTable !== table.name) continue;
-      answers.push({ schema: referencing.schema, table: referencing.name, columns: fk.columns, onDelete: fk.onDelete });
+      answers.push({
+        schema: referencing.schema,
+        table: referencing.name,
+        columns: fk.columns,
+        onDelete: fk.onDelete,
+      });
     }
   }
   return answers;
@@ -114,9 +125,13 @@ export async function previewBulk(
     after: null,
     limit: BULK_SAMPLE_SIZE,
   });
-  const sample = rows.map((before) => ({ before, after: opened.set === null ? null : { ...before, ...opened.set } }));
+  const sample = rows.map((before) => ({
+    before,
+    after: opened.set === null ? null : { ...before, ...opened.set },
+  }));
   const preview: BulkPreview = { count, capped, sample };
-  if (body.action === 'delete') preview.references = await referencesTo(opened.engine, caller, ref, opened.table);
+  if (body.action === 'delete')
+    preview.references = await referencesTo(opened.engine, caller, ref, opened.table);
   return preview;
 }
 
@@ -161,7 +176,12 @@ export async function startBulk(
 }
 
 /** The caller's own job of this table, else a 404 (another user's job is not told apart from none). */
-async function ownJob(context: TableAccessContext, caller: Caller, ref: TableRef, id: string): Promise<BulkJobRow> {
+async function ownJob(
+  context: TableAccessContext,
+  caller: Caller,
+  ref: TableRef,
+  id: string,
+): Promise<BulkJobRow> {
   const job = await findBulkJob(context.store.db, id);
   if (
     !job ||
@@ -208,7 +228,14 @@ export async function cancelBulk(
   id: string,
 ): Promise<BulkStatus> {
   await ownJob(context, caller, ref, id);
-  if (await endBulkJob(context.store.db, id, { status: 'cancelled', error: bulkMessages.cancelled }, new Date().toISOString()))
+  if (
+    await endBulkJob(
+      context.store.db,
+      id,
+      { status: 'cancelled', error: bulkMessages.cancelled },
+      new Date().toISOString(),
+    )
+  )
     context.runner.stop(id, 'cancelled');
   return statusOf(await ownJob(context, caller, ref, id));
 }

@@ -20,7 +20,13 @@ import type { AppStore } from '#server/store/app-store.ts';
 import { failUnfinishedBulkJobs } from '#server/store/bulk-jobs.ts';
 import { bulkMessages } from '#common/contract/bulk.ts';
 import { bulkJob, type BulkJobDeps } from './bulk-job.ts';
-import { bulkStatus as statusOf, cancelBulk, previewBulk, startBulk, type BulkContext } from './bulk-service.ts';
+import {
+  bulkStatus as statusOf,
+  cancelBulk,
+  previewBulk,
+  startBulk,
+  type BulkContext,
+} from './bulk-service.ts';
 
 /** Jobs one instance runs at once. */
 const CONCURRENCY = 2;
@@ -67,7 +73,8 @@ export function bulkRoutes(
           response: { 200: envelope(bulkPreview) },
         },
       },
-      async (request) => success(await previewBulk(service, callerOf(request), refOf(request.params), request.body)),
+      async (request) =>
+        success(await previewBulk(service, callerOf(request), refOf(request.params), request.body)),
     );
     app.post(
       '/api/sql/:db/:schema/:table/bulk',
@@ -93,7 +100,8 @@ export function bulkRoutes(
       {
         schema: {
           tags,
-          summary: 'A bulk change’s status: progress, rows done of the total, its audit entry, why it stopped',
+          summary:
+            'A bulk change’s status: progress, rows done of the total, its audit entry, why it stopped',
           params: bulkJobParams,
           response: { 200: envelope(bulkStatus) },
         },
@@ -106,7 +114,8 @@ export function bulkRoutes(
       {
         schema: {
           tags,
-          summary: 'Cancel a bulk change: it stops after the batch in hand; the rows changed before stay, audited',
+          summary:
+            'Cancel a bulk change: it stops after the batch in hand; the rows changed before stay, audited',
           params: bulkJobParams,
           response: { 200: envelope(bulkStatus) },
         },
