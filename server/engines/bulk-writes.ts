@@ -107,6 +107,16 @@ function keysMatch(adapter: EngineAdapter, table: Table, keys: Row[]): SqlFragme
     const missing = names.filter((name) => key[name] === undefined || key[name] === null);
     if (missing.length) throw badInput(`Each selected row needs its key: ${names.join(', ')}.`);
   }
+  const [only] = names;
+  const column = table.columns.find((c) => c.name === only);
+  if (names.length === 1 && only !== undefined && column) {
+    const values = keys.map((key) => {
+      const checked = checkValue(column, key[only] ?? null);
+      if (checked === null) throw badInput(`${only}: a key cannot be empty.`);
+      return sql`${adapter.encodeValue(column, checked)}`;
+    });
+    return sql`${sql.id(only)} in (${sql.join(values)})`;
+  }
   return sql`(${sql.join(
     keys.map((key) => sql`(${keyPredicate(adapter, table, names, key)})`),
     sql` or `,
