@@ -11,8 +11,9 @@ import { EngineError } from '#server/engines/engine-error.ts';
 import type { JobDefinition } from '#server/jobs/job-runner.ts';
 import { stopReasonOf } from '#server/jobs/job-runner.ts';
 import type { AppStore } from '#server/store/app-store.ts';
-import { setAuditDetail, writeAudit } from '#server/store/audit.ts';
+import { findAudit, setAuditDetail, writeAudit } from '#server/store/audit.ts';
 import {
+  bulkBatchesOf,
   endBulkJob,
   findBulkJob,
   markBulkRunning,
@@ -77,12 +78,74 @@ function auditedRows(table: Table, changes: BulkRowChange[]): string {
   );
 }
 
+/** Whether a batch whose record was written committed, told by its first row (as the intent resolver decides for one
+ * row, decision 0022): the row is as the batch left it (absent, for a delete). A batch commits whole or not at all. */
+export async function batchHappened(
+  engine: DatabaseEngine,
+  table: Table,
+  first: { key: Row; after: Row | null },
+): Promise<boolean> {
+  const current = await engine.readRow(table, first.key);
+  if (first.after === null) return current === null;
+  return current !== null && changedColumns(table, current, first.after).length === 0;
+}
+
+/** One audited row of a batch record. */
+const batchRows = z.array(
+  z.object({ key: rowSchema, before: rowSchema.nullable(), after: rowSchema.nullable() }),
+);
+
+/**
+ * After a restart failed the jobs that had not ended: each one's batches still 'pending' (written before a commit
+ * whose outcome the killed process never saw) are settled by their first row, and its entry and row say how many rows
+ * it changed. A batch whose database cannot be read now stays pending (its rows stay in the trail).
+ */
+export async function recoverBulkJobs(
+  deps: Pick<BulkJobDeps, 'store' | 'databases'>,
+  jobIds: string[],
+): Promise<void> {
+  const { store } = deps;
+  for (const id of jobIds) {
+    const job = await findBulkJob(store.db, id);
+    const auditId = job?.audit_id ?? null;
+    if (!job || auditId === null) continue;
+    const engine = deps.databases.get(job.database_name);
+    const table = await engine?.table(job.schema_name, job.table_name).catch(() => null);
+    let rows = 0;
+    let afterBatch = -1;
+    for (;;) {
+      const batches = await bulkBatchesOf(store.db, auditId, afterBatch);
+      if (batches.length === 0) break;
+      for (const batch of batches) {
+        afterBatch = batch.batch;
+        let done = batch.state === 'done';
+        const first = batch.state === 'pending' ? batchRows.parse(JSON.parse(batch.rows))[0] : undefined;
+        if (first && engine && table) {
+          const happened = await batchHappened(engine, table, first).catch(() => null);
+          if (happened !== null) await settleBulkBatch(store.db, auditId, batch.batch, happened);
+          done = happened === true;
+        }
+        if (done) rows += batch.row_count;
+      }
+    }
+    await setBulkRowsDone(store.db, id, rows);
+    const entry = await findAudit(store.db, auditId);
+    const detail = entry?.detail ? (JSON.parse(entry.detail) as Record<string, unknown>) : {};
+    await setAuditDetail(store.db, auditId, {
+      ...detail,
+      rows,
+      status: 'failed',
+      error: bulkMessages.restarted,
+    });
+  }
+}
+
 export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
   const { store } = deps;
   const batchSize = deps.batchSize ?? BULK_BATCH_SIZE;
 
-  /** After a batch failed once its rows were recorded: the commit's answer may have been lost, so the first row
-   * tells whether it happened (as the intent resolver decides for one row). */
+  /** After a batch failed once its rows were recorded: the commit's answer may have been lost, so its first row
+   * tells whether it happened (batchHappened). */
   async function settleAfterFailure(
     engine: DatabaseEngine,
     table: Table,
@@ -92,12 +155,10 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
   ): Promise<boolean> {
     const first = made[0];
     if (!first) return false;
-    const current = await engine.readRow(table, keyOf(table, first.before));
-    const expected = first.after;
-    const happened =
-      expected === null
-        ? current === null
-        : current !== null && changedColumns(table, current, expected).length === 0;
+    const happened = await batchHappened(engine, table, {
+      key: keyOf(table, first.before),
+      after: auditedRow(table, first.after),
+    });
     await settleBulkBatch(store.db, auditId, batch, happened);
     return happened;
   }

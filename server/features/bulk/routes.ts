@@ -19,7 +19,7 @@ import { requireSignedIn } from '#server/plugins/session.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { failUnfinishedBulkJobs } from '#server/store/bulk-jobs.ts';
 import { bulkMessages } from '#common/contract/bulk.ts';
-import { bulkJob, type BulkJobDeps } from './bulk-job.ts';
+import { bulkJob, recoverBulkJobs, type BulkJobDeps } from './bulk-job.ts';
 import {
   bulkStatus as statusOf,
   cancelBulk,
@@ -43,11 +43,15 @@ export function bulkRoutes(
     // In-process jobs end with their process: whatever had not ended was interrupted by a restart. With REDIS_URL
     // other instances may be running theirs, so only jobs whose heartbeat stopped are failed.
     const at = new Date();
-    await failUnfinishedBulkJobs(
+    const interrupted = await failUnfinishedBulkJobs(
       store.db,
       bulkMessages.restarted,
       at.toISOString(),
       new Date(at.getTime() - (context.redisUrl ? STALE_MS : 0)).toISOString(),
+    );
+    // Their batches left pending are settled in the background: the start does not wait for a database.
+    void recoverBulkJobs({ store, databases }, interrupted).catch((error: unknown) =>
+      app.log.error({ err: error }, 'interrupted bulk changes could not be settled'),
     );
     const runner = inProcessRunner(bulkJob({ store, databases, log: app.log, ...options }), {
       concurrency: CONCURRENCY,
