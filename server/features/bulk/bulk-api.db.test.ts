@@ -45,7 +45,10 @@ function schemaStatements(kind: Kind): string[] {
     `create table part (${identity(kind)}, item_id integer, label varchar(20), ` +
       'constraint fk_part_item foreign key (item_id) references item (id) on delete cascade)',
     `create table other (${identity(kind)}, v integer)`,
+    'create table pair (a integer not null, b integer not null, v integer, primary key (a, b))',
   ];
+  const pairs = Array.from({ length: 120 }, (_, i) => `(${Math.floor(i / 10) + 1}, ${(i % 10) + 1}, ${i})`);
+  statements.push(`insert into pair (a, b, v) values ${pairs.join(', ')}`);
   for (let start = 1; start <= ITEMS; start += 200) {
     const values = Array.from({ length: 200 }, (_, i) => start + i).map(
       (id) => `(${id}, 'item ${id}', ${id % 10}, '${id % 3 === 0 ? 'a' : 'b'}')`,
@@ -109,22 +112,22 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     expect(response.statusCode, response.body).toBe(202);
     return response.json<Envelope<{ id: string }>>().data.id;
   }
-  async function status(user: TestUser, id: string): Promise<BulkStatus> {
-    const response = await get(user, 'item', `/${id}`);
+  async function status(user: TestUser, id: string, table = 'item'): Promise<BulkStatus> {
+    const response = await get(user, table, `/${id}`);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<Envelope<BulkStatus>>().data;
   }
   /** The job's audit entry once the job has written its end (the entry's status leaves 'running'). */
-  async function settled(user: TestUser, id: string) {
+  async function settled(user: TestUser, id: string, table = 'item') {
     return vi.waitFor(
       async () => {
-        const auditId = (await status(user, id)).auditId;
+        const auditId = (await status(user, id, table)).auditId;
         expect(auditId).not.toBeNull();
         const entry = await findAudit(t.store.db, auditId ?? 0);
         const detail = JSON.parse(entry?.detail ?? '{}') as { status: string; rows: number };
         expect(detail.status).not.toBe('running');
         // Read after the entry: the job writes its end on the entry last.
-        const now = await status(user, id);
+        const now = await status(user, id, table);
         expect(now.inProgress).toBe(false);
         return { status: now, entry, detail };
       },
@@ -415,6 +418,42 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     expect((await rows("code = 'same'")).map((row) => Number(row.id))).toEqual([3]);
     const batches = await bulkBatchesOf(t.store.db, ended.auditId ?? 0);
     expect(batches.map((b) => [b.state, b.row_count])).toEqual([['done', 1]]);
+  });
+
+  it('walks a composite key in order, batch after batch', async () => {
+    const picked = await preview(
+      admin,
+      {
+        action: 'delete',
+        keys: [
+          { a: 1, b: 2 },
+          { a: 2, b: 1 },
+        ],
+      },
+      'pair',
+    );
+    expect(picked.sample.map((s) => [Number(s.before.a), Number(s.before.b)])).toEqual([
+      [1, 2],
+      [2, 1],
+    ]);
+    const all = await preview(
+      admin,
+      { action: 'delete', where: { column: 'v', op: 'ge', value: 5 } },
+      'pair',
+    );
+    expect(all.count).toBe(115);
+    const response = await post(admin, 'pair', '', {
+      action: 'delete',
+      where: { column: 'v', op: 'ge', value: 5 },
+      expectedCount: 115,
+    });
+    expect(response.statusCode, response.body).toBe(202);
+    const { status: ended } = await settled(admin, response.json<Envelope<{ id: string }>>().data.id, 'pair');
+    expect(ended).toMatchObject({ state: 'done', done: 115, total: 115 });
+    const left = await sql<{ v: number }>`select v from pair order by v`.execute(engine.db);
+    expect(left.rows.map((r) => Number(r.v))).toEqual([0, 1, 2, 3, 4]);
+    const batches = await bulkBatchesOf(t.store.db, ended.auditId ?? 0);
+    expect(batches.map((b) => b.row_count)).toEqual([50, 50, 15]);
   });
 
   it('is described in OpenAPI', async () => {
