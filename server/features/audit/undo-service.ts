@@ -41,6 +41,9 @@ export const undoMessages = {
   notFound: 'That audit entry was not found.',
   notYours: 'You can undo only your own changes.',
   notDataChange: 'Only data changes (data.insert, data.update, data.delete) can be undone.',
+  /** Issue 38: a bulk change's entry (data.bulk) holds every row; its undo, a job of its own, is not built yet. */
+  bulkNotYet:
+    'A bulk change cannot be undone here yet: change the rows back with another bulk change, or one at a time from their history.',
   noTable: 'This entry does not name a table, so it cannot be undone.',
   noRow: 'This entry does not record the row, so it cannot be undone.',
   noKey: 'The table has no key, so the added row cannot be told from the others.',
@@ -268,6 +271,7 @@ async function refuseOthers(context: AuditContext, caller: Caller, entry: Stored
  * not still an intent, of a table. */
 function undoTarget(entry: StoredAuditEntry): { change: DataChange; ref: TableRef } {
   const change = changeOf(entry.action);
+  if (entry.action === 'data.bulk') throw new ApiError(409, undoMessages.bulkNotYet);
   if (!change) throw new ApiError(409, undoMessages.notDataChange);
   if (entry.state === 'pending') throw new ApiError(409, undoMessages.notConfirmed);
   const ref = tableOf(entry.target);

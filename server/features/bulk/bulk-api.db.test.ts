@@ -8,6 +8,7 @@ import { tablePath } from '#common/links.ts';
 import { ACCESS_DENIED } from '#server/access/policy.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
 import type { DatabaseEngine, EngineKind } from '#server/engines/engine.ts';
+import { undoMessages } from '#server/features/audit/undo-service.ts';
 import { findAudit } from '#server/store/audit.ts';
 import { bulkBatchesOf } from '#server/store/bulk-jobs.ts';
 import { buildAdmin, buildUser, type TestUser } from '#server/test/factories.ts';
@@ -336,6 +337,14 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
       before: { note: unknown };
       after: { note: unknown };
     }[];
+    // Its undo is not built yet: the undo call says so, and changes nothing.
+    const undo = await t.app.inject({
+      method: 'POST',
+      url: `/api/admin/audit/${ended.auditId ?? 0}/undo`,
+      headers: editor.headers,
+    });
+    refused(undo, 409, undoMessages.bulkNotYet);
+    expect(await countWhere("note = 'checked'")).toBe(1000);
     expect(first[0]).toMatchObject({
       key: { id: 3 },
       before: { id: 3, note: null },
