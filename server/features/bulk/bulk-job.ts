@@ -23,6 +23,7 @@ import {
   writeBulkBatch,
   type BulkJobRow,
 } from '#server/store/bulk-jobs.ts';
+import { AUDIT_UNWRITABLE } from '#server/features/audit/audit-intents.ts';
 import { auditedRow, changedColumns, keyOf } from '#server/features/audit/row-audit.ts';
 
 /*
@@ -223,12 +224,18 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
           {
             beforeCommit: async (made) => {
               if (made.length === 0) return;
-              await writeBulkBatch(store.db, {
-                auditId,
-                batch: number,
-                rowCount: made.length,
-                rows: auditedRows(table, made),
-              });
+              try {
+                await writeBulkBatch(store.db, {
+                  auditId,
+                  batch: number,
+                  rowCount: made.length,
+                  rows: auditedRows(table, made),
+                });
+              } catch (error) {
+                // The batch rolls back. Said as what it is: the engine would read a store error as its own database's.
+                deps.log.error({ err: error, job: job.id }, 'bulk batch not audited: it is not made');
+                throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
+              }
               recorded = made;
             },
           },
