@@ -39,7 +39,7 @@ import { captchaRoutes } from './features/captcha/routes.ts';
 import { sqlRoutes } from './features/sql/routes.ts';
 import { viewsRoutes } from './features/views/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
-import { bulkRoutes } from './features/bulk/routes.ts';
+import { bulkRoutes, openBulkQueue } from './features/bulk/routes.ts';
 import type { BulkJobDeps } from './features/bulk/bulk-job.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
@@ -226,11 +226,14 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
       redisUrl: config.redisUrl,
     }),
   );
-  await app.register(
-    bulkRoutes({ store, databases: context.databases, redisUrl: config.redisUrl }, context.bulk),
+  const bulk = await openBulkQueue(
+    { store, databases: context.databases, redisUrl: config.redisUrl, log: app.log },
+    context.bulk,
   );
+  app.addHook('onClose', () => bulk.close());
+  await app.register(bulkRoutes({ store, databases: context.databases, queue: bulk }));
   await app.register(viewsRoutes({ store, databases: context.databases, now }));
-  await app.register(adminRoutes({ store, databases: context.databases, now }));
+  await app.register(adminRoutes({ store, databases: context.databases, now, bulkUndo: bulk.undo }));
   await app.register(analyticsRoutes({ store, now, log: app.log, secrets }));
   await app.register(contactRoutes({ store, mailer, config, now, log: app.log }));
   await app.register(

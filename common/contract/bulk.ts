@@ -126,6 +126,12 @@ export const bulkMessages = {
   keyMissing: (keys: string[]) =>
     `These rows of the selection do not exist or are outside the filter: ${keys.join('; ')}. Choose the rows again.`,
   jobNotFound: 'This bulk change was not found.',
+  undoChangedSince: (keys: string[]) =>
+    `These rows have changed since the bulk change, so undoing it would overwrite newer values: ${keys.join('; ')}. Change them back first, or change the rows in the table instead.`,
+  undoRunning: 'This bulk change is still running: wait for it to end or cancel it, then undo it.',
+  undoStarted: 'The undo of the bulk change is running: follow it with the bulk status call and its jobId.',
+  undoBinary: (columns: string[]) =>
+    `${columns.join(', ')} ${columns.length === 1 ? 'holds' : 'hold'} binary data, which the audit keeps only as its length and SHA-256, so the rows cannot be put back exactly.`,
   restarted:
     'The server restarted while the change was running; the rows changed before are kept and audited.',
   cancelled: 'The change was cancelled; the rows changed before are kept and audited.',

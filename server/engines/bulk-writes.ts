@@ -231,3 +231,97 @@ export async function bulkBatch(
     return changes;
   });
 }
+
+/** A row of an audited batch to put back: its key, and the row before and after the change being undone. */
+export interface RevertRow {
+  key: Row;
+  before: Row | null;
+  after: Row | null;
+}
+
+/** A row an undo batch changed: as it was (null: absent) and as it is now. */
+export interface RevertChange {
+  before: Row | null;
+  after: Row | null;
+}
+
+export interface RevertOptions {
+  /** Given the rows as they are now, in the order of `rows` (null: no row has the key), under the row lock and before
+   * anything is written; throws to refuse (the undo's "changed since" check). */
+  check?: (current: (Row | null)[]) => Promise<void> | void;
+  beforeCommit?: (changes: RevertChange[]) => Promise<void> | void;
+}
+
+/** Whether a column may be written back by an undo of an update (the row editor's rules, and not the key). */
+const writableBack = (table: Table, column: Column) =>
+  !isReadOnly(column) && !column.isForeignKey && !rowKey(table).includes(column.name);
+
+/**
+ * One batch of an undo of a bulk change, in one transaction: the rows locked and handed to `check`, then an update's
+ * rows get back the values it replaced (only the columns it changed that may be written), a delete's rows are
+ * inserted again as they were (identity values included: an engine that refuses them fails the batch).
+ */
+export async function revertBatch(
+  adapter: EngineAdapter,
+  table: Table,
+  query: { change: 'update' | 'delete'; rows: RevertRow[] },
+  options: RevertOptions = {},
+): Promise<RevertChange[]> {
+  if (table.isView) throw badInput(`${table.name} is a view; its rows cannot be changed here.`);
+  const names = bulkKey(table);
+  const keys = query.rows.map((row) => row.key);
+  return adapter.db.transaction().execute(async (trx) => {
+    const found = await selectBatch(
+      adapter,
+      trx,
+      table,
+      { selection: { keys }, after: null, limit: keys.length },
+      true,
+    );
+    const byKey = new Map(found.map((row) => [keyText(names, row), row]));
+    const current = keys.map((key) => byKey.get(keyText(names, key)) ?? null);
+    await options.check?.(current);
+    const target = sql.id(table.schema, table.name);
+    for (const row of query.rows) {
+      const before = row.before;
+      if (!before) continue;
+      const values: Record<string, unknown> = {};
+      for (const column of table.columns) {
+        const value = before[column.name];
+        if (value === undefined) continue;
+        if (query.change === 'update') {
+          if (!writableBack(table, column)) continue;
+          if (JSON.stringify(value) === JSON.stringify(row.after?.[column.name] ?? null)) continue;
+        } else if (column.isComputed || column.isHidden) continue;
+        const checked = checkValue(column, value);
+        values[column.name] = checked === null ? null : adapter.encodeValue(column, checked);
+      }
+      if (query.change === 'delete') {
+        await adapter.insertRow(trx, table, values, names);
+      } else if (Object.keys(values).length > 0) {
+        const assignments = sql.join(
+          Object.entries(values).map(
+            ([name, value]) => sql`${sql.id(name)} = ${value === null ? sql`null` : value}`,
+          ),
+        );
+        await sql`update ${target} set ${assignments} where ${keyPredicate(adapter, table, names, row.key)}`.execute(
+          trx,
+        );
+      }
+    }
+    const again = await selectBatch(
+      adapter,
+      trx,
+      table,
+      { selection: { keys }, after: null, limit: keys.length },
+      false,
+    );
+    const nowByKey = new Map(again.map((row) => [keyText(names, row), row]));
+    const changes = keys.map((key, i) => ({
+      before: current[i] ?? null,
+      after: nowByKey.get(keyText(names, key)) ?? null,
+    }));
+    await options.beforeCommit?.(changes);
+    return changes;
+  });
+}

@@ -1,7 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Filter as FilterDocument, FilterPlan } from '#common/contract/filter.ts';
 import type { CellValue, Filter, PageResult, Row, Table } from '#common/contract/sql.ts';
-import type { BulkBatchOptions, BulkBatchQuery, BulkRowChange, BulkSelection } from './bulk-writes.ts';
+import type {
+  BulkBatchOptions,
+  BulkBatchQuery,
+  BulkRowChange,
+  BulkSelection,
+  RevertChange,
+  RevertOptions,
+  RevertRow,
+} from './bulk-writes.ts';
 
 /*
  * The one interface through which everything else reaches the databases people browse. Issue 3 grows it
@@ -205,6 +213,13 @@ export interface DatabaseEngine {
   /** One batch of a bulk change in one short transaction: the next `limit` rows in key order after `after`, read
    * under the row lock, updated with `set` (or deleted when it is null), handed to beforeCommit, committed. */
   bulkBatch(table: Table, query: BulkBatchQuery, options?: BulkBatchOptions): Promise<BulkRowChange[]>;
+  /** One batch of the undo of a bulk change (bulk-writes.ts revertBatch): the rows locked and checked, then an
+   * update's values written back or a delete's rows inserted again, in one transaction. */
+  revertBatch(
+    table: Table,
+    query: { change: 'update' | 'delete'; rows: RevertRow[] },
+    options?: RevertOptions,
+  ): Promise<RevertChange[]>;
   /** Every row matching the filter in the asked order, as wire values, a chunk at a time, read with a cursor or the
    * driver's streaming query so memory stays flat. The consumer's pace sets the reading pace. */
   streamRows(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<Row[]>;

@@ -354,15 +354,24 @@ export function canUndo(entry: StoredAuditEntry, preview: UndoPreview): boolean 
   }
 }
 
-/** POST api/admin/audit/{id}/undo: undoes one data change; answers what was done and a message saying it. */
+/** Starts the undo of a bulk change's entry (data.bulk) as a job: the bulk feature's, handed in by the app (a
+ * feature does not import another that imports it). */
+export type BulkUndoStarter = (
+  caller: Caller,
+  entry: StoredAuditEntry,
+) => Promise<{ result: UndoResult; message: string }>;
+
+/** POST api/admin/audit/{id}/undo: undoes one data change; answers what was done and a message saying it. A bulk
+ * change's undo is a job (`bulkUndo`): its answer carries the job's id. */
 export async function undoChange(
-  context: AuditContext,
+  context: AuditContext & { bulkUndo?: BulkUndoStarter | undefined },
   caller: Caller,
   id: number,
 ): Promise<{ result: UndoResult; message: string }> {
   const entry = await findAudit(context.store.db, id);
   if (!entry) throw new ApiError(404, undoMessages.notFound);
   await refuseOthers(context, caller, entry);
+  if (entry.action === 'data.bulk' && context.bulkUndo) return context.bulkUndo(caller, entry);
   return undoEntry(context, caller, entry);
 }
 

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bulkMessages, type BulkPreview, type BulkStatus } from '#common/contract/bulk.ts';
+import type { UndoResult } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { ACCESS_DENIED } from '#server/access/policy.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
@@ -77,6 +78,10 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
   let editor: TestUser;
   let otherEditor: TestUser;
   let reader: TestUser;
+  let updateAuditId = 0;
+  let deleteAuditId = 0;
+  const undo = (user: TestUser, auditId: number) =>
+    t.app.inject({ method: 'POST', url: `/api/admin/audit/${auditId}/undo`, headers: user.headers });
   /** The cancel test's hold: the job waits before this batch until released. */
   let hold: { batch: number; reached: () => void; release: Promise<void> } | null = null;
 
@@ -337,19 +342,32 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
       before: { note: unknown };
       after: { note: unknown };
     }[];
-    // Its undo is not built yet: the undo call says so, and changes nothing.
-    const undo = await t.app.inject({
-      method: 'POST',
-      url: `/api/admin/audit/${ended.auditId ?? 0}/undo`,
-      headers: editor.headers,
-    });
-    refused(undo, 409, undoMessages.bulkNotYet);
-    expect(await countWhere("note = 'checked'")).toBe(1000);
+    updateAuditId = ended.auditId ?? 0;
     expect(first[0]).toMatchObject({
       key: { id: 3 },
       before: { id: 3, note: null },
       after: { id: 3, note: 'checked' },
     });
+  });
+
+  it('undoes a bulk update as one job through the undo call, refused while a row changed since', async () => {
+    await sql`update item set note = 'other' where id = 9`.execute(engine.db);
+    refused(await undo(editor, updateAuditId), 409, bulkMessages.undoChangedSince(['{"id":9}']));
+    await sql`update item set note = 'checked' where id = 9`.execute(engine.db);
+    refused(await undo(otherEditor, updateAuditId), 403, undoMessages.notYours);
+    const response = await undo(editor, updateAuditId);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<Envelope<UndoResult>>();
+    expect(answer.message).toBe(bulkMessages.undoStarted);
+    const jobId = answer.data.jobId ?? '';
+    const { status: ended, entry, detail } = await settled(editor, jobId);
+    expect(ended).toMatchObject({ state: 'done', done: 1000, total: 1000, auditId: answer.data.undoEntryId });
+    expect(entry).toMatchObject({ action: 'data.undo', undo_of: updateAuditId, state: 'done' });
+    expect(detail).toMatchObject({ of: updateAuditId, change: 'bulk', rows: 1000, status: 'done' });
+    expect(await countWhere("note = 'checked'")).toBe(0);
+    const batches = await bulkBatchesOf(t.store.db, answer.data.undoEntryId, -1, 1000);
+    expect(batches.reduce((sum, b) => sum + b.row_count, 0)).toBe(1000);
+    refused(await undo(editor, updateAuditId), 409, undoMessages.alreadyUndone(answer.data.undoEntryId));
   });
 
   it('deletes a hand-made selection by key, the referencing rows as their rule says', async () => {
@@ -358,11 +376,24 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     expect(ended).toMatchObject({ state: 'done', done: 2, total: 2 });
     expect(detail).toMatchObject({ change: 'delete', keys: [{ id: 1 }, { id: 2 }], rows: 2 });
     expect(await countWhere('id in (1, 2)')).toBe(0);
+    deleteAuditId = ended.auditId ?? 0;
     const batches = await bulkBatchesOf(t.store.db, ended.auditId ?? 0);
     expect(JSON.parse(batches[0]?.rows ?? '[]')).toMatchObject([
       { key: { id: 1 }, before: { name: 'item 1' }, after: null },
       { key: { id: 2 }, before: { name: 'item 2' }, after: null },
     ]);
+  });
+
+  it('undoes a bulk delete under the right a restore needs: the rows come back under their keys', async () => {
+    // Putting rows back inserts them: the author without CanInsert may not; an administrator may.
+    refused(await undo(editor, deleteAuditId), 403, 'You do not have permission to add rows to that table.');
+    const response = await undo(admin, deleteAuditId);
+    expect(response.statusCode, response.body).toBe(200);
+    const jobId = response.json<Envelope<UndoResult>>().data.jobId ?? '';
+    refused(await get(editor, 'item', `/${jobId}`), 404, bulkMessages.jobNotFound);
+    const { status: ended } = await settled(admin, jobId);
+    expect(ended).toMatchObject({ state: 'done', done: 2 });
+    expect((await rows('id in (1, 2)')).map((row) => row.name)).toEqual(['item 1', 'item 2']);
   });
 
   it('hides a job from everyone but its owner: status and cancel answer 404', async () => {

@@ -4,7 +4,7 @@ import { filterDocument } from '#common/contract/filter.ts';
 import { cellValue, row as rowSchema, type Row, type Table } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { BulkRowChange, BulkSelection } from '#server/engines/bulk-writes.ts';
+import type { BulkRowChange, BulkSelection, RevertChange } from '#server/engines/bulk-writes.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
@@ -23,6 +23,7 @@ import {
   writeBulkBatch,
   type BulkJobRow,
 } from '#server/store/bulk-jobs.ts';
+import { changedDuringUndo, changedSince, revertRows, undoRequest } from './bulk-undo.ts';
 import { AUDIT_UNWRITABLE } from '#server/features/audit/audit-intents.ts';
 import { auditedRow, changedColumns, keyOf } from '#server/features/audit/row-audit.ts';
 
@@ -281,6 +282,103 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
     });
   }
 
+  /** The undo of a bulk change (bulk-undo.ts): the entry's done batches in order, each put back in one transaction
+   * that checks its rows again under their lock; recorded as the undo entry's own batches. */
+  async function runUndo(job: BulkJobRow, signal: AbortSignal): Promise<void> {
+    const request = undoRequest.parse(JSON.parse(job.request));
+    const engine = deps.databases.get(job.database_name);
+    if (!engine) throw new EngineError(404, `The database ${job.database_name} is gone.`);
+    const table = await engine.table(job.schema_name, job.table_name);
+    const auditId = request.undoEntryId;
+    const detail = { of: request.undoOf, change: 'bulk', job: job.id };
+    if (!(await markBulkRunning(store.db, job.id, auditId, now()))) return;
+    await setAuditDetail(store.db, auditId, { ...detail, rows: 0, status: 'running' });
+    let done = 0;
+    let number = 0;
+    let afterBatch = -1;
+    let outcome: { status: 'done' | 'failed' | 'cancelled'; error: string | null } = {
+      status: 'done',
+      error: null,
+    };
+    for (;;) {
+      const [next] = await bulkBatchesOf(store.db, request.undoOf, afterBatch, 1);
+      if (!next) break;
+      afterBatch = next.batch;
+      if (next.state !== 'done') continue;
+      if (stopReasonOf(signal)) {
+        outcome = { status: 'cancelled', error: bulkMessages.cancelled };
+        break;
+      }
+      await deps.beforeBatch?.(number);
+      const rows = revertRows(next.rows);
+      // Set from the engine's callback (an object: the compiler does not follow assignments made inside it).
+      const held: { made: RevertChange[] | null } = { made: null };
+      const batch = number;
+      try {
+        const changes = await engine.revertBatch(
+          table,
+          { change: request.change, rows },
+          {
+            check: (current) => {
+              const changed = changedSince(table, request.change, rows, current);
+              if (changed.length) throw changedDuringUndo(changed);
+            },
+            beforeCommit: async (made) => {
+              try {
+                await writeBulkBatch(store.db, {
+                  auditId,
+                  batch,
+                  rowCount: made.length,
+                  rows: JSON.stringify(
+                    made.map((change, i) => ({
+                      key: auditedRow(table, rows[i]?.key ?? {}),
+                      before: auditedRow(table, change.before),
+                      after: auditedRow(table, change.after),
+                    })),
+                  ),
+                });
+              } catch (error) {
+                deps.log.error({ err: error, job: job.id }, 'bulk undo batch not audited: it is not made');
+                throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
+              }
+              held.made = made;
+            },
+          },
+        );
+        await settleBulkBatch(store.db, auditId, batch, true);
+        done += changes.length;
+      } catch (error) {
+        const made = held.made;
+        const first = made?.[0];
+        const committed =
+          first !== undefined &&
+          (await batchHappened(engine, table, {
+            key: rows[0]?.key ?? {},
+            after: auditedRow(table, first.after),
+          }).catch(() => false));
+        await settleBulkBatch(store.db, auditId, batch, committed).catch(() => undefined);
+        if (!committed) {
+          outcome = { status: 'failed', error: `The undo stopped: ${describeFailure(error)}` };
+          break;
+        }
+        done += made?.length ?? 0;
+      }
+      number += 1;
+      if (!(await recordBulkProgress(store.db, job.id, done, now()))) {
+        outcome = { status: 'cancelled', error: bulkMessages.cancelled };
+        break;
+      }
+    }
+    await setBulkRowsDone(store.db, job.id, done);
+    await endBulkJob(store.db, job.id, { ...outcome, rowsDone: done }, now());
+    await setAuditDetail(store.db, auditId, {
+      ...detail,
+      rows: done,
+      status: outcome.status,
+      error: outcome.error,
+    });
+  }
+
   return {
     name: 'bulk change',
     payload: bulkPayload,
@@ -288,7 +386,8 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
       const job = await findBulkJob(store.db, payload.jobId);
       if (!job || job.status !== 'queued') return;
       try {
-        await run(job, context.signal);
+        if (job.action === 'undo') await runUndo(job, context.signal);
+        else await run(job, context.signal);
       } catch (error) {
         deps.log.error({ err: error, job: job.id }, 'bulk change failed');
         await endBulkJob(store.db, job.id, { status: 'failed', error: describeFailure(error) }, now()).catch(

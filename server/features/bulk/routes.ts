@@ -13,13 +13,17 @@ import { FILTER_CALL_RULES } from '#common/contract/filter.ts';
 import { tableParams } from '#common/contract/sql.ts';
 import { callerOf, refOf } from '#server/access/table-access.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import { inProcessRunner } from '#server/jobs/in-process-runner.ts';
+import type { JobRunner } from '#server/jobs/job-runner.ts';
+import type { BulkUndoStarter } from '#server/features/audit/undo-service.ts';
 import { success } from '#server/plugins/error-envelope.ts';
 import { requireSignedIn } from '#server/plugins/session.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { failUnfinishedBulkJobs } from '#server/store/bulk-jobs.ts';
 import { bulkMessages } from '#common/contract/bulk.ts';
-import { bulkJob, recoverBulkJobs, type BulkJobDeps } from './bulk-job.ts';
+import { bulkJob, recoverBulkJobs, type BulkJobDeps, type BulkPayload } from './bulk-job.ts';
+import { bulkUndoStarter } from './bulk-undo.ts';
 import {
   bulkStatus as statusOf,
   cancelBulk,
@@ -33,32 +37,49 @@ const CONCURRENCY = 2;
 /** With several instances (REDIS_URL), a job whose heartbeat is older than this lost its worker. */
 const STALE_MS = 60_000;
 
-/** Bulk changes (issue 38): preview, run, status and cancel, as one plugin with its job runner. */
-export function bulkRoutes(
-  context: { store: AppStore; databases: DatabaseRegistry; redisUrl: string | null },
+/** The bulk changes' job runner and the undo starter the audit's undo call uses. */
+export interface BulkQueue {
+  runner: JobRunner<BulkPayload>;
+  undo: BulkUndoStarter;
+  close(): Promise<void>;
+}
+
+/** Opens the bulk changes' runner (in-process); the jobs a restart interrupted are failed and their pending batches
+ * settled in the background. */
+export async function openBulkQueue(
+  context: { store: AppStore; databases: DatabaseRegistry; redisUrl: string | null; log: FastifyBaseLogger },
   options: Pick<BulkJobDeps, 'batchSize' | 'beforeBatch'> = {},
-): FastifyPluginAsyncZod {
+): Promise<BulkQueue> {
+  const { store, databases, log } = context;
+  // In-process jobs end with their process: whatever had not ended was interrupted by a restart. With REDIS_URL
+  // other instances may be running theirs, so only jobs whose heartbeat stopped are failed.
+  const at = new Date();
+  const interrupted = await failUnfinishedBulkJobs(
+    store.db,
+    bulkMessages.restarted,
+    at.toISOString(),
+    new Date(at.getTime() - (context.redisUrl ? STALE_MS : 0)).toISOString(),
+  );
+  // Their batches left pending are settled in the background: the start does not wait for a database.
+  void recoverBulkJobs({ store, databases }, interrupted).catch((error: unknown) =>
+    log.error({ err: error }, 'interrupted bulk changes could not be settled'),
+  );
+  const runner = inProcessRunner(bulkJob({ store, databases, log, ...options }), {
+    concurrency: CONCURRENCY,
+    log,
+  });
+  return { runner, undo: bulkUndoStarter({ store, databases, runner }), close: () => runner.close() };
+}
+
+/** Bulk changes (issue 38): preview, run, status and cancel, on the queue the app opened. */
+export function bulkRoutes(context: {
+  store: AppStore;
+  databases: DatabaseRegistry;
+  queue: BulkQueue;
+}): FastifyPluginAsyncZod {
   return async (app) => {
     const { store, databases } = context;
-    // In-process jobs end with their process: whatever had not ended was interrupted by a restart. With REDIS_URL
-    // other instances may be running theirs, so only jobs whose heartbeat stopped are failed.
-    const at = new Date();
-    const interrupted = await failUnfinishedBulkJobs(
-      store.db,
-      bulkMessages.restarted,
-      at.toISOString(),
-      new Date(at.getTime() - (context.redisUrl ? STALE_MS : 0)).toISOString(),
-    );
-    // Their batches left pending are settled in the background: the start does not wait for a database.
-    void recoverBulkJobs({ store, databases }, interrupted).catch((error: unknown) =>
-      app.log.error({ err: error }, 'interrupted bulk changes could not be settled'),
-    );
-    const runner = inProcessRunner(bulkJob({ store, databases, log: app.log, ...options }), {
-      concurrency: CONCURRENCY,
-      log: app.log,
-    });
-    app.addHook('onClose', () => runner.close());
-    const service: BulkContext = { store, databases, runner };
+    const service: BulkContext = { store, databases, runner: context.queue.runner };
     app.addHook('onRequest', requireSignedIn);
     const tags = ['sql'];
 
