@@ -41,9 +41,9 @@ export const undoMessages = {
   notFound: 'That audit entry was not found.',
   notYours: 'You can undo only your own changes.',
   notDataChange: 'Only data changes (data.insert, data.update, data.delete) can be undone.',
-  /** Issue 38: a bulk change's entry (data.bulk) holds every row; its undo, a job of its own, is not built yet. */
+  /** Issue 38: a bulk change's entry (data.bulk) is undone as a whole, as a job, by the audit trail's undo call. */
   bulkNotYet:
-    'A bulk change cannot be undone here yet: change the rows back with another bulk change, or one at a time from their history.',
+    'A bulk change is undone as a whole from the audit trail (its undo call), not from here.',
   noTable: 'This entry does not name a table, so it cannot be undone.',
   noRow: 'This entry does not record the row, so it cannot be undone.',
   noKey: 'The table has no key, so the added row cannot be told from the others.',
