@@ -42,8 +42,7 @@ export const undoMessages = {
   notYours: 'You can undo only your own changes.',
   notDataChange: 'Only data changes (data.insert, data.update, data.delete) can be undone.',
   /** Issue 38: a bulk change's entry (data.bulk) is undone as a whole, as a job, by the audit trail's undo call. */
-  bulkNotYet:
-    'A bulk change is undone as a whole from the audit trail (its undo call), not from here.',
+  bulkNotYet: 'A bulk change is undone as a whole from the audit trail (its undo call), not from here.',
   noTable: 'This entry does not name a table, so it cannot be undone.',
   noRow: 'This entry does not record the row, so it cannot be undone.',
   noKey: 'The table has no key, so the added row cannot be told from the others.',
