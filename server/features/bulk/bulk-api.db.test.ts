@@ -355,6 +355,13 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     refused(await undo(editor, updateAuditId), 409, bulkMessages.undoChangedSince(['{"id":9}']));
     await sql`update item set note = 'checked' where id = 9`.execute(engine.db);
     refused(await undo(otherEditor, updateAuditId), 403, undoMessages.notYours);
+    // A row's history does not undo a bulk change: it is undone as a whole from the audit trail.
+    const fromHistory = await t.app.inject({
+      method: 'POST',
+      url: `/api/sql/shop/${encodeURIComponent(schema)}/item/history/${updateAuditId}/undo`,
+      headers: editor.headers,
+    });
+    refused(fromHistory, 409, undoMessages.bulkNotYet);
     const response = await undo(editor, updateAuditId);
     expect(response.statusCode, response.body).toBe(200);
     const answer = response.json<Envelope<UndoResult>>();
@@ -435,6 +442,12 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
       expect(ended).toMatchObject({ state: 'cancelled', done: 4 * BATCH, error: bulkMessages.cancelled });
       expect(detail).toMatchObject({ status: 'cancelled', rows: 4 * BATCH });
       expect(await countWhere('qty = 77')).toBe(4 * BATCH);
+      // The finished part is undone as one.
+      const undone = await undo(editor, ended.auditId ?? 0);
+      expect(undone.statusCode, undone.body).toBe(200);
+      const { status: back } = await settled(editor, undone.json<Envelope<UndoResult>>().data.jobId ?? '');
+      expect(back).toMatchObject({ state: 'done', done: 4 * BATCH, total: 4 * BATCH });
+      expect(await countWhere('qty = 77')).toBe(0);
     } finally {
       release();
       hold = null;
