@@ -89,6 +89,7 @@ const serverFeatureUses = {
   admin: ['account', 'audit', 'health'],
   setup: ['account'],
   sql: ['audit'],
+  bulk: ['audit'],
 };
 const otherServerFeatureBan = (feature) =>
   ban(

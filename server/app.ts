@@ -39,6 +39,8 @@ import { captchaRoutes } from './features/captcha/routes.ts';
 import { sqlRoutes } from './features/sql/routes.ts';
 import { viewsRoutes } from './features/views/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
+import { bulkRoutes, openBulkQueue } from './features/bulk/routes.ts';
+import type { BulkJobDeps } from './features/bulk/bulk-job.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { openSecretBox } from './features/account/sealed-secrets.ts';
@@ -77,6 +79,8 @@ export interface AppContext {
   logStream?: DestinationStream;
   /** Titan: its answerer (by default built from LLM_*) and calls a minute from one address. */
   chat?: { answerer?: Answerer; limits?: Partial<ChatLimits> };
+  /** Bulk changes' batch size, and a hook before each batch (tests hold a job at a known point). */
+  bulk?: Pick<BulkJobDeps, 'batchSize' | 'beforeBatch'>;
 }
 
 /** TRUST_PROXY as Fastify takes it: a number of proxies as the hop test proxy-addr applies to one. */
@@ -222,8 +226,14 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
       redisUrl: config.redisUrl,
     }),
   );
+  const bulk = await openBulkQueue(
+    { store, databases: context.databases, redisUrl: config.redisUrl, log: app.log },
+    context.bulk,
+  );
+  app.addHook('onClose', () => bulk.close());
+  await app.register(bulkRoutes({ store, databases: context.databases, queue: bulk }));
   await app.register(viewsRoutes({ store, databases: context.databases, now }));
-  await app.register(adminRoutes({ store, databases: context.databases, now }));
+  await app.register(adminRoutes({ store, databases: context.databases, now, bulkUndo: bulk.undo }));
   await app.register(analyticsRoutes({ store, now, log: app.log, secrets }));
   await app.register(contactRoutes({ store, mailer, config, now, log: app.log }));
   await app.register(

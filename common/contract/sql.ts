@@ -432,5 +432,9 @@ export const undoResult = z.object({
   key: row,
   row: answeredRow.nullable(),
   keptKey: z.boolean().describe('false when a restored row got a new identity'),
+  jobId: z
+    .string()
+    .optional()
+    .describe('The undo of a bulk change (data.bulk) runs as a job: its id, for GET …/bulk/{jobId}'),
 });
 export type UndoResult = z.infer<typeof undoResult>;

@@ -2,6 +2,15 @@ import type { Kysely } from 'kysely';
 import type { Filter as FilterDocument, FilterPlan } from '#common/contract/filter.ts';
 import type { CellValue, Filter, PageResult, Row, Table } from '#common/contract/sql.ts';
 import type { ForeignKeyLabels } from '#common/contract/labels.ts';
+import type {
+  BulkBatchOptions,
+  BulkBatchQuery,
+  BulkRowChange,
+  BulkSelection,
+  RevertChange,
+  RevertOptions,
+  RevertRow,
+} from './bulk-writes.ts';
 
 /*
  * The one interface through which everything else reaches the databases people browse. Issue 3 grows it
@@ -197,6 +206,24 @@ export interface DatabaseEngine {
   /** The labels of the rows `rows` point at, one statement a foreign key of `table` into a table of `readable` (the
    * caller's readable tables: no other table is named or read), foreign-key-labels.ts, decision 0067. */
   foreignKeyLabels(table: Table, readable: Table[], rows: Row[]): Promise<ForeignKeyLabels[]>;
+  /** Bulk changes (issue 38, bulk-writes.ts): the rows of a filter narrowed to explicit keys, counted up to
+   * `cap + 1` (the filter and keys checked: a 400 naming what is wrong). */
+  countBulk(table: Table, selection: BulkSelection, cap: number): Promise<number>;
+  /** The selection's first `limit` rows in key order after `after` (the preview's sample). */
+  readBulk(
+    table: Table,
+    query: { selection: BulkSelection; after: Row | null; limit: number },
+  ): Promise<Row[]>;
+  /** One batch of a bulk change in one short transaction: the next `limit` rows in key order after `after`, read
+   * under the row lock, updated with `set` (or deleted when it is null), handed to beforeCommit, committed. */
+  bulkBatch(table: Table, query: BulkBatchQuery, options?: BulkBatchOptions): Promise<BulkRowChange[]>;
+  /** One batch of the undo of a bulk change (bulk-writes.ts revertBatch): the rows locked and checked, then an
+   * update's values written back or a delete's rows inserted again, in one transaction. */
+  revertBatch(
+    table: Table,
+    query: { change: 'update' | 'delete'; rows: RevertRow[] },
+    options?: RevertOptions,
+  ): Promise<RevertChange[]>;
   /** Every row matching the filter in the asked order, as wire values, a chunk at a time, read with a cursor or the
    * driver's streaming query so memory stays flat. The consumer's pace sets the reading pace. */
   streamRows(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<Row[]>;

@@ -11,6 +11,7 @@ import { countStreamRows, streamTableCsv, streamTableJsonLines, streamTableRows 
 import { streamWatch } from './stream-watch.ts';
 import { buildCatalog } from './table-catalog.ts';
 import { countReferencingRows } from './referencing-rows.ts';
+import { bulkBatch, countBulkRows, readBulkRows, revertBatch } from './bulk-writes.ts';
 import { sql } from 'kysely';
 
 /** How long a read catalog is trusted before it is read again (it is also refreshed on demand). */
@@ -115,6 +116,11 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
       explained(() => countReferencingRows(adapter, referencing, columns, values, cap)),
     foreignKeyLabels: (table, readable, rows) =>
       explained(() => foreignKeyLabels(adapter, table, readable, rows)),
+    countBulk: (table, selection, cap) => explained(() => countBulkRows(adapter, table, selection, cap)),
+    readBulk: (table, query) => explained(() => readBulkRows(adapter, table, query)),
+    bulkBatch: (table, query, options) => explained(() => bulkBatch(adapter, table, query, options), 'write'),
+    revertBatch: (table, query, options) =>
+      explained(() => revertBatch(adapter, table, query, options), 'write'),
     streamRows(table, query, options) {
       const stream = watched(options);
       return explainedStream(stream.watch(streamTableRows(adapter, table, query, stream.options)));

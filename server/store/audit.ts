@@ -36,12 +36,12 @@ function insertAudit(
     .executeTakeFirstOrThrow();
 }
 
-/** Appends an entry to the audit trail. */
+/** Appends an entry to the audit trail; answers its id. */
 export async function writeAudit(
   db: Kysely<AppDatabase> | Transaction<AppDatabase>,
   entry: AuditEntry,
-): Promise<void> {
-  await insertAudit(db, entry, 'done', new Date().toISOString());
+): Promise<number> {
+  return (await insertAudit(db, entry, 'done', new Date().toISOString())).id;
 }
 
 /**

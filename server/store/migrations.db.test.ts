@@ -7,7 +7,9 @@ import { migrateAppStore, openAppStore, type AppStore, type AppStoreTarget } fro
 import { migrations } from './migrations/index.ts';
 
 const appTables = [
+  'audit_bulk_batches',
   'audit_log',
+  'bulk_jobs',
   'captcha_claims',
   'export_jobs',
   'oauth_transactions',

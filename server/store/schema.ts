@@ -193,6 +193,37 @@ export interface AuditLogTable {
   state: ColumnType<AuditState, AuditState | undefined, AuditState>;
 }
 
+/** A bulk change's job (issue 38, migration 0016): its state, which the status call reads. */
+export interface BulkJobsTable {
+  id: string;
+  user_id: number;
+  database_name: string;
+  schema_name: string;
+  table_name: string;
+  action: string;
+  /** The request's filter, keys and set as JSON. */
+  request: string;
+  status: string;
+  rows_done: ColumnType<number, number | undefined, number>;
+  rows_total: number;
+  /** 1 when rows_total is the capped count. */
+  rows_total_capped: ColumnType<Flag, Flag | undefined, Flag>;
+  audit_id: number | null;
+  error: string | null;
+  created_at: Instant;
+  updated_at: Instant;
+}
+
+/** One batch of rows of a bulk audit entry: each row's key, before and after as JSON (migration 0016). */
+export interface AuditBulkBatchesTable {
+  audit_id: number;
+  batch: number;
+  /** 'pending' from before the batch commits until it committed, then 'done'. */
+  state: string;
+  row_count: number;
+  rows: string;
+}
+
 /** Where an audit entry stands (see AuditLogTable.state). */
 export type AuditState = 'done' | 'pending' | 'uncertain';
 
@@ -365,6 +396,8 @@ export interface AppDatabase {
   one_time_codes: OneTimeCodesTable;
   export_jobs: ExportJobsTable;
   audit_log: AuditLogTable;
+  bulk_jobs: BulkJobsTable;
+  audit_bulk_batches: AuditBulkBatchesTable;
   sign_in_attempts: SignInAttemptsTable;
   recovery_codes: RecoveryCodesTable;
   settings: SettingsTable;

@@ -40,6 +40,8 @@ export interface TestAppOptions {
   logStream?: AppContext['logStream'];
   /** Titan's answerer and per-address limits (by default the answerer from config, 1000 calls a minute). */
   chat?: AppContext['chat'];
+  /** Bulk changes' batch size and a hook before each batch. */
+  bulk?: AppContext['bulk'];
 }
 
 /** A test clock starting at the real time. */
@@ -81,6 +83,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.sms ? { sms: options.sms } : {}),
     ...(options.captcha ? { captcha: options.captcha } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
+    ...(options.bulk ? { bulk: options.bulk } : {}),
     chat: { ...options.chat, limits: { start: 1000, add: 1000, ...options.chat?.limits } },
   });
   await app.ready();

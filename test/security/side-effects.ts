@@ -23,6 +23,8 @@ const STORE_TABLES: Record<StoreTable, true> = {
   one_time_codes: true,
   export_jobs: true,
   audit_log: true,
+  bulk_jobs: true,
+  audit_bulk_batches: true,
   sign_in_attempts: true,
   recovery_codes: true,
   settings: true,

@@ -1,5 +1,6 @@
 import { z, type ZodType } from 'zod';
 import { references } from '#common/contract/relations.ts';
+import { bulkCountChanged, bulkPreview, bulkStarted, bulkStatus } from '#common/contract/bulk.ts';
 import {
   accountRole,
   methodVerified,
@@ -98,6 +99,14 @@ export const contractRoutes: readonly ContractRoute[] = [
   route('POST', '/api/sql/:db/:schema/:table/history', rowHistory),
   route('POST', '/api/sql/:db/:schema/:table/references', references),
   route('POST', '/api/sql/:db/:schema/:table/history/:id/undo', undoResult),
+  // Bulk changes (issue 38).
+  route('POST', '/api/sql/:db/:schema/:table/bulk/preview', bulkPreview),
+  route('POST', '/api/sql/:db/:schema/:table/bulk', bulkStarted, {
+    successStatus: 202,
+    failures: { 409: bulkCountChanged },
+  }),
+  route('GET', '/api/sql/:db/:schema/:table/bulk/:id', bulkStatus),
+  route('POST', '/api/sql/:db/:schema/:table/bulk/:id/cancel', bulkStatus),
   // Saved views (issue 36).
   route('GET', '/api/sql/:db/:schema/:table/views', viewList),
   route('POST', '/api/sql/:db/:schema/:table/views', savedView),

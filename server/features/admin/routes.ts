@@ -28,7 +28,7 @@ import { adminMessages, browserMessages } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import { callerOf } from '#server/access/table-access.ts';
 import { pageOfAudit } from '#server/features/audit/audit-service.ts';
-import { undoChange } from '#server/features/audit/undo-service.ts';
+import { undoChange, type BulkUndoStarter } from '#server/features/audit/undo-service.ts';
 import type { AppStore } from '#server/store/app-store.ts';
 import { markAccessChanged } from '#server/store/roles.ts';
 import { success } from '#server/plugins/error-envelope.ts';
@@ -54,6 +54,8 @@ export interface AdminContext {
   store: AppStore;
   databases: DatabaseRegistry;
   now: () => Date;
+  /** The undo of a bulk change, as a job (features/bulk, handed in by the app). */
+  bulkUndo?: BulkUndoStarter;
 }
 
 /** The administrator behind a request, for the user actions. */
@@ -92,7 +94,7 @@ export function adminRoutes(context: AdminContext): FastifyPluginAsyncZod {
       },
       async (request) => {
         const { result, message } = await undoChange(
-          { store, databases, log: request.log },
+          { store, databases, log: request.log, bulkUndo: context.bulkUndo },
           callerOf(request),
           request.params.id,
         );

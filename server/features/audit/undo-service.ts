@@ -41,6 +41,8 @@ export const undoMessages = {
   notFound: 'That audit entry was not found.',
   notYours: 'You can undo only your own changes.',
   notDataChange: 'Only data changes (data.insert, data.update, data.delete) can be undone.',
+  /** Issue 38: a bulk change's entry (data.bulk) is undone as a whole, as a job, by the audit trail's undo call. */
+  bulkNotYet: 'A bulk change is undone as a whole from the audit trail (its undo call), not from here.',
   noTable: 'This entry does not name a table, so it cannot be undone.',
   noRow: 'This entry does not record the row, so it cannot be undone.',
   noKey: 'The table has no key, so the added row cannot be told from the others.',
@@ -268,6 +270,7 @@ async function refuseOthers(context: AuditContext, caller: Caller, entry: Stored
  * not still an intent, of a table. */
 function undoTarget(entry: StoredAuditEntry): { change: DataChange; ref: TableRef } {
   const change = changeOf(entry.action);
+  if (entry.action === 'data.bulk') throw new ApiError(409, undoMessages.bulkNotYet);
   if (!change) throw new ApiError(409, undoMessages.notDataChange);
   if (entry.state === 'pending') throw new ApiError(409, undoMessages.notConfirmed);
   const ref = tableOf(entry.target);
@@ -350,15 +353,24 @@ export function canUndo(entry: StoredAuditEntry, preview: UndoPreview): boolean 
   }
 }
 
-/** POST api/admin/audit/{id}/undo: undoes one data change; answers what was done and a message saying it. */
+/** Starts the undo of a bulk change's entry (data.bulk) as a job: the bulk feature's, handed in by the app (a
+ * feature does not import another that imports it). */
+export type BulkUndoStarter = (
+  caller: Caller,
+  entry: StoredAuditEntry,
+) => Promise<{ result: UndoResult; message: string }>;
+
+/** POST api/admin/audit/{id}/undo: undoes one data change; answers what was done and a message saying it. A bulk
+ * change's undo is a job (`bulkUndo`): its answer carries the job's id. */
 export async function undoChange(
-  context: AuditContext,
+  context: AuditContext & { bulkUndo?: BulkUndoStarter | undefined },
   caller: Caller,
   id: number,
 ): Promise<{ result: UndoResult; message: string }> {
   const entry = await findAudit(context.store.db, id);
   if (!entry) throw new ApiError(404, undoMessages.notFound);
   await refuseOthers(context, caller, entry);
+  if (entry.action === 'data.bulk' && context.bulkUndo) return context.bulkUndo(caller, entry);
   return undoEntry(context, caller, entry);
 }
 

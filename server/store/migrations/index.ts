@@ -14,6 +14,7 @@ import * as chat from './0012-chat.ts';
 import * as exportSessions from './0013-export-sessions.ts';
 import * as analyticsCounts from './0014-analytics-counts.ts';
 import * as savedViews from './0015-saved-views.ts';
+import * as bulkChanges from './0016-bulk-changes.ts';
 
 /** Every migration in order. Forward-only: add a new numbered file, never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-export-sessions': exportSessions,
   '0014-analytics-counts': analyticsCounts,
   '0015-saved-views': savedViews,
+  '0016-bulk-changes': bulkChanges,
 };

@@ -1,0 +1,327 @@
+import { sql } from 'kysely';
+import type { Filter as FilterDocument } from '#common/contract/filter.ts';
+import type { Column, Row, Table } from '#common/contract/sql.ts';
+import type { EngineAdapter, Executor, SqlFragment } from './adapter.ts';
+import { engineCapabilities } from './engine-capabilities.ts';
+import { badInput } from './engine-error.ts';
+import { filterPredicate } from './filter-predicates.ts';
+import { decodeRow, selectList } from './row-pages.ts';
+import { keyPredicate, rowKey } from './row-writes.ts';
+import { countUpTo } from './table-catalog.ts';
+import { checkValue } from './wire-values.ts';
+
+/*
+ * Bulk changes (issue 38, docs/decisions/0068-bulk-changes.md): the rows a filter document keeps, narrowed to the keys
+ * of a hand-made selection, counted, read and changed a batch at a time in key order. Each batch is its own short
+ * transaction: its rows are read under the row lock writes take (so "before" is what the change replaces, the
+ * lost-update rule of row-writes.ts), changed by their keys, read again, handed to the caller's beforeCommit (the
+ * audit's intent) and committed. The next batch seeks past the last key (keyset), so no batch rescans what an earlier
+ * one did. Column names come from the catalog, every value is a bound parameter.
+ */
+
+/** Which rows a bulk change takes: the filter's, narrowed to `keys` when given. */
+export interface BulkSelection {
+  where?: FilterDocument | undefined;
+  keys?: Row[] | undefined;
+}
+
+/** One batch: how many rows at most, after which key (null: from the start), and what to do. */
+export interface BulkBatchQuery {
+  selection: BulkSelection;
+  after: Row | null;
+  limit: number;
+  /** The checked values to set (bulkAssignments); null deletes the rows. */
+  set: Row | null;
+}
+
+/** A row a batch changed: as it was and as it is (null: deleted). */
+export interface BulkRowChange {
+  before: Row;
+  after: Row | null;
+}
+
+export interface BulkBatchOptions {
+  /** Run in the batch's transaction once its rows are changed, before it commits (the audit's intent). */
+  beforeCommit?: (changes: BulkRowChange[]) => Promise<void> | void;
+}
+
+const isReadOnly = (column: Column) =>
+  column.isGuid || column.isIdentity || column.isHidden || column.isComputed;
+
+/** The key a bulk change walks: the row key (identity, guid or primary key); a 400 for a table without one. */
+export function bulkKey(table: Table): string[] {
+  const key = rowKey(table);
+  if (key.length === 0)
+    throw badInput(
+      `${table.name} has no primary key, identity or guid, so its rows cannot be changed in bulk: one row cannot be told from another.`,
+    );
+  return key;
+}
+
+/**
+ * The values of an update checked against their columns: unknown columns, columns that cannot be set (identity, guid,
+ * computed, hidden, key and foreign-key columns, as in the row editor) and values that do not parse are a 400 naming
+ * the column. Answers the checked wire values.
+ */
+export function checkBulkSet(table: Table, set: Row): Row {
+  if (table.isView) throw badInput(`${table.name} is a view; its rows cannot be changed here.`);
+  if (!table.identityColumn && !table.guidColumn)
+    throw badInput(
+      `Rows of ${table.name} cannot be changed because it has no identity or guid column: delete the rows and add them again.`,
+    );
+  const key = new Set([...rowKey(table), ...table.primaryKey]);
+  const checked: Row = {};
+  for (const [name, value] of Object.entries(set)) {
+    const column = table.columns.find((c) => c.name === name);
+    if (!column) throw badInput(`${name} is not a column of ${table.name}.`);
+    if (isReadOnly(column)) throw badInput(`${name} is filled in by the database and cannot be set.`);
+    if (key.has(name)) throw badInput(`${name} is part of the row key and cannot be set in bulk.`);
+    if (column.isForeignKey) throw badInput(`${name} cannot be changed in an existing row.`);
+    const given = checkValue(column, value);
+    if (given === null && !column.isNullable) throw badInput(`${name} cannot be empty: give it a value.`);
+    checked[name] = given === null ? null : Buffer.isBuffer(given) ? given.toString('base64') : given;
+  }
+  return checked;
+}
+
+/** The rows of a selection as one predicate (null: every row). Checks the filter (a 400 naming the condition). */
+function selectionPredicate(
+  adapter: EngineAdapter,
+  table: Table,
+  selection: BulkSelection,
+): SqlFragment | null {
+  const parts: SqlFragment[] = [];
+  // filterPredicate checks the filter and answers null when it keeps every row.
+  const filtered = selection.where ? filterPredicate(adapter, table, selection.where) : null;
+  if (filtered) parts.push(filtered);
+  if (selection.keys) parts.push(keysMatch(adapter, table, selection.keys));
+  if (parts.length === 0) return null;
+  return sql.join(parts, sql` and `);
+}
+
+/** `key in (…)` for a one-column key, else an or of each key's columns; a key missing a column is a 400. */
+function keysMatch(adapter: EngineAdapter, table: Table, keys: Row[]): SqlFragment {
+  const names = bulkKey(table);
+  if (keys.length === 0) return sql`1 = 0`;
+  for (const key of keys) {
+    const missing = names.filter((name) => key[name] === undefined || key[name] === null);
+    if (missing.length) throw badInput(`Each selected row needs its key: ${names.join(', ')}.`);
+  }
+  const [only] = names;
+  const column = table.columns.find((c) => c.name === only);
+  if (names.length === 1 && only !== undefined && column) {
+    const values = keys.map((key) => {
+      const checked = checkValue(column, key[only] ?? null);
+      if (checked === null) throw badInput(`${only}: a key cannot be empty.`);
+      return sql`${adapter.encodeValue(column, checked)}`;
+    });
+    return sql`${sql.id(only)} in (${sql.join(values)})`;
+  }
+  return sql`(${sql.join(
+    keys.map((key) => sql`(${keyPredicate(adapter, table, names, key)})`),
+    sql` or `,
+  )})`;
+}
+
+/** The rows after `after` in key order: `k1 > a1 or (k1 = a1 and k2 > a2) …`. */
+function afterKey(adapter: EngineAdapter, table: Table, names: string[], after: Row): SqlFragment {
+  const bound = (name: string) => {
+    const column = table.columns.find((c) => c.name === name);
+    const value = after[name];
+    if (!column || value === undefined || value === null) throw badInput(`${name}: a key cannot be empty.`);
+    const checked = checkValue(column, value);
+    return checked === null ? null : adapter.encodeValue(column, checked);
+  };
+  const alternatives = names.map((name, i) => {
+    const equal = names.slice(0, i).map((earlier) => sql`${sql.id(earlier)} = ${bound(earlier)}`);
+    return sql`(${sql.join([...equal, sql`${sql.id(name)} > ${bound(name)}`], sql` and `)})`;
+  });
+  return sql`(${sql.join(alternatives, sql` or `)})`;
+}
+
+/** Counts the selection's rows, stopping after `cap + 1`. */
+export async function countBulkRows(
+  adapter: EngineAdapter,
+  table: Table,
+  selection: BulkSelection,
+  cap: number,
+): Promise<number> {
+  return countUpTo(adapter, table, cap, selectionPredicate(adapter, table, selection) ?? sql`1 = 1`);
+}
+
+async function selectBatch(
+  adapter: EngineAdapter,
+  executor: Executor,
+  table: Table,
+  query: { selection: BulkSelection; after: Row | null; limit: number },
+  lock: boolean,
+): Promise<Row[]> {
+  const names = bulkKey(table);
+  const parts: SqlFragment[] = [];
+  const predicate = selectionPredicate(adapter, table, query.selection);
+  if (predicate) parts.push(predicate);
+  if (query.after) parts.push(afterKey(adapter, table, names, query.after));
+  const where = parts.length ? sql.join(parts, sql` and `) : sql`1 = 1`;
+  const order = sql.join(names.map((name) => sql.id(name)));
+  const locking = lock ? adapter.rowLock : undefined;
+  const from = sql`${sql.id(table.schema, table.name)} ${locking?.tableHint ?? sql``}`;
+  const statement = engineCapabilities(adapter.kind).capsRowsWithTop
+    ? sql<
+        Record<string, unknown>
+      >`select top (${query.limit}) ${selectList(adapter, table)} from ${from} where ${where} order by ${order}`
+    : sql<
+        Record<string, unknown>
+      >`select ${selectList(adapter, table)} from ${from} where ${where} order by ${order} ${adapter.limitOffset(query.limit, 0)} ${locking?.clause ?? sql``}`;
+  const found = await statement.execute(executor);
+  return found.rows.map((raw) => decodeRow(adapter, table, raw));
+}
+
+/** The first rows of the selection in key order, as they are (the preview's sample). */
+export function readBulkRows(
+  adapter: EngineAdapter,
+  table: Table,
+  query: { selection: BulkSelection; after: Row | null; limit: number },
+): Promise<Row[]> {
+  return selectBatch(adapter, adapter.db, table, query, false);
+}
+
+const keyText = (names: string[], row: Row) => JSON.stringify(names.map((name) => row[name] ?? null));
+
+/** One batch of a bulk change in one transaction (see above); answers the rows it changed, in key order. */
+export async function bulkBatch(
+  adapter: EngineAdapter,
+  table: Table,
+  query: BulkBatchQuery,
+  options: BulkBatchOptions = {},
+): Promise<BulkRowChange[]> {
+  if (table.isView) throw badInput(`${table.name} is a view; its rows cannot be changed here.`);
+  const names = bulkKey(table);
+  const set = query.set === null ? null : checkBulkSet(table, query.set);
+  return adapter.db.transaction().execute(async (trx) => {
+    const rows = await selectBatch(adapter, trx, table, query, true);
+    if (rows.length === 0) return [];
+    const match = keysMatch(adapter, table, rows);
+    const target = sql.id(table.schema, table.name);
+    let changes: BulkRowChange[];
+    if (set === null) {
+      await sql`delete from ${target} where ${match}`.execute(trx);
+      changes = rows.map((before) => ({ before, after: null }));
+    } else {
+      const assignments = sql.join(
+        Object.entries(set).map(([name, value]) => {
+          const column = table.columns.find((c) => c.name === name);
+          // NULL is written as the literal, as row-writes.ts does (drivers type a bound null differently).
+          if (!column || value === null) return sql`${sql.id(name)} = null`;
+          return sql`${sql.id(name)} = ${adapter.encodeValue(column, value)}`;
+        }),
+      );
+      await sql`update ${target} set ${assignments} where ${match}`.execute(trx);
+      const again = await sql<
+        Record<string, unknown>
+      >`select ${selectList(adapter, table)} from ${target} where ${match}`.execute(trx);
+      const afterByKey = new Map(
+        again.rows.map((raw) => {
+          const row = decodeRow(adapter, table, raw);
+          return [keyText(names, row), row] as const;
+        }),
+      );
+      changes = rows.map((before) => ({ before, after: afterByKey.get(keyText(names, before)) ?? null }));
+    }
+    await options.beforeCommit?.(changes);
+    return changes;
+  });
+}
+
+/** A row of an audited batch to put back: its key, and the row before and after the change being undone. */
+export interface RevertRow {
+  key: Row;
+  before: Row | null;
+  after: Row | null;
+}
+
+/** A row an undo batch changed: as it was (null: absent) and as it is now. */
+export interface RevertChange {
+  before: Row | null;
+  after: Row | null;
+}
+
+export interface RevertOptions {
+  /** Given the rows as they are now, in the order of `rows` (null: no row has the key), under the row lock and before
+   * anything is written; throws to refuse (the undo's "changed since" check). */
+  check?: (current: (Row | null)[]) => Promise<void> | void;
+  beforeCommit?: (changes: RevertChange[]) => Promise<void> | void;
+}
+
+/** Whether a column may be written back by an undo of an update (the row editor's rules, and not the key). */
+const writableBack = (table: Table, column: Column) =>
+  !isReadOnly(column) && !column.isForeignKey && !rowKey(table).includes(column.name);
+
+/**
+ * One batch of an undo of a bulk change, in one transaction: the rows locked and handed to `check`, then an update's
+ * rows get back the values it replaced (only the columns it changed that may be written), a delete's rows are
+ * inserted again as they were (identity values included: an engine that refuses them fails the batch).
+ */
+export async function revertBatch(
+  adapter: EngineAdapter,
+  table: Table,
+  query: { change: 'update' | 'delete'; rows: RevertRow[] },
+  options: RevertOptions = {},
+): Promise<RevertChange[]> {
+  if (table.isView) throw badInput(`${table.name} is a view; its rows cannot be changed here.`);
+  const names = bulkKey(table);
+  const keys = query.rows.map((row) => row.key);
+  return adapter.db.transaction().execute(async (trx) => {
+    const found = await selectBatch(
+      adapter,
+      trx,
+      table,
+      { selection: { keys }, after: null, limit: keys.length },
+      true,
+    );
+    const byKey = new Map(found.map((row) => [keyText(names, row), row]));
+    const current = keys.map((key) => byKey.get(keyText(names, key)) ?? null);
+    await options.check?.(current);
+    const target = sql.id(table.schema, table.name);
+    for (const row of query.rows) {
+      const before = row.before;
+      if (!before) continue;
+      const values: Record<string, unknown> = {};
+      for (const column of table.columns) {
+        const value = before[column.name];
+        if (value === undefined) continue;
+        if (query.change === 'update') {
+          if (!writableBack(table, column)) continue;
+          if (JSON.stringify(value) === JSON.stringify(row.after?.[column.name] ?? null)) continue;
+        } else if (column.isComputed || column.isHidden) continue;
+        const checked = checkValue(column, value);
+        values[column.name] = checked === null ? null : adapter.encodeValue(column, checked);
+      }
+      if (query.change === 'delete') {
+        await adapter.insertRow(trx, table, values, names);
+      } else if (Object.keys(values).length > 0) {
+        const assignments = sql.join(
+          Object.entries(values).map(
+            ([name, value]) => sql`${sql.id(name)} = ${value === null ? sql`null` : value}`,
+          ),
+        );
+        await sql`update ${target} set ${assignments} where ${keyPredicate(adapter, table, names, row.key)}`.execute(
+          trx,
+        );
+      }
+    }
+    const again = await selectBatch(
+      adapter,
+      trx,
+      table,
+      { selection: { keys }, after: null, limit: keys.length },
+      false,
+    );
+    const nowByKey = new Map(again.map((row) => [keyText(names, row), row]));
+    const changes = keys.map((key, i) => ({
+      before: current[i] ?? null,
+      after: nowByKey.get(keyText(names, key)) ?? null,
+    }));
+    await options.beforeCommit?.(changes);
+    return changes;
+  });
+}

@@ -1,0 +1,405 @@
+import { z } from 'zod';
+import { bulkMessages } from '#common/contract/bulk.ts';
+import { filterDocument } from '#common/contract/filter.ts';
+import { cellValue, row as rowSchema, type Row, type Table } from '#common/contract/sql.ts';
+import { tablePath } from '#common/links.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { BulkRowChange, BulkSelection, RevertChange } from '#server/engines/bulk-writes.ts';
+import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
+import type { DatabaseEngine } from '#server/engines/engine.ts';
+import { EngineError } from '#server/engines/engine-error.ts';
+import type { JobDefinition } from '#server/jobs/job-runner.ts';
+import { stopReasonOf } from '#server/jobs/job-runner.ts';
+import type { AppStore } from '#server/store/app-store.ts';
+import { findAudit, setAuditDetail, writeAudit } from '#server/store/audit.ts';
+import {
+  bulkBatchesOf,
+  endBulkJob,
+  findBulkJob,
+  markBulkRunning,
+  recordBulkProgress,
+  setBulkRowsDone,
+  settleBulkBatch,
+  writeBulkBatch,
+  type BulkJobRow,
+} from '#server/store/bulk-jobs.ts';
+import { changedDuringUndo, changedSince, revertRows, undoRequest } from './bulk-undo.ts';
+import { AUDIT_UNWRITABLE } from '#server/features/audit/audit-intents.ts';
+import { auditedRow, changedColumns, keyOf } from '#server/features/audit/row-audit.ts';
+
+/*
+ * The job of a bulk change (issue 38, docs/decisions/0068-bulk-changes.md). It walks the selection in key order a
+ * batch at a time, each batch one short transaction of the engine (bulk-writes.ts). The whole job is one audit entry
+ * (`data.bulk`: who, when, table, filter, keys, set, count), written when the job starts; each batch's rows (key,
+ * before, after) go to audit_bulk_batches in the batch's transaction before it commits (the intent rule, decision
+ * 0022) and are set done once it committed. A cancel (the job's row set 'cancelled', seen after each batch, or the
+ * runner's signal) stops it between batches. A database error stops it too: the batch is tried again a row at a time
+ * up to the failing row, so the rows before it are kept (and audited) and the status names the row and the reason.
+ */
+
+/** Rows a batch takes: small enough that no batch holds its locks for long, InnoDB included. */
+export const BULK_BATCH_SIZE = 1000;
+
+export const bulkPayload = z.object({ jobId: z.string() });
+export type BulkPayload = z.infer<typeof bulkPayload>;
+
+/** What a job was asked to do, as its row keeps it. */
+export const bulkRequest = z.object({
+  action: z.enum(['update', 'delete']),
+  where: filterDocument.optional(),
+  keys: z.array(rowSchema).optional(),
+  set: z.record(z.string(), cellValue).nullable(),
+  count: z.number().int(),
+  capped: z.boolean(),
+});
+export type BulkRequest = z.infer<typeof bulkRequest>;
+
+export interface BulkJobDeps {
+  store: AppStore;
+  databases: DatabaseRegistry;
+  log: FastifyBaseLogger;
+  /** Rows a batch takes (tests: a few). */
+  batchSize?: number;
+  /** Tests: awaited before each batch (its number, from 0), to hold a job at a known point. */
+  beforeBatch?: (batch: number) => Promise<void>;
+}
+
+const now = () => new Date().toISOString();
+
+/** A row's key as the status and messages show it: `{"id":5}`. */
+const shownKey = (table: Table, row: Row) => JSON.stringify(keyOf(table, row));
+
+/** The rows of a batch as the audit keeps them. */
+function auditedRows(table: Table, changes: BulkRowChange[]): string {
+  return JSON.stringify(
+    changes.map((change) => ({
+      key: auditedRow(table, keyOf(table, change.before)),
+      before: auditedRow(table, change.before),
+      after: auditedRow(table, change.after),
+    })),
+  );
+}
+
+/** Whether a batch whose record was written committed, told by its first row (as the intent resolver decides for one
+ * row, decision 0022): the row is as the batch left it (absent, for a delete). A batch commits whole or not at all. */
+export async function batchHappened(
+  engine: DatabaseEngine,
+  table: Table,
+  first: { key: Row; after: Row | null },
+): Promise<boolean> {
+  const current = await engine.readRow(table, first.key);
+  if (first.after === null) return current === null;
+  return current !== null && changedColumns(table, current, first.after).length === 0;
+}
+
+/** One audited row of a batch record. */
+const batchRows = z.array(
+  z.object({ key: rowSchema, before: rowSchema.nullable(), after: rowSchema.nullable() }),
+);
+
+/**
+ * After a restart failed the jobs that had not ended: each one's batches still 'pending' (written before a commit
+ * whose outcome the killed process never saw) are settled by their first row, and its entry and row say how many rows
+ * it changed. A batch whose database cannot be read now stays pending (its rows stay in the trail).
+ */
+export async function recoverBulkJobs(
+  deps: Pick<BulkJobDeps, 'store' | 'databases'>,
+  jobIds: string[],
+): Promise<void> {
+  const { store } = deps;
+  for (const id of jobIds) {
+    const job = await findBulkJob(store.db, id);
+    const auditId = job?.audit_id ?? null;
+    if (!job || auditId === null) continue;
+    const engine = deps.databases.get(job.database_name);
+    const table = await engine?.table(job.schema_name, job.table_name).catch(() => null);
+    let rows = 0;
+    let afterBatch = -1;
+    for (;;) {
+      const batches = await bulkBatchesOf(store.db, auditId, afterBatch);
+      if (batches.length === 0) break;
+      for (const batch of batches) {
+        afterBatch = batch.batch;
+        let done = batch.state === 'done';
+        const first = batch.state === 'pending' ? batchRows.parse(JSON.parse(batch.rows))[0] : undefined;
+        if (first && engine && table) {
+          const happened = await batchHappened(engine, table, first).catch(() => null);
+          if (happened !== null) await settleBulkBatch(store.db, auditId, batch.batch, happened);
+          done = happened === true;
+        }
+        if (done) rows += batch.row_count;
+      }
+    }
+    await setBulkRowsDone(store.db, id, rows);
+    const entry = await findAudit(store.db, auditId);
+    const detail = entry?.detail ? (JSON.parse(entry.detail) as Record<string, unknown>) : {};
+    await setAuditDetail(store.db, auditId, {
+      ...detail,
+      rows,
+      status: 'failed',
+      error: bulkMessages.restarted,
+    });
+  }
+}
+
+export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
+  const { store } = deps;
+  const batchSize = deps.batchSize ?? BULK_BATCH_SIZE;
+
+  /** After a batch failed once its rows were recorded: the commit's answer may have been lost, so its first row
+   * tells whether it happened (batchHappened). */
+  async function settleAfterFailure(
+    engine: DatabaseEngine,
+    table: Table,
+    auditId: number,
+    batch: number,
+    made: BulkRowChange[],
+  ): Promise<boolean> {
+    const first = made[0];
+    if (!first) return false;
+    const happened = await batchHappened(engine, table, {
+      key: keyOf(table, first.before),
+      after: auditedRow(table, first.after),
+    });
+    await settleBulkBatch(store.db, auditId, batch, happened);
+    return happened;
+  }
+
+  async function run(job: BulkJobRow, signal: AbortSignal): Promise<void> {
+    const request = bulkRequest.parse(JSON.parse(job.request));
+    const engine = deps.databases.get(job.database_name);
+    if (!engine) {
+      await endBulkJob(
+        store.db,
+        job.id,
+        { status: 'failed', error: `The database ${job.database_name} is gone.` },
+        now(),
+      );
+      return;
+    }
+    const table = await engine.table(job.schema_name, job.table_name);
+    const selection: BulkSelection = { where: request.where, keys: request.keys };
+    const detail = {
+      change: request.action,
+      where: request.where ?? null,
+      keys: request.keys ?? null,
+      set: request.set,
+      count: request.count,
+      capped: request.capped,
+      job: job.id,
+    };
+    const auditId = await writeAudit(store.db, {
+      userId: job.user_id,
+      action: 'data.bulk',
+      target: tablePath(job.database_name, job.schema_name, job.table_name),
+      detail: { ...detail, rows: 0, status: 'running' },
+    });
+    if (!(await markBulkRunning(store.db, job.id, auditId, now()))) {
+      await setAuditDetail(store.db, auditId, { ...detail, rows: 0, status: 'cancelled' });
+      return;
+    }
+
+    let after: Row | null = null;
+    let done = 0;
+    let batch = 0;
+    /** Rows still to be tried one at a time after a batch failed. */
+    let singly = 0;
+    let outcome: { status: 'done' | 'failed' | 'cancelled'; error: string | null } = {
+      status: 'done',
+      error: null,
+    };
+    for (;;) {
+      if (stopReasonOf(signal)) {
+        outcome = { status: 'cancelled', error: bulkMessages.cancelled };
+        break;
+      }
+      await deps.beforeBatch?.(batch);
+      const limit = singly > 0 ? 1 : batchSize;
+      let recorded: BulkRowChange[] | null = null;
+      const number = batch;
+      let changes: BulkRowChange[];
+      try {
+        changes = await engine.bulkBatch(
+          table,
+          { selection, after, limit, set: request.action === 'delete' ? null : request.set },
+          {
+            beforeCommit: async (made) => {
+              if (made.length === 0) return;
+              try {
+                await writeBulkBatch(store.db, {
+                  auditId,
+                  batch: number,
+                  rowCount: made.length,
+                  rows: auditedRows(table, made),
+                });
+              } catch (error) {
+                // The batch rolls back. Said as what it is: the engine would read a store error as its own database's.
+                deps.log.error({ err: error, job: job.id }, 'bulk batch not audited: it is not made');
+                throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
+              }
+              recorded = made;
+            },
+          },
+        );
+      } catch (error) {
+        const made: BulkRowChange[] | null = recorded;
+        const committed =
+          made !== null &&
+          (await settleAfterFailure(engine, table, auditId, number, made).catch(() => false));
+        if (!committed && limit > 1) {
+          // Which row? The batch again a row at a time, so the rows before the failing one are kept.
+          singly = limit;
+          continue;
+        }
+        if (!committed || made === null) {
+          const failing = await engine.readBulk(table, { selection, after, limit: 1 }).catch(() => []);
+          const where = failing[0] ? ` at the row ${shownKey(table, failing[0])}` : '';
+          outcome = { status: 'failed', error: `The change stopped${where}: ${describeFailure(error)}` };
+          break;
+        }
+        // It committed after all (only its answer was lost): carried on as a success.
+        changes = made;
+      }
+      if (changes.length > 0 && recorded !== null) await settleBulkBatch(store.db, auditId, number, true);
+      batch += 1;
+      done += changes.length;
+      if (singly > 0) singly -= 1;
+      const last = changes.at(-1);
+      if (last) after = keyOf(table, last.before);
+      if (!(await recordBulkProgress(store.db, job.id, done, now()))) {
+        outcome = { status: 'cancelled', error: bulkMessages.cancelled };
+        break;
+      }
+      if (changes.length < limit) break;
+    }
+    await setBulkRowsDone(store.db, job.id, done);
+    await endBulkJob(store.db, job.id, { ...outcome, rowsDone: done }, now());
+    await setAuditDetail(store.db, auditId, {
+      ...detail,
+      rows: done,
+      status: outcome.status,
+      error: outcome.error,
+    });
+  }
+
+  /** The undo of a bulk change (bulk-undo.ts): the entry's done batches in order, each put back in one transaction
+   * that checks its rows again under their lock; recorded as the undo entry's own batches. */
+  async function runUndo(job: BulkJobRow, signal: AbortSignal): Promise<void> {
+    const request = undoRequest.parse(JSON.parse(job.request));
+    const engine = deps.databases.get(job.database_name);
+    if (!engine) throw new EngineError(404, `The database ${job.database_name} is gone.`);
+    const table = await engine.table(job.schema_name, job.table_name);
+    const auditId = request.undoEntryId;
+    const detail = { of: request.undoOf, change: 'bulk', job: job.id };
+    if (!(await markBulkRunning(store.db, job.id, auditId, now()))) return;
+    await setAuditDetail(store.db, auditId, { ...detail, rows: 0, status: 'running' });
+    let done = 0;
+    let number = 0;
+    let afterBatch = -1;
+    let outcome: { status: 'done' | 'failed' | 'cancelled'; error: string | null } = {
+      status: 'done',
+      error: null,
+    };
+    for (;;) {
+      const [next] = await bulkBatchesOf(store.db, request.undoOf, afterBatch, 1);
+      if (!next) break;
+      afterBatch = next.batch;
+      if (next.state !== 'done') continue;
+      if (stopReasonOf(signal)) {
+        outcome = { status: 'cancelled', error: bulkMessages.cancelled };
+        break;
+      }
+      await deps.beforeBatch?.(number);
+      const rows = revertRows(next.rows);
+      // Set from the engine's callback (an object: the compiler does not follow assignments made inside it).
+      const held: { made: RevertChange[] | null } = { made: null };
+      const batch = number;
+      try {
+        const changes = await engine.revertBatch(
+          table,
+          { change: request.change, rows },
+          {
+            check: (current) => {
+              const changed = changedSince(table, request.change, rows, current);
+              if (changed.length) throw changedDuringUndo(changed);
+            },
+            beforeCommit: async (made) => {
+              try {
+                await writeBulkBatch(store.db, {
+                  auditId,
+                  batch,
+                  rowCount: made.length,
+                  rows: JSON.stringify(
+                    made.map((change, i) => ({
+                      key: auditedRow(table, rows[i]?.key ?? {}),
+                      before: auditedRow(table, change.before),
+                      after: auditedRow(table, change.after),
+                    })),
+                  ),
+                });
+              } catch (error) {
+                deps.log.error({ err: error, job: job.id }, 'bulk undo batch not audited: it is not made');
+                throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
+              }
+              held.made = made;
+            },
+          },
+        );
+        await settleBulkBatch(store.db, auditId, batch, true);
+        done += changes.length;
+      } catch (error) {
+        const made = held.made;
+        const first = made?.[0];
+        const committed =
+          first !== undefined &&
+          (await batchHappened(engine, table, {
+            key: rows[0]?.key ?? {},
+            after: auditedRow(table, first.after),
+          }).catch(() => false));
+        await settleBulkBatch(store.db, auditId, batch, committed).catch(() => undefined);
+        if (!committed) {
+          outcome = { status: 'failed', error: `The undo stopped: ${describeFailure(error)}` };
+          break;
+        }
+        done += made?.length ?? 0;
+      }
+      number += 1;
+      if (!(await recordBulkProgress(store.db, job.id, done, now()))) {
+        outcome = { status: 'cancelled', error: bulkMessages.cancelled };
+        break;
+      }
+    }
+    await setBulkRowsDone(store.db, job.id, done);
+    await endBulkJob(store.db, job.id, { ...outcome, rowsDone: done }, now());
+    await setAuditDetail(store.db, auditId, {
+      ...detail,
+      rows: done,
+      status: outcome.status,
+      error: outcome.error,
+    });
+  }
+
+  return {
+    name: 'bulk change',
+    payload: bulkPayload,
+    async handle(payload, context) {
+      const job = await findBulkJob(store.db, payload.jobId);
+      if (!job || job.status !== 'queued') return;
+      try {
+        if (job.action === 'undo') await runUndo(job, context.signal);
+        else await run(job, context.signal);
+      } catch (error) {
+        deps.log.error({ err: error, job: job.id }, 'bulk change failed');
+        await endBulkJob(store.db, job.id, { status: 'failed', error: describeFailure(error) }, now()).catch(
+          () => undefined,
+        );
+      }
+    },
+  };
+}
+
+/** A failure as a sentence a person can act on: the engine's message, else a plain one (no stack, no SQL). */
+function describeFailure(error: unknown): string {
+  if (error instanceof EngineError) return error.message;
+  return 'the database refused the change.';
+}
