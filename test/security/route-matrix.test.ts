@@ -54,6 +54,7 @@ type Rule =
   | 'database' // a link that shows the database
   | 'tableRead' // a link that allows the table
   | 'tableInsert'
+  | 'tableUpdate'
   | 'tableDelete'
   | 'admin'
   | 'downloadToken' // no session needed: a single-use token from the export's owner (an invalid one is refused)
@@ -136,6 +137,13 @@ const rules: Record<string, Rule> = {
   'GET /api/sql/:db/:schema/:table/views': 'tableRead',
   'POST /api/sql/:db/:schema/:table/views': 'tableRead',
   'POST /api/sql/:db/:schema/:table/views/delete': 'tableRead',
+  // Bulk changes (decision 0068): a preview or a run of an update needs the update right on the table (a delete's,
+  // the delete right: bulk-api.db.test.ts); a job's status and cancel answer its owner only, any other caller the
+  // same 404 as for no job, whatever their rights.
+  'POST /api/sql/:db/:schema/:table/bulk/preview': 'tableUpdate',
+  'POST /api/sql/:db/:schema/:table/bulk': 'tableUpdate',
+  'GET /api/sql/:db/:schema/:table/bulk/:id': 'signedIn',
+  'POST /api/sql/:db/:schema/:table/bulk/:id/cancel': 'signedIn',
   'GET /api/exports/:id/file': 'downloadToken',
   'GET /api/admin/users': 'admin',
   'GET /api/admin/users/:id': 'admin',
@@ -173,6 +181,7 @@ const allowedKinds: Record<Rule, Kind[]> = {
   database: linked,
   tableRead: linked,
   tableInsert: ['inserter', 'admin'],
+  tableUpdate: ['updater', 'admin'],
   tableDelete: ['deleter', 'admin'],
   admin: ['admin'],
   downloadToken: [],
@@ -223,6 +232,10 @@ describe.each(securityEngines)('every route on %s', (kind) => {
     // Bodies that pass validation, so authorization is what answers (a new view of no columns; a view that is not).
     if (pattern.endsWith('/views')) return { Id: 0, name: 'matrix', columns: [] };
     if (pattern.endsWith('/views/delete')) return { Id: 999999 };
+    // A bulk update of every row whose expected count is wrong: the preview counts, the run answers 409.
+    const bulkUpdate = { action: 'update', allRows: true, set: { note: 'matrix' } };
+    if (pattern.endsWith('/bulk/preview')) return bulkUpdate;
+    if (pattern.endsWith('/bulk')) return { ...bulkUpdate, expectedCount: 999999 };
     if (pattern.endsWith('/delete') && pattern.startsWith('/api/sql')) return { id: 1 };
     return {};
   }
