@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ForeignKeyLabels } from '#common/contract/labels.ts';
+import type { Reference } from '#common/contract/relations.ts';
 import type { PageResult, Row } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
@@ -16,8 +17,8 @@ import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
 /*
  * Foreign-key labels with the page answers (issue 37, decision 0067) over HTTP on Chinook, on SQLite, PostgreSQL and
  * MariaDB (ENGINES=… to choose): Album → Artist's Name, InvoiceLine → Track's Name and Invoice's key, Employee's
- * ReportsTo (a self-reference, null for the boss), a composite key made here, a user limited to some tables, and the
- * answer without `labels` as it was.
+ * ReportsTo (a self-reference, null for the boss), a composite key made here, a user limited to some tables, a key
+ * across schemas (PostgreSQL, with its Referenced-by count), and the answer without `labels` as it was.
  */
 
 const names: Record<SuiteEngine, (pascal: string) => string> = {
@@ -202,6 +203,39 @@ describe.each(chosen)('foreign-key labels on %s', (kind) => {
     expect(labelsOf(entryOf(query.json<{ data: PageResult }>().data, 'Artist'))).toEqual(['1 → AC/DC']);
     const wrong = await get(admin, at('Album', '/page/1?labels=maybe'));
     expect(wrong.statusCode).toBe(400);
+  });
+
+  it.runIf(kind === 'postgres')('labels and counts keys across schemas', async () => {
+    for (const statement of [
+      'create schema ledger',
+      'create table ledger.note (note_id integer primary key, ' +
+        'album_id integer references public.album (album_id), body varchar(40))',
+      'create index note_album on ledger.note (album_id)',
+      "insert into ledger.note values (1, 1, 'first'), (2, 1, 'second'), (3, 2, null)",
+    ])
+      await sql.raw(statement).execute(engine.db);
+    await engine.catalog({ refresh: true });
+    const response = await get(admin, '/api/sql/chinook/ledger/note/page/1?labels=1');
+    expect(response.statusCode, response.body).toBe(200);
+    const album = response.json<{ data: PageResult }>().data.labels?.find((l) => l.table === 'album');
+    expect(album).toMatchObject({ schema: 'public', columns: ['album_id'] });
+    expect(labelsOf(album)).toEqual(['1 → For Those About To Rock We Salute You', '2 → Balls to the Wall']);
+    const references = await t.app.inject({
+      method: 'POST',
+      url: at('Album', '/references'),
+      headers: { ...admin.headers, 'content-type': 'application/json' },
+      payload: JSON.stringify({ album_id: 1 }),
+    });
+    expect(references.statusCode, references.body).toBe(200);
+    expect(references.json<{ data: Reference[] }>().data).toContainEqual(
+      expect.objectContaining({
+        schema: 'ledger',
+        table: 'note',
+        columns: ['album_id'],
+        count: 2,
+        capped: false,
+      }),
+    );
   });
 
   it('is described in OpenAPI', async () => {
