@@ -1,6 +1,4 @@
 import { test } from '@playwright/test';
-import type { Verification } from '#common/contract/account.ts';
-import { startAppServer, type AppServer } from './support/app-server.ts';
 import {
   addAlbumWithArtist,
   editCustomerAndSave,
@@ -9,15 +7,8 @@ import {
   pageTracksToTheEndAndBack,
   sortTracksByName,
 } from './support/chinook-browser.ts';
-import {
-  createChinooks,
-  databasesEnv,
-  dropChinooks,
-  engineTitles,
-  type ChinookDatabase,
-  type ChinookEngine,
-} from './support/chinook-databases.ts';
-import { signInAdmin } from './support/chinook-roles.ts';
+import { engineTitles, type ChinookEngine } from './support/chinook-databases.ts';
+import { chinookJourney } from './support/chinook-journey.ts';
 
 /*
  * The database browser's core on MariaDB and SQLite Chinook, the same steps as on PostgreSQL (e2e/browser.spec.ts):
@@ -30,22 +21,7 @@ const engines: { engine: ChinookEngine; name: string }[] = [
   { engine: 'sqlite', name: 'chinook_lite' },
 ];
 
-let server: AppServer;
-let databases: ChinookDatabase[] = [];
-let admin: Verification;
-
-test.describe.configure({ timeout: 270_000 });
-
-test.beforeAll(async () => {
-  test.setTimeout(360_000);
-  databases = await createChinooks(engines);
-  server = await startAppServer('browser-engines', databasesEnv(databases));
-  admin = await signInAdmin(server);
-});
-test.afterAll(async () => {
-  await server?.stop();
-  await dropChinooks(databases);
-});
+const journey = chinookJourney('browser-engines', engines, 270_000);
 
 const steps = [
   ['find a customer by an indexed column', findCustomerByLastName],
@@ -60,8 +36,8 @@ for (const { engine } of engines) {
   test.describe(engineTitles[engine], () => {
     for (const [title, step] of steps) {
       test(title, async ({ page }) => {
-        const db = databases.find((d) => d.engine === engine)!;
-        await step(page, server, admin, db);
+        const db = journey.db(engine);
+        await step(page, journey.server, journey.admin, db);
       });
     }
   });

@@ -1,16 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type { Verification } from '#common/contract/account.ts';
-import { startAppServer, type AppServer } from './support/app-server.ts';
 import { dataRows, openTable, pagerStatus, settled } from './support/chinook-browser.ts';
-import {
-  createChinooks,
-  databasesEnv,
-  dropChinooks,
-  engineTitles,
-  type ChinookDatabase,
-  type ChinookEngine,
-} from './support/chinook-databases.ts';
-import { openSignedIn, signInAdmin } from './support/chinook-roles.ts';
+import { engineTitles, type ChinookEngine } from './support/chinook-databases.ts';
+import { openSignedIn } from './support/chinook-roles.ts';
 import {
   badge,
   buildShareAndExportAFilter,
@@ -19,6 +10,7 @@ import {
   conditionGroup,
   filterButton,
 } from './support/filter-browser.ts';
+import { chinookJourney } from './support/chinook-journey.ts';
 import { lookAt } from './support/look.ts';
 
 /*
@@ -33,24 +25,7 @@ const engines: { engine: ChinookEngine; name: string }[] = [
   { engine: 'sqlite', name: 'chinook_lite' },
 ];
 
-let server: AppServer;
-let databases: ChinookDatabase[] = [];
-let admin: Verification;
-
-test.describe.configure({ timeout: 270_000 });
-
-test.beforeAll(async () => {
-  test.setTimeout(360_000);
-  databases = await createChinooks(engines);
-  server = await startAppServer('browser-filters', databasesEnv(databases));
-  admin = await signInAdmin(server);
-});
-test.afterAll(async () => {
-  await server?.stop();
-  await dropChinooks(databases);
-});
-
-const on = (engine: ChinookEngine) => databases.find((d) => d.engine === engine)!;
+const journey = chinookJourney('browser-filters', engines, 270_000);
 
 for (const { engine } of engines) {
   test(`${engineTitles[engine]}: build a filter with OR and a range, see the badges, share it, export it`, async ({
@@ -58,9 +33,9 @@ for (const { engine } of engines) {
   }) => {
     await buildShareAndExportAFilter(
       page,
-      server,
-      admin,
-      on(engine),
+      journey.server,
+      journey.admin,
+      journey.db(engine),
       engine === 'postgres' ? 'filters' : undefined,
     );
     if (engine === 'postgres') await lookAt(page, 'browser-filter-chips');
@@ -68,8 +43,8 @@ for (const { engine } of engines) {
 }
 
 test('an address whose filter does not read says so and shows every row', async ({ page }) => {
-  const db = on('sqlite');
-  await openTable(page, server, admin, db, 'Invoice', '?where=not-a-filter!');
+  const db = journey.db('sqlite');
+  await openTable(page, journey.server, journey.admin, db, 'Invoice', '?where=not-a-filter!');
   await expect(
     page.getByRole('alert').filter({ hasText: 'The filter in this address could not be read' }),
   ).toBeVisible();
@@ -96,7 +71,7 @@ async function retype(page: Page, text: string): Promise<void> {
 }
 
 test('keyboard only: add, edit and remove a condition', async ({ page }) => {
-  const db = on('sqlite');
+  const db = journey.db('sqlite');
   const c = db.column;
   const rowsWhere = async (sql: string) =>
     Number(
@@ -105,7 +80,7 @@ test('keyboard only: add, edit and remove a condition', async ({ page }) => {
   const brazil = `${c('BillingCountry')} = 'Brazil'`;
   const canada = `${c('BillingCountry')} = 'Canada'`;
   const atLeast10 = `${c('Total')} >= 10`;
-  await openSignedIn(page, server, admin, db.path('Invoice'));
+  await openSignedIn(page, journey.server, journey.admin, db.path('Invoice'));
   await settled(page);
 
   // Add: Tab to Filter, Enter opens the builder on an empty condition, its column focused.

@@ -1,16 +1,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import type { Verification } from '#common/contract/account.ts';
-import { startAppServer, type AppServer } from './support/app-server.ts';
 import { dataRows, editor, field, grid, openTable } from './support/chinook-browser.ts';
-import {
-  createChinooks,
-  databasesEnv,
-  dropChinooks,
-  engineTitles,
-  type ChinookDatabase,
-  type ChinookEngine,
-} from './support/chinook-databases.ts';
-import { openSignedIn, signInAdmin } from './support/chinook-roles.ts';
+import { engineTitles, type ChinookDatabase, type ChinookEngine } from './support/chinook-databases.ts';
+import { openSignedIn } from './support/chinook-roles.ts';
+import { chinookJourney } from './support/chinook-journey.ts';
 import { lookAt } from './support/look.ts';
 
 /*
@@ -26,22 +18,7 @@ const engines: { engine: ChinookEngine; name: string }[] = [
   { engine: 'sqlite', name: 'follow_lite' },
 ];
 
-let server: AppServer;
-let databases: ChinookDatabase[] = [];
-let admin: Verification;
-
-test.describe.configure({ timeout: 240_000 });
-
-test.beforeAll(async () => {
-  test.setTimeout(360_000);
-  databases = await createChinooks(engines);
-  server = await startAppServer('browser-follow', databasesEnv(databases));
-  admin = await signInAdmin(server);
-});
-test.afterAll(async () => {
-  await server?.stop();
-  await dropChinooks(databases);
-});
+const journey = chinookJourney('browser-follow', engines, 240_000);
 
 /** The address's path and the key its row= holds (null: none). */
 function addressOf(page: Page): { path: string; row: unknown } {
@@ -71,10 +48,10 @@ for (const { engine } of engines) {
   test(`${engineTitles[engine]}: from an invoice line to its track, album and artist, and back with Back`, async ({
     page,
   }) => {
-    const db = databases.find((d) => d.engine === engine)!;
+    const db = journey.db(engine);
     const look = engine === 'postgres';
     await page.setViewportSize({ width: 1366, height: 900 });
-    await openTable(page, server, admin, db, 'InvoiceLine');
+    await openTable(page, journey.server, journey.admin, db, 'InvoiceLine');
     const start = addressOf(page);
 
     // InvoiceLine 1 is track 2, "Balls to the Wall", of invoice 1: the cell shows the name, the key beside it.
@@ -135,7 +112,7 @@ for (const { engine } of engines) {
 
     // An address whose row is not there says so, and shows the table.
     const missing = Buffer.from(JSON.stringify({ [db.column('TrackId')]: 999999 })).toString('base64url');
-    await openSignedIn(page, server, admin, `${db.path('Track')}?row=${missing}`);
+    await openSignedIn(page, journey.server, journey.admin, `${db.path('Track')}?row=${missing}`);
     await expect(page.getByText(/^No row of .* has .* 999999: it may have been deleted/)).toBeVisible();
     await expect(editor(page, 'Edit row')).toBeHidden();
     await expect.poll(() => addressOf(page).row).toBeNull();

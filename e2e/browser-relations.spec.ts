@@ -1,19 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { Verification } from '#common/contract/account.ts';
 import { browserMessages as bm } from '#common/messages.ts';
 import { editorMessages as em } from '#web/features/browser/editor/editor-messages.ts';
 import { readWhereParam } from '#web/features/browser/filter/where-param.ts';
-import { startAppServer, type AppServer } from './support/app-server.ts';
 import { dataRows, editor, openRow, openTable, settled, valueOf } from './support/chinook-browser.ts';
-import {
-  createChinooks,
-  databasesEnv,
-  dropChinooks,
-  engineTitles,
-  type ChinookDatabase,
-  type ChinookEngine,
-} from './support/chinook-databases.ts';
-import { signInAdmin } from './support/chinook-roles.ts';
+import { engineTitles, type ChinookEngine } from './support/chinook-databases.ts';
+import { chinookJourney } from './support/chinook-journey.ts';
 import { lookAt } from './support/look.ts';
 
 /*
@@ -30,22 +21,7 @@ const engines: { engine: ChinookEngine; name: string }[] = [
   { engine: 'mysql', name: 'relations_maria' },
 ];
 
-let server: AppServer;
-let databases: ChinookDatabase[] = [];
-let admin: Verification;
-
-test.describe.configure({ timeout: 240_000 });
-
-test.beforeAll(async () => {
-  test.setTimeout(360_000);
-  databases = await createChinooks(engines);
-  server = await startAppServer('browser-relations', databasesEnv(databases));
-  admin = await signInAdmin(server);
-});
-test.afterAll(async () => {
-  await server?.stop();
-  await dropChinooks(databases);
-});
+const journey = chinookJourney('browser-relations', engines, 240_000);
 
 /** An entry of the Referenced-by list by its table's name (the link's text starts with it, then its count). */
 const named = (name: string) => new RegExp(`^${name}(?![A-Za-z_])`);
@@ -65,7 +41,7 @@ for (const { engine } of engines) {
   test(`${engineTitles[engine]}: a customer's invoices and an artist's albums, followed and back; the delete question`, async ({
     page,
   }) => {
-    const db = databases.find((d) => d.engine === engine)!;
+    const db = journey.db(engine);
     const customerId = db.column('CustomerId');
     const invoice = db.table('Invoice');
     const lastName = String(
@@ -78,7 +54,7 @@ for (const { engine } of engines) {
     expect(invoices).toBeGreaterThan(0);
 
     // The customer's editor lists Invoice (CustomerId → CustomerId) with its exact count.
-    await openTable(page, server, admin, db, 'Customer');
+    await openTable(page, journey.server, journey.admin, db, 'Customer');
     const customerUrl = page.url();
     await openRow(page, lastName);
     const { dialog, list } = await openReferences(page);
@@ -133,7 +109,7 @@ for (const { engine } of engines) {
     await expect(editor(page, 'Edit row')).toBeHidden();
 
     // AC/DC has two albums.
-    await openTable(page, server, admin, db, 'Artist');
+    await openTable(page, journey.server, journey.admin, db, 'Artist');
     await openRow(page, 'AC/DC');
     const artist = await openReferences(page);
     const albums = artist.list.getByRole('link', { name: named(db.table('Album')) });

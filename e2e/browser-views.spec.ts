@@ -1,6 +1,4 @@
 import { expect, test, type Page } from '@playwright/test';
-import type { Verification } from '#common/contract/account.ts';
-import { startAppServer, type AppServer } from './support/app-server.ts';
 import {
   columnHeader,
   dataRows,
@@ -10,15 +8,9 @@ import {
   sortButton,
   valueOf,
 } from './support/chinook-browser.ts';
-import {
-  createChinooks,
-  databasesEnv,
-  dropChinooks,
-  engineTitles,
-  type ChinookDatabase,
-  type ChinookEngine,
-} from './support/chinook-databases.ts';
-import { memberOfNewRole, signInAdmin } from './support/chinook-roles.ts';
+import { engineTitles, type ChinookEngine } from './support/chinook-databases.ts';
+import { memberOfNewRole } from './support/chinook-roles.ts';
+import { chinookJourney } from './support/chinook-journey.ts';
 import { lookAt } from './support/look.ts';
 
 /*
@@ -32,22 +24,7 @@ const engines: { engine: ChinookEngine; name: string }[] = [
   { engine: 'mysql', name: 'views_maria' },
 ];
 
-let server: AppServer;
-let databases: ChinookDatabase[] = [];
-let admin: Verification;
-
-test.describe.configure({ timeout: 180_000 });
-
-test.beforeAll(async () => {
-  test.setTimeout(360_000);
-  databases = await createChinooks(engines);
-  server = await startAppServer('browser-views', databasesEnv(databases));
-  admin = await signInAdmin(server);
-});
-test.afterAll(async () => {
-  await server?.stop();
-  await dropChinooks(databases);
-});
+const journey = chinookJourney('browser-views', engines, 180_000);
 
 const viewsButton = (page: Page) => page.getByRole('button', { name: /^Views/ });
 const viewItem = (page: Page, name: string) => page.getByRole('menuitem', { name: new RegExp(name) });
@@ -76,20 +53,20 @@ for (const { engine } of engines) {
   test(`${engineTitles[engine]}: save a sorted view, share it with a role, open it as a member and as a stranger`, async ({
     browser,
   }) => {
-    const db = databases.find((d) => d.engine === engine)!;
+    const db = journey.db(engine);
     const name = db.column('Name');
     const unitPrice = db.column('UnitPrice');
     const tag = engine === 'postgres' ? 'pg' : 'maria';
     const roleName = `Track readers ${tag}`;
     const member = await memberOfNewRole(
-      server,
-      admin.token,
+      journey.server,
+      journey.admin.token,
       { name: roleName, links: [`/db/${db.name}/*`] },
       `reader${tag}`,
     );
     const stranger = await memberOfNewRole(
-      server,
-      admin.token,
+      journey.server,
+      journey.admin.token,
       { name: `Others ${tag}`, links: [`/db/${db.name}/*`] },
       `other${tag}`,
     );
@@ -104,7 +81,7 @@ for (const { engine } of engines) {
     // the role.
     const authorContext = await browser.newContext();
     const page = await authorContext.newPage();
-    await openTable(page, server, admin, db, 'Track');
+    await openTable(page, journey.server, journey.admin, db, 'Track');
     await expect(columnHeader(page, unitPrice)).toHaveCount(0);
     await showFirst(page, unitPrice);
     await sortButton(page, name).click();
@@ -145,11 +122,11 @@ for (const { engine } of engines) {
     // A member of the role finds it in the menu (as the administrator shared it), and it opens sorted.
     const memberContext = await browser.newContext();
     const memberPage = await memberContext.newPage();
-    await openTable(memberPage, server, member, db, 'Track');
+    await openTable(memberPage, journey.server, member, db, 'Track');
     await expect(columnHeader(memberPage, name)).toHaveAttribute('aria-sort', 'none');
     await viewsButton(memberPage).click();
     await expect(viewItem(memberPage, 'Last names first')).toContainText(
-      `Shared by ${server.admin.username}`,
+      `Shared by ${journey.server.admin.username}`,
     );
     if (engine === 'postgres') await lookAt(memberPage, 'browser-views-menu');
     await viewItem(memberPage, 'Last names first').click();
@@ -162,7 +139,7 @@ for (const { engine } of engines) {
 
     // …and from the shared address, in a fresh page.
     const shared = await memberContext.newPage();
-    await openTable(shared, server, member, db, 'Track', address.search);
+    await openTable(shared, journey.server, member, db, 'Track', address.search);
     await expect(columnHeader(shared, name)).toHaveAttribute('aria-sort', 'descending');
     await expect(dataRows(shared)).toHaveCount(40);
     await expect(viewsButton(shared)).toHaveText(/Views: Last names first/);
@@ -180,7 +157,7 @@ for (const { engine } of engines) {
     // Someone outside the role gets the table's default and a sentence.
     const strangerContext = await browser.newContext();
     const strangerPage = await strangerContext.newPage();
-    await openTable(strangerPage, server, stranger, db, 'Track', address.search);
+    await openTable(strangerPage, journey.server, stranger, db, 'Track', address.search);
     await expect(
       strangerPage.getByText('This address names a saved view that is not shared with you'),
     ).toBeVisible();
