@@ -10,6 +10,8 @@ import {
   appTableParams,
   auditEntryId,
   auditQuery,
+  auditRows,
+  auditRowsQuery,
   lockInput,
   pagedAudit,
   pagedRoles,
@@ -36,6 +38,7 @@ import { requireAdmin, requireSignedIn } from '#server/plugins/session.ts';
 import { deleteAppRow, getAppRow, upsertAppRow } from './app-data-service.ts';
 import { adminOverview as overviewOf } from './overview-service.ts';
 import { deleteRole, getRole, pageOfRoles, saveRole } from './roles-service.ts';
+import { pageOfAuditRows } from './audit-rows-service.ts';
 import { allTables } from './tables-service.ts';
 import {
   endUserSessions,
@@ -310,6 +313,20 @@ function administratorRoutes(context: AdminContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => success(await pageOfAudit(store, request.query)),
+    );
+    app.get(
+      '/api/admin/audit/:id/rows',
+      {
+        schema: {
+          tags,
+          summary:
+            'The rows of a bulk change (data.bulk) or of its undo, in key order, a page at a time (limit up to 500)',
+          params: auditEntryId,
+          querystring: auditRowsQuery,
+          response: { 200: envelope(auditRows) },
+        },
+      },
+      async (request) => success(await pageOfAuditRows(store, request.params.id, request.query)),
     );
 
     // The spec's generic admin data calls, on the app store's editable tables: /api/admin/app/main/{table}…
