@@ -45,13 +45,14 @@ function Absent({ text }: { text: string }) {
 }
 
 /** One row of the list: its key, and before → after of the fields the change changed (an update), or the whole row
- * on the side that has it (a delete, or the undo of one). */
+ * on the side that has it (a delete, or the undo of one). Not highlighted as the comparison's changed fields are:
+ * every row here changed. */
 function RowChange({ row }: { row: AuditRowChange }) {
   const changes = entryChanges({ key: row.key, before: row.before, after: row.after });
   const both = row.before !== null && row.after !== null;
   const shown = both ? (changes?.fields.filter((f) => f.changed) ?? []) : (changes?.fields ?? []);
   return (
-    <Table.Tr className={both && shown.length > 0 ? comparison.changed : undefined}>
+    <Table.Tr>
       <Table.Th scope="row" fw={500}>
         <span className={comparison.value}>{bulkKeyText(row.key)}</span>
       </Table.Th>
@@ -107,7 +108,15 @@ export function BulkRowList({ entryId }: { entryId: number }) {
   return (
     <Stack gap="xs">
       <Table.ScrollContainer minWidth={320} type="native">
-        <Table aria-label="Row changes" fz="sm" verticalSpacing={4} layout="fixed" withTableBorder>
+        <Table
+          aria-label="Row changes"
+          fz="sm"
+          verticalSpacing={4}
+          layout="fixed"
+          withTableBorder
+          striped
+          captionSide="top"
+        >
           <Table.Caption>
             {list.length === total
               ? `All ${rowsText(total)}, in key order`

@@ -26,8 +26,8 @@ function Pairs({ pairs }: { pairs: [string, string][] }) {
 }
 
 /** The region "Entry {id}": what a data change did field by field (or the entry's detail), where it came from, and
- * its undo. A bulk change (or its undo) says its filter, set and counts in words and lists its rows a page at a
- * time. */
+ * its undo. A bulk change (or its undo) says its filter, set and counts in words, then its undo, then its rows a
+ * page at a time (the undo before a list that can be long). */
 export function EntryDetail({ entry, id }: { entry: AuditEntryView; id: string }) {
   const bulk = bulkEntryOf(entry);
   const changes = bulk ? null : entryChanges(entry.detail);
@@ -43,19 +43,28 @@ export function EntryDetail({ entry, id }: { entry: AuditEntryView; id: string }
     <Stack component="section" id={id} aria-label={`Entry ${entry.id}`} gap="sm" py="xs">
       <Pairs pairs={facts} />
       {bulk ? (
-        <BulkRowList entryId={entry.id} />
-      ) : changes ? (
-        <ChangeComparison changes={changes} />
-      ) : others.length ? (
-        <Pairs pairs={others} />
+        <>
+          <Group className={classes.actions}>
+            <UndoControl entry={entry} />
+          </Group>
+          <BulkRowList entryId={entry.id} />
+        </>
       ) : (
-        <Text size="sm" c="dimmed">
-          No further detail was recorded.
-        </Text>
+        <>
+          {changes ? (
+            <ChangeComparison changes={changes} />
+          ) : others.length ? (
+            <Pairs pairs={others} />
+          ) : (
+            <Text size="sm" c="dimmed">
+              No further detail was recorded.
+            </Text>
+          )}
+          <Group className={classes.actions}>
+            <UndoControl entry={entry} />
+          </Group>
+        </>
       )}
-      <Group>
-        <UndoControl entry={entry} />
-      </Group>
     </Stack>
   );
 }
