@@ -218,6 +218,15 @@ describe.each(['sqlite', 'postgres'] as const)('the rows of a bulk entry on a %s
     expect(tooBig.json<Envelope<null>>().message).toMatch(/limit can be at most 500/);
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, { get?: { parameters: { name: string }[]; responses: Record<string, unknown> } }>;
+    }>();
+    const call = doc.paths['/api/admin/audit/{id}/rows']?.get;
+    expect(call?.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['id', 'offset', 'limit']));
+    expect(JSON.stringify(call?.responses['200'])).toContain('nextOffset');
+  });
+
   it('is for administrators only, the author of the change included', async () => {
     expect((await rowsOf(null, bulkId)).statusCode).toBe(401);
     const refused = await rowsOf(editor, bulkId);

@@ -321,6 +321,10 @@ function administratorRoutes(context: AdminContext): FastifyPluginAsyncZod {
           tags,
           summary:
             'The rows of a bulk change (data.bulk) or of its undo, in key order, a page at a time (limit up to 500)',
+          description:
+            'Each row { key, before, after } as the audit stored it (hidden columns left out, binary values as ' +
+            'their length and SHA-256); only the batches that committed are listed and counted. An entry that is ' +
+            'not a bulk change nor the undo of one is a 409 saying it has no row list; an unknown id a 404.',
           params: auditEntryId,
           querystring: auditRowsQuery,
           response: { 200: envelope(auditRows) },
