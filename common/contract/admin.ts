@@ -267,6 +267,50 @@ export const auditEntryId = z.object({
   id: z.coerce.number().int().min(1, 'id must be an audit entry Id.'),
 });
 
+/** Rows of a bulk change a page of its row list holds at most (GET /api/admin/audit/{id}/rows). */
+export const AUDIT_ROWS_MAX_LIMIT = 500;
+
+/** GET /api/admin/audit/{id}/rows: where the page starts and how many rows it holds. */
+export const auditRowsQuery = z.object({
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0, 'offset must be a whole number from 0.')
+    .default(0)
+    .describe('Rows to skip, in key order'),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, 'limit must be a whole number from 1.')
+    .max(AUDIT_ROWS_MAX_LIMIT, `limit can be at most ${AUDIT_ROWS_MAX_LIMIT}.`)
+    .default(100)
+    .describe(`Rows in the page, at most ${AUDIT_ROWS_MAX_LIMIT}`),
+});
+export type AuditRowsQuery = z.infer<typeof auditRowsQuery>;
+
+/** A row as the audit stored it: hidden columns left out, binary values shortened to their length and SHA-256. */
+const auditedRow = z.record(z.string(), z.unknown());
+
+export const auditRowChange = z.object({
+  key: auditedRow.describe('The row’s key (identity, guid or primary key)'),
+  before: auditedRow.nullable().describe('The row before the change (null: it did not exist)'),
+  after: auditedRow.nullable().describe('The row after the change (null: deleted)'),
+});
+export type AuditRowChange = z.infer<typeof auditRowChange>;
+
+/** The rows a bulk change (data.bulk) or its undo changed, a page at a time. */
+export const auditRows = z.object({
+  rows: z.array(auditRowChange).describe('In key order (the order the change took them)'),
+  total: z.number().int().describe('Rows the entry holds (its finished batches)'),
+  nextOffset: z.number().int().nullable().describe('The offset of the next page; null on the last'),
+});
+export type AuditRows = z.infer<typeof auditRows>;
+
+export const auditRowsMessages = {
+  noRowList: (id: number, action: string) =>
+    `Entry ${id} (${action}) is not a bulk change, so it has no row list: its detail holds what it changed.`,
+};
+
 /** What an undo did (shared with the data API's row history undo: contract/sql.ts). */
 export { undoResult, type UndoResult } from './sql.ts';
 

@@ -181,3 +181,44 @@ export async function bulkBatchesOf(
     .limit(limit)
     .execute();
 }
+
+/** The row counts of a bulk entry's done batches in order, `limit` at a time after `afterBatch`, without their rows:
+ * a reader finds the batch holding a row number without reading the rows before it. */
+export async function doneBulkBatchSizes(
+  db: Db,
+  auditId: number,
+  afterBatch = -1,
+  limit = 1000,
+): Promise<{ batch: number; row_count: number }[]> {
+  return db
+    .selectFrom('audit_bulk_batches')
+    .select(['batch', 'row_count'])
+    .where('audit_id', '=', auditId)
+    .where('state', '=', 'done')
+    .where('batch', '>', afterBatch)
+    .orderBy('batch')
+    .limit(limit)
+    .execute();
+}
+
+/** The rows of one batch of a bulk entry, as stored (JSON text); undefined when there is no such batch. */
+export async function bulkBatchRows(db: Db, auditId: number, batch: number): Promise<string | undefined> {
+  const found = await db
+    .selectFrom('audit_bulk_batches')
+    .select('rows')
+    .where('audit_id', '=', auditId)
+    .where('batch', '=', batch)
+    .executeTakeFirst();
+  return found?.rows;
+}
+
+/** The rows a bulk entry's done batches hold together. */
+export async function doneBulkRowCount(db: Db, auditId: number): Promise<number> {
+  const found = await db
+    .selectFrom('audit_bulk_batches')
+    .select((eb) => eb.fn.sum<number | string | bigint | null>('row_count').as('rows'))
+    .where('audit_id', '=', auditId)
+    .where('state', '=', 'done')
+    .executeTakeFirst();
+  return Number(found?.rows ?? 0);
+}

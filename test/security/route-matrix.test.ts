@@ -159,6 +159,7 @@ const rules: Record<string, Rule> = {
   'DELETE /api/admin/roles/:id': 'admin',
   'GET /api/admin/tables': 'admin',
   'GET /api/admin/audit': 'admin',
+  'GET /api/admin/audit/:id/rows': 'admin',
   'GET /api/admin/analytics': 'admin',
   'GET /api/admin/:db/:schema/:table/:id': 'admin',
   'POST /api/admin/:db/:schema/:table': 'admin',

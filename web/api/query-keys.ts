@@ -85,6 +85,8 @@ export const queryKeys = {
     audit: () => [...queryKeys.admin.all, 'audit'] as const,
     auditPage: (query: Record<string, string | number | undefined>) =>
       [...queryKeys.admin.audit(), 'page', query] as const,
+    /** The row list of a bulk entry (under audit(): an undo reads it again). */
+    auditRows: (id: number) => [...queryKeys.admin.audit(), 'rows', id] as const,
     /** Every page and transcript of Titan's conversations (/admin/chats). */
     chats: () => [...queryKeys.admin.all, 'chats'] as const,
     chatPage: (query: { page: number; pageSize: number }) =>

@@ -10,6 +10,8 @@ import {
   appTableParams,
   auditEntryId,
   auditQuery,
+  auditRows,
+  auditRowsQuery,
   lockInput,
   pagedAudit,
   pagedRoles,
@@ -36,6 +38,7 @@ import { requireAdmin, requireSignedIn } from '#server/plugins/session.ts';
 import { deleteAppRow, getAppRow, upsertAppRow } from './app-data-service.ts';
 import { adminOverview as overviewOf } from './overview-service.ts';
 import { deleteRole, getRole, pageOfRoles, saveRole } from './roles-service.ts';
+import { pageOfAuditRows } from './audit-rows-service.ts';
 import { allTables } from './tables-service.ts';
 import {
   endUserSessions,
@@ -310,6 +313,24 @@ function administratorRoutes(context: AdminContext): FastifyPluginAsyncZod {
         },
       },
       async (request) => success(await pageOfAudit(store, request.query)),
+    );
+    app.get(
+      '/api/admin/audit/:id/rows',
+      {
+        schema: {
+          tags,
+          summary:
+            'The rows of a bulk change (data.bulk) or of its undo, in key order, a page at a time (limit up to 500)',
+          description:
+            'Each row { key, before, after } as the audit stored it (hidden columns left out, binary values as ' +
+            'their length and SHA-256); only the batches that committed are listed and counted. An entry that is ' +
+            'not a bulk change nor the undo of one is a 409 saying it has no row list; an unknown id a 404.',
+          params: auditEntryId,
+          querystring: auditRowsQuery,
+          response: { 200: envelope(auditRows) },
+        },
+      },
+      async (request) => success(await pageOfAuditRows(store, request.params.id, request.query)),
     );
 
     // The spec's generic admin data calls, on the app store's editable tables: /api/admin/app/main/{table}…

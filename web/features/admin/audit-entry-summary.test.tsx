@@ -75,4 +75,19 @@ describe('an audit entry in words', () => {
       '2026-11-24T10:15:00.000Z',
     );
   });
+
+  it('says a bulk change in a sentence on its one line', () => {
+    renderPage(
+      <AuditEntryLine
+        entry={{
+          at: '2026-12-03T10:15:00.000Z',
+          username: 'editor',
+          action: 'data.bulk',
+          target: '/db/shop/public/invoice_line',
+          detail: { change: 'delete', where: { and: [] }, keys: null, count: 12, rows: 12, status: 'done' },
+        }}
+      />,
+    );
+    expect(screen.getByText('Deleted 12 rows of invoice_line').getAttribute('title')).toBe('data.bulk');
+  });
 });

@@ -1,6 +1,7 @@
 import { Group, Text } from '@mantine/core';
 import type { AuditEntryView } from '#common/contract/admin.ts';
-import { auditActionLabel, auditTargetLabel, auditTimeLabel } from './audit-entry-text.ts';
+import { auditTargetLabel, auditTimeLabel } from './audit-entry-text.ts';
+import { auditEntryWhat } from './bulk-entry-text.ts';
 
 /** What the trail says for an entry whose account no longer exists. */
 export const deletedAccount = 'deleted account';
@@ -27,11 +28,13 @@ export function AuditUser({ username }: { username: string | null }) {
   );
 }
 
-/** One audit entry on a line: time, who, what (in words, the raw action as its title) and on what. */
+/** One audit entry on a line: time, who, what (in words, the raw action as its title; a bulk change's sentence) and
+ * on what. */
 export function AuditEntryLine({
   entry,
 }: {
-  entry: Pick<AuditEntryView, 'at' | 'username' | 'action' | 'target'>;
+  entry: Pick<AuditEntryView, 'at' | 'username' | 'action' | 'target'> &
+    Partial<Pick<AuditEntryView, 'detail'>>;
 }) {
   const target = auditTargetLabel(entry.target);
   return (
@@ -41,7 +44,7 @@ export function AuditEntryLine({
       </Text>
       <AuditUser username={entry.username} />
       <Text span inherit title={entry.action}>
-        {auditActionLabel(entry.action)}
+        {auditEntryWhat({ ...entry, detail: entry.detail ?? null })}
       </Text>
       {target && (
         <Text span inherit c="dimmed" style={{ wordBreak: 'break-word' }}>

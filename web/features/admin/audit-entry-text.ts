@@ -14,6 +14,7 @@ export const auditActionGroups = [
       'data.insert': 'Row added',
       'data.delete': 'Row deleted',
       'data.undo': 'Change undone',
+      'data.bulk': 'Bulk change',
       'admin.data.insert': 'App store row added',
       'admin.data.update': 'App store row changed',
       'admin.data.delete': 'App store row deleted',

@@ -3,7 +3,8 @@ import { ActionIcon, Badge, Group, Table, Text } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import type { AuditEntryView } from '#common/contract/admin.ts';
 import { AuditTime, AuditUser } from '#web/features/admin/audit-entry-summary.tsx';
-import { auditActionLabel, auditTargetLabel } from '#web/features/admin/audit-entry-text.ts';
+import { auditTargetLabel } from '#web/features/admin/audit-entry-text.ts';
+import { auditEntryWhat } from '#web/features/admin/bulk-entry-text.ts';
 import { EntryDetail } from './entry-detail.tsx';
 import classes from './audit-table.module.css';
 
@@ -80,8 +81,8 @@ function EntryRows({
         <Table.Td role="cell" className={`${classes.user} ${classes.wrap}`}>
           <AuditUser username={entry.username} />
         </Table.Td>
-        <Table.Td role="cell" className={classes.action} title={entry.action}>
-          {auditActionLabel(entry.action)}
+        <Table.Td role="cell" className={`${classes.action} ${classes.wrap}`} title={entry.action}>
+          {auditEntryWhat(entry)}
         </Table.Td>
         <Table.Td role="cell" className={`${classes.target} ${classes.wrap}`}>
           {target || (
