@@ -63,9 +63,9 @@ export const bulkDialogMessages = {
  */
 export function settableFields(table: TableListItem): RowField[] {
   const key = new Set([...bulkKeyColumns(table), ...table.primaryKey]);
-  return rowFields(table, 'edit').filter(
-    (field) => !field.readOnly && !key.has(field.column.name) && !field.column.isForeignKey,
-  );
+  return rowFields(table, 'edit')
+    .filter((field) => !field.readOnly && !key.has(field.column.name) && !field.column.isForeignKey)
+    .sort((a, b) => a.column.id - b.column.id);
 }
 
 export interface BulkDialogProps {

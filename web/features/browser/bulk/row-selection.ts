@@ -35,6 +35,8 @@ const none = (scope: string): RowSelection => ({ scope, keys: new Map(), all: fa
 export function useRowSelection(table: TableListItem, rows: Row[], scope: string) {
   const [state, setState] = useState(() => none(scope));
   const selection = state.scope === scope ? state : none(scope);
+  // Dropped, not only hidden: coming back to the first filter does not bring its selection back.
+  if (selection !== state) setState(selection);
   const names = bulkKeyColumns(table);
   const textOf = (row: Row) => names.map((name) => row[name]).join(', ');
   const has = (row: Row) => selection.all || selection.keys.has(textOf(row));
