@@ -102,7 +102,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
   };
   const label = tableLabel(table);
   // The rows selected for a bulk change (issue 38): a selection belongs to this table, search and filter only.
-  const bulk = useRowSelection(table, page.rows, JSON.stringify([db, table.id, view.filter, view.where]));
+  const bulk = useRowSelection(table, page.rows, JSON.stringify([table.id, view.filter, view.where]));
   const [bulkUsed, setBulkUsed] = useState(false);
   if (!bulkUsed && (bulk.selection.all || bulk.selection.keys.size > 0)) setBulkUsed(true);
   // The editor lists the columns in the grid's order when a layout is set (the rest after, in the table's order).
@@ -262,17 +262,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
 
       {bulkUsed && (
         <Suspense fallback={null}>
-          <LazyBulkBar
-            db={db}
-            table={table}
-            selection={bulk.selection}
-            where={view.where}
-            searched={Object.keys(view.filter).length > 0}
-            count={page.count}
-            countIsExact={page.countIsExact}
-            onSelectAll={bulk.selectAll}
-            onClear={bulk.clear}
-          />
+          <LazyBulkBar db={db} table={table} bulk={bulk} view={view} page={page} />
         </Suspense>
       )}
 

@@ -7,7 +7,7 @@ import type { TableListItem } from '#common/contract/sql.ts';
 import { ModalLoading } from '#web/features/browser/lazy-pieces.tsx';
 import { useBulkJob } from './bulk-job.ts';
 import { BULK_KEYS_MOST, countText } from './bulk-text.ts';
-import type { RowSelection } from './row-selection.ts';
+import type { useRowSelection } from './row-selection.ts';
 
 /*
  * The bar is loaded when the first row is selected, so it is kept small: the dialog (with the row editor's fields,
@@ -20,16 +20,13 @@ const LazyBulkJobPanel = lazy(() => import('./bulk-progress.tsx').then((m) => ({
 export interface BulkBarProps {
   db: string;
   table: TableListItem;
-  selection: RowSelection;
-  /** The filter document the grid shows (null: none). */
-  where: Filter | null;
-  /** Search terms narrow the grid too; the bulk calls take a filter document only, so "all rows" waits for none. */
-  searched: boolean;
+  /** The card's selection (row-selection.ts). */
+  bulk: Pick<ReturnType<typeof useRowSelection>, 'selection' | 'selectAll' | 'clear'>;
+  /** The view: its filter document (`where`) and search terms (`filter`). Search terms narrow the grid too, and the
+   * bulk calls take a filter document only, so "Select all" waits for no search. */
+  view: { where: Filter | null; filter: Record<string, unknown> };
   /** The rows the filter keeps, as the pager has them (null: not known yet). */
-  count: number | null;
-  countIsExact: boolean;
-  onSelectAll: () => void;
-  onClear: () => void;
+  page: { count: number | null; countIsExact: boolean };
 }
 
 /**
@@ -38,7 +35,11 @@ export interface BulkBarProps {
  * selection goes.
  */
 export function BulkBar(props: BulkBarProps) {
-  const { db, table, selection, where, searched, count, countIsExact, onSelectAll, onClear } = props;
+  const { db, table, bulk, view } = props;
+  const { selection, selectAll: onSelectAll, clear: onClear } = bulk;
+  const { where } = view;
+  const { count, countIsExact } = props.page;
+  const searched = Object.keys(view.filter).length > 0;
   const [action, setAction] = useState<BulkAction | null>(null);
   const job = useBulkJob();
   const chosen = selection.keys.size;

@@ -152,13 +152,9 @@ describe('the bulk bar', () => {
         <BulkBar
           db="chinook"
           table={table}
-          selection={selection}
-          where={null}
-          searched={false}
-          count={3034}
-          countIsExact
-          onSelectAll={() => undefined}
-          onClear={() => undefined}
+          bulk={{ selection, selectAll: () => undefined, clear: () => undefined }}
+          view={{ where: null, filter: {} }}
+          page={{ count: 3034, countIsExact: true }}
         />,
       ),
     );

@@ -294,7 +294,6 @@ export function DataGrid({
 
   const headerGroup = grid.getHeaderGroups()[0];
   const chosen = selection && !loading ? rows.filter(selection.has).length : 0;
-  const pageState = chosen === 0 ? 'none' : chosen === rows.length ? 'all' : 'some';
   const body = () => {
     if (loading) {
       return Array.from({ length: SKELETON_ROWS }, (_, index) => (
@@ -448,9 +447,9 @@ export function DataGrid({
                 <input
                   type="checkbox"
                   className={classes.check}
-                  checked={pageState === 'all'}
+                  checked={chosen > 0 && chosen === rows.length}
                   ref={(box) => {
-                    if (box) box.indeterminate = pageState === 'some';
+                    if (box) box.indeterminate = chosen > 0 && chosen < rows.length;
                   }}
                   aria-label="Select the rows of this page"
                   data-cell={cellKey({ row: 0, column: 0 })}
