@@ -373,7 +373,7 @@ function SampleTable({ table, preview, set }: { table: TableListItem; preview: B
                   }
                   const now = valueText(after[name]);
                   return (
-                    <Table.Td key={name} style={{ whiteSpace: 'nowrap' }}>
+                    <Table.Td key={name}>
                       {now === was ? (
                         was
                       ) : (

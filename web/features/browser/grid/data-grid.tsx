@@ -454,7 +454,6 @@ export function DataGrid({
                   aria-label="Select the rows of this page"
                   data-cell={cellKey({ row: 0, column: 0 })}
                   tabIndex={tabIndexOf({ row: 0, column: 0 })}
-                  disabled={loading || rows.length === 0}
                   onChange={selection.togglePage}
                 />
               </th>
