@@ -28,6 +28,11 @@ export const LazyAddressRow = lazy(() =>
 /** The column chooser (decision 0063), with its popover: loaded on the first click of Columns. */
 export const LazyColumnsMenu = lazy(() => loadColumns().then((m) => ({ default: m.ColumnsMenu })));
 
+/** The bulk bar, its dialogs and the job's panel (issue 38): loaded when the first row is selected. */
+export const LazyBulkBar = lazy(() =>
+  import('#web/features/browser/bulk/bulk-bar.tsx').then((m) => ({ default: m.BulkBar })),
+);
+
 let editorAsked = false;
 let columnsAsked = false;
 let infoAsked = false;

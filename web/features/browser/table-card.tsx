@@ -22,6 +22,7 @@ import type { EditorTarget } from '#web/features/browser/editor/row-editor.tsx';
 import { ExportButton } from '#web/features/browser/export/export-button.tsx';
 import {
   LazyAddressRow,
+  LazyBulkBar,
   LazyInfoTooltip,
   LazyRowEditor,
   LazyTableInfoModal,
@@ -30,6 +31,7 @@ import {
   prefetchInfo,
 } from '#web/features/browser/lazy-pieces.tsx';
 import type { BrowserAddress } from './browser-address.ts';
+import { useRowSelection } from './bulk/row-selection.ts';
 import { FilterEntry } from './filter/filter-entry.tsx';
 import { ColumnsEntry } from './columns/columns-entry.tsx';
 import { tableInLayoutOrder } from './grid/column-layout.ts';
@@ -99,6 +101,10 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
     if (event.target instanceof Element && event.target.closest('tbody tr')) prefetchEditor();
   };
   const label = tableLabel(table);
+  // The rows selected for a bulk change (issue 38): a selection belongs to this table, search and filter only.
+  const bulk = useRowSelection(table, page.rows, JSON.stringify([table.id, view.filter, view.where]));
+  const [bulkUsed, setBulkUsed] = useState(false);
+  if (!bulkUsed && (bulk.selection.all || bulk.selection.keys.size > 0)) setBulkUsed(true);
   // The editor lists the columns in the grid's order when a layout is set (the rest after, in the table's order).
   const editorTable = useMemo(() => tableInLayoutOrder(table, view.columns), [table, view.columns]);
 
@@ -254,6 +260,12 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
         />
       </Group>
 
+      {bulkUsed && (
+        <Suspense fallback={null}>
+          <LazyBulkBar db={db} table={table} bulk={bulk} view={view} page={page} />
+        </Suspense>
+      )}
+
       {/* On narrow screens the grid scrolls sideways here, inside the card, not the page. */}
       <Box style={{ overflowX: 'auto', minWidth: 0 }} onPointerOver={rowIntent} onFocus={rowIntent}>
         <DataGrid
@@ -271,6 +283,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
           filtered={Object.keys(view.filter).length > 0 || view.where !== null}
           layout={view.columns}
           onLayoutChange={actions.setColumns}
+          selection={bulk.grid}
         />
       </Box>
 

@@ -52,6 +52,17 @@ export interface DataGridProps {
   onLayoutChange?: (layout: ColumnLayout | null) => void;
   /** The page's foreign-key links (foreign-key-cell.tsx, decision 0067); absent: every key is a plain value. */
   links?: CellLinks | null;
+  /** Rows chosen for a bulk change (bulk/row-selection.ts): a checkbox column first; absent: none. */
+  selection?: GridSelection | null;
+}
+
+/** The grid's checkbox column: whether a row is chosen, a row's box clicked (shift: the range from the last one
+ * clicked), the header's box (the page's rows, or none), and how a row's box is named. */
+export interface GridSelection {
+  has: (row: Row) => boolean;
+  toggle: (index: number, shift: boolean) => void;
+  togglePage: () => void;
+  label: (row: Row) => string;
 }
 
 /** The grid's own sentences (the spec has none for these states). */
@@ -138,7 +149,10 @@ export function DataGrid({
   layout = null,
   onLayoutChange,
   links = null,
+  selection = null,
 }: DataGridProps) {
+  // The checkbox column is column 0 of the keyboard model when there is one; the data columns follow it.
+  const off = selection ? 1 : 0;
   const placed = useMemo(() => shownColumns(table, layout), [table, layout]);
   const shown = useMemo(() => placed.map((entry) => entry.column), [placed]);
   const columns = useMemo<ColumnDef<typeof features, Row>[]>(
@@ -155,8 +169,8 @@ export function DataGrid({
 
   const [copiedCell, setCopiedCell] = useCopiedCell();
   const bounds = useMemo(
-    () => ({ rows: loading ? 0 : rows.length, columns: Math.max(1, shown.length) }),
-    [loading, rows.length, shown.length],
+    () => ({ rows: loading ? 0 : rows.length, columns: Math.max(1, shown.length + off) }),
+    [loading, rows.length, shown.length, off],
   );
   const { gridRef, active, tabIndexOf, focusCell, onFocus } = useGridFocus<HTMLTableElement>(bounds);
   const pinnedCount = placed.filter((entry) => entry.pinned).length;
@@ -173,7 +187,7 @@ export function DataGrid({
   );
   const rowCount = loading ? 0 : rows.length;
   const range = windowed
-    ? (measured ?? unmeasuredRange(placed.length, pinnedCount, active.column, rowCount, active.row - 1))
+    ? (measured ?? unmeasuredRange(placed.length, pinnedCount, active.column - off, rowCount, active.row - 1))
     : null;
   const parts = widths && range ? windowParts(range.columns, widths) : allParts(placed.length);
   const rowParts = range ? range.rows : allRows(rowCount);
@@ -250,10 +264,10 @@ export function DataGrid({
       focusCell(to);
       return;
     }
-    // The header row's keys are its buttons' own (Enter and Space sort).
-    if (at.row === 0) return;
+    // The header row's keys are its buttons' own (Enter and Space sort); a checkbox's are its own (Space).
+    if (at.row === 0 || at.column < off) return;
     const row = rows[at.row - 1];
-    const atColumn = shown[at.column];
+    const atColumn = shown[at.column - off];
     if (
       event.key === 'Enter' &&
       event.shiftKey &&
@@ -270,7 +284,7 @@ export function DataGrid({
       onOpenRow(row);
     } else if (control && event.key.toLowerCase() === 'c' && !hasSelectedText()) {
       // Text the person selected is theirs to copy; otherwise the shortcut copies the cell.
-      const column = shown[at.column];
+      const column = shown[at.column - off];
       if (column) {
         event.preventDefault();
         copyCell(at.row - 1, column);
@@ -279,10 +293,12 @@ export function DataGrid({
   };
 
   const headerGroup = grid.getHeaderGroups()[0];
+  const chosen = selection && !loading ? rows.filter(selection.has).length : 0;
   const body = () => {
     if (loading) {
       return Array.from({ length: SKELETON_ROWS }, (_, index) => (
         <Table.Tr key={index}>
+          {selection && <td className={cellClass} />}
           {cellsOf((columnIndex) => {
             const entry = placed[columnIndex];
             return entry ? (
@@ -302,7 +318,7 @@ export function DataGrid({
     if (rows.length === 0) {
       return (
         <Table.Tr>
-          <Table.Td role="gridcell" colSpan={Math.max(1, parts.length)} className={classes.message}>
+          <Table.Td role="gridcell" colSpan={Math.max(1, parts.length + off)} className={classes.message}>
             <Text c="dimmed" size="sm">
               {filtered ? gridMessages.noMatch : gridMessages.empty}
             </Text>
@@ -315,7 +331,7 @@ export function DataGrid({
       if (part.kind === 'gap') {
         return (
           <tr key={part.key} role="presentation">
-            <td colSpan={parts.length} className={classes.gap} style={{ height: part.height }} />
+            <td colSpan={parts.length + off} className={classes.gap} style={{ height: part.height }} />
           </tr>
         );
       }
@@ -331,13 +347,27 @@ export function DataGrid({
           aria-rowindex={windowed ? index + 2 : undefined}
           onClick={() => onOpenRow(row.original)}
         >
+          {selection && (
+            <td role="gridcell" className={cellClass} onClick={(event) => event.stopPropagation()}>
+              <input
+                type="checkbox"
+                className={classes.check}
+                checked={selection.has(row.original)}
+                aria-label={`Select row ${selection.label(row.original)}`}
+                data-cell={cellKey({ row: index + 1, column: 0 })}
+                tabIndex={tabIndexOf({ row: index + 1, column: 0 })}
+                readOnly
+                onClick={(event) => selection.toggle(index, event.shiftKey)}
+              />
+            </td>
+          )}
           {cellsOf((columnIndex) => {
             const cell = cells[columnIndex];
             const meta = cell?.column.columnDef.meta;
             if (!cell || !meta) return null;
             const { column } = meta;
             const value = row.original[column.name] ?? null;
-            const position = { row: index + 1, column: columnIndex };
+            const position = { row: index + 1, column: columnIndex + off };
             const link = value === null ? null : (links?.linkOf(column.name, row.original) ?? null);
             return (
               // A plain td with Table.Td's class: a page has up to 800 cells, and each Table.Td is a styled Box.
@@ -412,13 +442,29 @@ export function DataGrid({
       >
         <Table.Thead>
           <Table.Tr aria-rowindex={windowed ? 1 : undefined}>
+            {selection && (
+              <th className={`${Table.classes.th} ${classes.headerCell}`}>
+                <input
+                  type="checkbox"
+                  className={classes.check}
+                  checked={chosen > 0 && chosen === rows.length}
+                  ref={(box) => {
+                    if (box) box.indeterminate = chosen > 0 && chosen < rows.length;
+                  }}
+                  aria-label="Select the rows of this page"
+                  data-cell={cellKey({ row: 0, column: 0 })}
+                  tabIndex={tabIndexOf({ row: 0, column: 0 })}
+                  onChange={selection.togglePage}
+                />
+              </th>
+            )}
             {cellsOf((columnIndex) => {
               const header = headerGroup?.headers[columnIndex];
               const meta = header?.column.columnDef.meta;
               if (!header || !meta) return null;
               const { column } = meta;
               const direction = ariaSort(sort, column.name);
-              const position = { row: 0, column: columnIndex };
+              const position = { row: 0, column: columnIndex + off };
               return (
                 <Table.Th
                   key={header.id}
@@ -477,7 +523,7 @@ export function DataGrid({
             widths={widths}
             pinned={pinnedCount}
             rowCount={rowCount}
-            activeColumn={active.column}
+            activeColumn={active.column - off}
             activeRow={active.row - 1}
             onChange={onWindow}
           />
