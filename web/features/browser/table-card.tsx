@@ -8,7 +8,7 @@ import {
   type PointerEvent,
   type ReactNode,
 } from 'react';
-import { ActionIcon, Alert, Box, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Alert, Box, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { IconInfoCircle, IconLayoutList, IconLink, IconPlus } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
@@ -41,6 +41,7 @@ import { tableLabel } from './table-list.tsx';
 import type { BrowserViewActions } from './use-browser-view.ts';
 import { stateOf } from './views/view-state.ts';
 import { ViewsEntry } from './views/views-entry.tsx';
+import classes from './table-card.module.css';
 
 /** The page of rows the card shows, as the page-level query has it. */
 export interface CardPage {
@@ -318,9 +319,9 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
 /** The card around the browser's right side: the table, or what stands in for it. */
 export function CardFrame({ children }: { children: ReactNode }) {
   return (
-    <Card withBorder radius="md" padding="md" style={{ overflow: 'visible' }}>
-      <Stack gap="md">{children}</Stack>
-    </Card>
+    <Stack gap="md" className={classes.frame}>
+      {children}
+    </Stack>
   );
 }
 

@@ -230,7 +230,7 @@ export function DataGrid({
       entry.pinned && columnIndex === pinnedCount - 1,
     ),
     // Where the cell is among all the columns, when the grid renders only some.
-    'aria-colindex': windowed ? columnIndex + 1 : undefined,
+    'aria-colindex': windowed ? columnIndex + 1 + off : undefined,
   });
   /** The cells of one row: each part's cell, or an empty one as wide as the columns left out. */
   const cellsOf = (cell: (index: number) => ReactNode, Gap: 'td' | 'th' = 'td') =>
@@ -348,7 +348,12 @@ export function DataGrid({
           onClick={() => onOpenRow(row.original)}
         >
           {selection && (
-            <td role="gridcell" className={cellClass} onClick={(event) => event.stopPropagation()}>
+            <td
+              role="gridcell"
+              className={cellClass}
+              aria-colindex={windowed ? 1 : undefined}
+              onClick={(event) => event.stopPropagation()}
+            >
               <input
                 type="checkbox"
                 className={classes.check}
@@ -428,7 +433,7 @@ export function DataGrid({
         role="grid"
         aria-label={gridMessages.label}
         aria-describedby={hintId}
-        aria-colcount={windowed ? placed.length : undefined}
+        aria-colcount={windowed ? placed.length + off : undefined}
         aria-rowcount={windowed && !loading ? rows.length + 1 : undefined}
         style={totalWidth === null ? undefined : { tableLayout: 'fixed', width: totalWidth }}
         onKeyDown={onGridKeyDown}
@@ -443,7 +448,10 @@ export function DataGrid({
         <Table.Thead>
           <Table.Tr aria-rowindex={windowed ? 1 : undefined}>
             {selection && (
-              <th className={`${Table.classes.th} ${classes.headerCell}`}>
+              <th
+                className={`${Table.classes.th} ${classes.headerCell}`}
+                aria-colindex={windowed ? 1 : undefined}
+              >
                 <input
                   type="checkbox"
                   className={classes.check}
