@@ -35,6 +35,19 @@ export const importOptions = z.object({
 });
 export type ImportOptions = z.infer<typeof importOptions>;
 
+/** The upload's parts, for OpenAPI: the request is multipart/form-data, read by the server as a stream. */
+export const importUploadParts = z
+  .object({
+    // Optional here only so the schema never answers before the rights are checked; the service requires it.
+    file: z.string().optional().describe('Required: the file (binary), CSV, TSV or JSON Lines'),
+    format: z.enum(['csv', 'jsonl', 'xlsx']).optional().describe('Otherwise from the file name'),
+    delimiter: z.string().optional().describe('CSV: one character, or tab; otherwise detected'),
+    quote: z.string().optional().describe('CSV: one character; " otherwise'),
+    header: z.enum(['true', 'false']).optional().describe('CSV: whether the first record names the columns'),
+    encoding: z.enum(['utf-8', 'latin1']).optional().describe('Otherwise detected'),
+  })
+  .nullish();
+
 export const importStarted = z.object({ id: z.string().describe('The import, for every later call') });
 
 export const importJobParams = z.object({

@@ -367,4 +367,17 @@ describe.each(chosen)('imports on %s', (kind) => {
       await small.close();
     }
   });
+
+  it('is described in OpenAPI, the upload as multipart', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, { summary: string; requestBody?: { content: object } }>>;
+    }>();
+    const base = '/api/sql/{db}/{schema}/{table}/import';
+    expect(Object.keys(doc.paths[base]?.post?.requestBody?.content ?? {})).toEqual(['multipart/form-data']);
+    expect(doc.paths[`${base}/{id}/preview`]?.get?.summary).toMatch(/proposed mapping/);
+    expect(doc.paths[`${base}/{id}/run`]?.post?.summary).toMatch(/dry run/);
+    expect(doc.paths[`${base}/{id}`]?.get).toBeDefined();
+    expect(doc.paths[`${base}/{id}/cancel`]?.post).toBeDefined();
+    expect(doc.paths[`${base}/{id}/report`]?.get).toBeDefined();
+  });
 });

@@ -10,6 +10,7 @@ import {
   importRunBody,
   importStarted,
   importStatus,
+  importUploadParts,
 } from '#common/contract/imports.ts';
 import { tableParams } from '#common/contract/sql.ts';
 import { callerOf, refOf } from '#server/access/table-access.ts';
@@ -130,7 +131,10 @@ export function importRoutes(context: {
             "format comes from the file's name (.csv, .tsv, .txt, .jsonl, .ndjson) unless given; XLSX is not " +
             'imported yet (400). The delimiter is detected from the first lines (comma, semicolon, tab, pipe), the ' +
             'encoding from the bytes (valid UTF-8, else Latin-1; a BOM is dropped). The import is kept a day.',
+          consumes: ['multipart/form-data'],
           params: tableParams,
+          // Described for OpenAPI only: a multipart request has no parsed body (the service streams its parts).
+          body: importUploadParts,
           response: { 200: envelope(importStarted) },
         },
       },
