@@ -84,8 +84,8 @@ export interface AppContext {
   chat?: { answerer?: Answerer; limits?: Partial<ChatLimits> };
   /** Bulk changes' batch size, and a hook before each batch (tests hold a job at a known point). */
   bulk?: Pick<BulkJobDeps, 'batchSize' | 'beforeBatch'>;
-  /** Imports' check batch size (tests: a few rows). */
-  imports?: Pick<ImportCheckDeps, 'batchSize'>;
+  /** Imports' check batch size and a hook before each batch (tests: a few rows, a run held at a known batch). */
+  imports?: Pick<ImportCheckDeps, 'batchSize' | 'beforeBatch'>;
 }
 
 /** TRUST_PROXY as Fastify takes it: a number of proxies as the hop test proxy-addr applies to one. */

@@ -42,7 +42,7 @@ export interface TestAppOptions {
   chat?: AppContext['chat'];
   /** Bulk changes' batch size and a hook before each batch. */
   bulk?: AppContext['bulk'];
-  /** Imports' check batch size. */
+  /** Imports' check batch size and a hook before each batch. */
   imports?: AppContext['imports'];
 }
 

@@ -50,6 +50,8 @@ export interface ImportCheckDeps {
   log: FastifyBaseLogger;
   /** Rows a batch takes (tests: a few). */
   batchSize?: number;
+  /** Tests: awaited before each batch is checked (its number, from 0), to hold a run at a known point. */
+  beforeBatch?: (batch: number) => Promise<void>;
 }
 
 const now = () => new Date().toISOString();
@@ -325,7 +327,9 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
     };
     try {
       let batch: CheckedRow[] = [];
+      let number = 0;
       const flush = async (): Promise<boolean> => {
+        await deps.beforeBatch?.(number++);
         if (check && batch.length > 0) await check.checkBatch(batch);
         batch = [];
         await failures.drain();

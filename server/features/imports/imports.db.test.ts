@@ -94,6 +94,8 @@ describe.each(chosen)('imports on %s', (kind) => {
   let editor: TestUser;
   let otherEditor: TestUser;
   let reader: TestUser;
+  /** The cancel test's hold: a run waits before this batch until released. */
+  let hold: { batch: number; reached: () => void; release: Promise<void> } | null = null;
   /** The table's names as the engine's catalog spells them (PostgreSQL folds unquoted names to lower case). */
   const named = (name: string) => (kind === 'postgres' ? name.toLowerCase() : name);
 
@@ -170,7 +172,18 @@ describe.each(chosen)('imports on %s', (kind) => {
     engine = await connectDatabase('shop', kind, url);
     for (const statement of schemaStatements()) await sql.raw(statement).execute(engine.db);
     await engine.catalog({ refresh: true });
-    t = await buildTestApp({ databases: [engine], imports: { batchSize: 3 } });
+    t = await buildTestApp({
+      databases: [engine],
+      imports: {
+        batchSize: 3,
+        beforeBatch: async (batch) => {
+          if (hold && hold.batch === batch) {
+            hold.reached();
+            await hold.release;
+          }
+        },
+      },
+    });
     admin = await buildAdmin(t);
     const track = `shop/${schema}/track`;
     const links = [tablePath('shop', schema, 'track')];
@@ -366,6 +379,86 @@ describe.each(chosen)('imports on %s', (kind) => {
     } finally {
       await small.close();
     }
+  });
+
+  it('detects tab and pipe delimiters, and takes one given', async () => {
+    const tabbed = await preview(await uploaded('TrackId\tName\n1\ta,b\n2\tc\n', 'tracks.txt'));
+    expect(tabbed.options.delimiter).toBe('\t');
+    expect(tabbed.rows).toEqual([
+      ['1', 'a,b'],
+      ['2', 'c'],
+    ]);
+    const piped = await preview(await uploaded('TrackId|Name\n1|a;b\n2|c\n', 'tracks.csv'));
+    expect(piped.options.delimiter).toBe('|');
+    const given = await preview(
+      await uploaded('a,b;c\n1,2;3\n', 'x.csv', { delimiter: ';', header: 'false' }),
+    );
+    expect(given.options).toMatchObject({ delimiter: ';', header: false });
+    expect(given.fileColumns).toEqual(['Column 1', 'Column 2']);
+    expect(given.rows).toEqual([
+      ['a,b', 'c'],
+      ['1,2', '3'],
+    ]);
+    const refused = await upload(editor, 'a\n', 'x.csv', { delimiter: ';;' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json<Envelope<null>>().message).toBe(im.badOption('delimiter', 'one character (or tab)'));
+  });
+
+  it('fails a row with another number of fields, and stops on broken quoting naming its line', async () => {
+    const id = await uploaded('TrackId,Name\n40,a\n41,b,extra\n42\n', 'fields.csv');
+    const status = await dryRun(id, { TrackId: named('TrackId'), Name: named('Name') });
+    expect(status).toMatchObject({ state: 'done', inserted: 1, failed: 2 });
+    expect(status.errors).toEqual([
+      { row: 2, column: null, message: 'The row has 3 fields; the header has 2.' },
+      { row: 3, column: null, message: 'The row has 1 fields; the header has 2.' },
+    ]);
+    const broken = await uploaded('TrackId,Name\n40,a\n41,"b\n', 'broken.csv');
+    const answer = await get(editor, `/${broken}/preview`);
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json<Envelope<null>>().message).toMatch(
+      /quoted field is never closed \(line \d+ of the file\)/,
+    );
+  });
+
+  it('cancels a run after the batch in hand', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `${100 + i},n${i}`).join('\n');
+    const id = await uploaded(`TrackId,Name\n${rows}\n`, 'many.csv');
+    let reached = () => {};
+    let release = () => {};
+    const atBatch = new Promise<void>((resolve) => (reached = resolve));
+    hold = { batch: 2, reached, release: new Promise<void>((resolve) => (release = resolve)) };
+    try {
+      const started = await post(editor, `/${id}/run`, {
+        mapping: { TrackId: named('TrackId'), Name: named('Name') },
+        mode: 'insert',
+        dryRun: true,
+      });
+      expect(started.statusCode, started.body).toBe(202);
+      await atBatch;
+      const again = await post(editor, `/${id}/run`, {
+        mapping: { Name: named('Name') },
+        mode: 'insert',
+        dryRun: true,
+      });
+      expect(again.statusCode).toBe(409);
+      const cancelled = await post(editor, `/${id}/cancel`);
+      expect(cancelled.statusCode).toBe(200);
+      expect(cancelled.json<Envelope<ImportStatus>>().data).toMatchObject({
+        state: 'cancelled',
+        inProgress: false,
+        error: im.cancelled,
+      });
+    } finally {
+      release();
+      hold = null;
+    }
+    const status = await vi.waitFor(async () => {
+      const answer = (await get(editor, `/${id}`)).json<Envelope<ImportStatus>>().data;
+      expect(answer.state).toBe('cancelled');
+      return answer;
+    });
+    // Two batches of three were checked before the hold.
+    expect(status.inserted).toBe(6);
   });
 
   it('is described in OpenAPI, the upload as multipart', async () => {

@@ -59,7 +59,7 @@ export interface ImportQueue {
  */
 export async function openImportQueue(
   context: { store: AppStore; databases: DatabaseRegistry; folder: string; log: FastifyBaseLogger },
-  options: Pick<ImportCheckDeps, 'batchSize'> = {},
+  options: Pick<ImportCheckDeps, 'batchSize' | 'beforeBatch'> = {},
 ): Promise<ImportQueue> {
   const { store, folder, log } = context;
   const restarted = new Date().toISOString();
