@@ -292,22 +292,47 @@ export function openFileReader(file: string, options: ImportOptions): FileReader
   return reader;
 }
 
+/** An empty field is null; a quoted empty one ("") an empty text, as DBUI's export writes them. */
+const emptyAsNull = (value: string, context: { quoting: boolean }) =>
+  value === '' && !context.quoting ? null : value;
+
+/** csv-parse's parser as a transform, with its internal field hook where it has one (see below). */
+interface CsvParserInternals {
+  api?: { __cast?: unknown; state?: { wasQuoting?: boolean } };
+}
+
+/**
+ * csv-parse with an empty unquoted field read as null. Its `cast` option builds a context object for every field,
+ * which made reading 30 times slower (200,000 rows of four fields: 16 s instead of 0.5 s); csv-parse 6's own field
+ * hook (`api.__cast`, called with `cast: true`) is replaced instead, reading only whether the field was quoted. When
+ * a later version lacks that hook, the public `cast` function is used (slow, but the same values); the preview test
+ * pins the values either way.
+ */
+function csvParser(options: ImportOptions) {
+  const common = {
+    delimiter: options.delimiter,
+    quote: options.quote,
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+  };
+  const fast = parse({ ...common, cast: true });
+  const api = (fast as unknown as CsvParserInternals).api;
+  if (api && typeof api.__cast === 'function' && api.state && 'wasQuoting' in api.state) {
+    const state = api.state;
+    api.__cast = (field: string) => [undefined, emptyAsNull(field, { quoting: state.wasQuoting === true })];
+    return fast;
+  }
+  fast.destroy();
+  return parse({ ...common, cast: emptyAsNull });
+}
+
 async function* csvRecords(
   input: fs.ReadStream,
   options: ImportOptions,
   columns: string[],
 ): AsyncGenerator<FileRecord> {
-  const parser = input.pipe(
-    parse({
-      delimiter: options.delimiter,
-      quote: options.quote,
-      bom: true,
-      relax_column_count: true,
-      skip_empty_lines: true,
-      // An empty field is null; a quoted empty one ("") an empty text, as DBUI's export writes them.
-      cast: (value, context) => (value === '' && !context.quoting ? null : value),
-    }),
-  );
+  const parser = input.pipe(csvParser(options));
   input.on('error', (error) => parser.destroy(error));
   let row = 0;
   try {
