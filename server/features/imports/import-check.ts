@@ -161,6 +161,8 @@ class SeenKeys {
 class ImportCheck {
   readonly counts = { inserted: 0, updated: 0, skipped: 0, failed: 0 };
   private readonly keyColumns: Column[];
+  /** The table's other unique indexes whose columns are all mapped: a value may be in the file or the table once. */
+  private readonly uniqueKeys: { columns: Column[] }[] = [];
   private readonly foreignKeys: { columns: Column[]; referenced: string[]; table: Table }[] = [];
 
   constructor(
@@ -175,6 +177,14 @@ class ImportCheck {
     const byName = new Map(mapped.map((m) => [m.column.name, m.column]));
     const key = table.primaryKey.map((name) => byName.get(name));
     this.keyColumns = key.every((column) => column !== undefined) ? (key as Column[]) : [];
+    const primary = JSON.stringify([...table.primaryKey].sort());
+    for (const index of table.indexes) {
+      if (!index.isUnique || index.isPrimaryKey || JSON.stringify([...index.columns].sort()) === primary)
+        continue;
+      const columns = index.columns.map((name) => byName.get(name));
+      if (columns.length > 0 && columns.every((column) => column !== undefined))
+        this.uniqueKeys.push({ columns: columns as Column[] });
+    }
     for (const fk of table.foreignKeys) {
       const columns = fk.columns.map((name) => byName.get(name));
       const target = referenced.get(JSON.stringify([fk.referencedSchema, fk.referencedTable]));
@@ -227,7 +237,7 @@ class ImportCheck {
       this.keyColumns.length > 0 && this.keyColumns.every((column) => row.values[column.name] != null);
     const withKey = rows.filter((row) => keyed(row));
     const earlier = this.seen.record(
-      withKey.map((row) => ({ key: keyText(kind, this.keyColumns, row.values), row: row.row })),
+      withKey.map((row) => ({ key: `k${keyText(kind, this.keyColumns, row.values)}`, row: row.row })),
     );
     for (const row of withKey) {
       const first = earlier.get(row.row);
@@ -238,6 +248,25 @@ class ImportCheck {
           `The key ${shownKey(this.keyColumns, row.values)} is also on row ${first} of the file.`,
         );
     }
+
+    // A unique index's value twice in the file (NULLs are never the same value).
+    this.uniqueKeys.forEach((unique, i) => {
+      const valued = rows.filter(
+        (row) => !row.failed && unique.columns.every((column) => row.values[column.name] != null),
+      );
+      const again = this.seen.record(
+        valued.map((row) => ({ key: `u${i}${keyText(kind, unique.columns, row.values)}`, row: row.row })),
+      );
+      for (const row of valued) {
+        const first = again.get(row.row);
+        if (first !== undefined)
+          this.fail(
+            row,
+            unique.columns[0]?.name ?? null,
+            `${shownKey(unique.columns, row.values)} is also on row ${first} of the file, and must be unique.`,
+          );
+      }
+    });
 
     for (const fk of this.foreignKeys) {
       const pointing = rows.filter(
@@ -277,8 +306,35 @@ class ImportCheck {
       const found = await this.engine.existingKeys(this.table, names, keys);
       existing = new Set(found.map((key) => keyText(kind, this.keyColumns, key)));
     }
+    // A row that would be inserted must not meet a unique index's value already in the table (a row matched by its
+    // key is updated or skipped instead: its own values are not checked against the others').
+    const isExisting = (row: CheckedRow) =>
+      keyed(row) && existing.has(keyText(kind, this.keyColumns, row.values));
+    for (const unique of this.uniqueKeys) {
+      const inserted = rows.filter(
+        (row) =>
+          !row.failed &&
+          !isExisting(row) &&
+          unique.columns.every((column) => row.values[column.name] != null),
+      );
+      if (inserted.length === 0) continue;
+      const names = unique.columns.map((column) => column.name);
+      const found = await this.engine.existingKeys(
+        this.table,
+        names,
+        inserted.map((row) => Object.fromEntries(names.map((name) => [name, row.values[name] ?? null]))),
+      );
+      const taken = new Set(found.map((values) => keyText(kind, unique.columns, values)));
+      for (const row of inserted)
+        if (taken.has(keyText(kind, unique.columns, row.values)))
+          this.fail(
+            row,
+            unique.columns[0]?.name ?? null,
+            `${shownKey(unique.columns, row.values)} is already in the table, and must be unique.`,
+          );
+    }
     for (const row of rows) {
-      if (!row.failed && keyed(row) && existing.has(keyText(kind, this.keyColumns, row.values))) {
+      if (!row.failed && isExisting(row)) {
         if (this.mode === 'upsert') this.counts.updated += 1;
         else if (this.mode === 'skipExisting') this.counts.skipped += 1;
         else

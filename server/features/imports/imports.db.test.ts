@@ -38,10 +38,11 @@ function schemaStatements(): string[] {
   return [
     'create table artist (id integer not null primary key, name varchar(50) not null)',
     'create table track (TrackId bigint not null primary key, Name varchar(10) not null, Milliseconds integer, ' +
-      'ArtistId integer, Note varchar(20), Price decimal(5,2) not null default 0, ' +
-      'constraint fk_track_artist foreign key (ArtistId) references artist (id))',
+      'ArtistId integer, Note varchar(20), Price decimal(5,2) not null default 0, Code varchar(10), ' +
+      'constraint fk_track_artist foreign key (ArtistId) references artist (id), ' +
+      'constraint uq_track_code unique (Code))',
     "insert into artist (id, name) values (1, 'One'), (2, 'Two')",
-    "insert into track (TrackId, Name, Milliseconds, ArtistId) values (1, 'Intro', 10, 1)",
+    "insert into track (TrackId, Name, Milliseconds, ArtistId, Code) values (1, 'Intro', 10, 1, 'C1')",
   ];
 }
 
@@ -459,6 +460,28 @@ describe.each(chosen)('imports on %s', (kind) => {
     });
     // Two batches of three were checked before the hold.
     expect(status.inserted).toBe(6);
+  });
+
+  it('checks the other unique indexes: a value twice in the file, or already in the table for a new row', async () => {
+    const id = await uploaded(
+      'TrackId,Name,Code\n50,a,X1\n51,b,X1\n52,c,C1\n53,d,\n54,e,\n1,f,Z9\n',
+      'codes.csv',
+    );
+    const mapping = { TrackId: named('TrackId'), Name: named('Name'), Code: named('Code') };
+    const status = await dryRun(id, mapping, 'skipExisting');
+    expect(status).toMatchObject({ state: 'done', inserted: 3, skipped: 1, failed: 2 });
+    expect(status.errors).toEqual([
+      {
+        row: 2,
+        column: named('Code'),
+        message: `{"${named('Code')}":"X1"} is also on row 1 of the file, and must be unique.`,
+      },
+      {
+        row: 3,
+        column: named('Code'),
+        message: `{"${named('Code')}":"C1"} is already in the table, and must be unique.`,
+      },
+    ]);
   });
 
   it('is described in OpenAPI, the upload as multipart', async () => {
