@@ -41,6 +41,9 @@ import { viewsRoutes } from './features/views/routes.ts';
 import { exportRoutes } from './features/exports/routes.ts';
 import { bulkRoutes, openBulkQueue } from './features/bulk/routes.ts';
 import type { BulkJobDeps } from './features/bulk/bulk-job.ts';
+import { importRoutes, openImportQueue } from './features/imports/routes.ts';
+import { importsFolder } from './features/imports/import-files.ts';
+import type { ImportCheckDeps } from './features/imports/import-check.ts';
 import { adminRoutes } from './features/admin/routes.ts';
 import { contactRoutes } from './features/contact/routes.ts';
 import { openSecretBox } from './features/account/sealed-secrets.ts';
@@ -81,6 +84,8 @@ export interface AppContext {
   chat?: { answerer?: Answerer; limits?: Partial<ChatLimits> };
   /** Bulk changes' batch size, and a hook before each batch (tests hold a job at a known point). */
   bulk?: Pick<BulkJobDeps, 'batchSize' | 'beforeBatch'>;
+  /** Imports' check batch size and a hook before each batch (tests: a few rows, a run held at a known batch). */
+  imports?: Pick<ImportCheckDeps, 'batchSize' | 'beforeBatch'>;
 }
 
 /** TRUST_PROXY as Fastify takes it: a number of proxies as the hop test proxy-addr applies to one. */
@@ -232,6 +237,14 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   );
   app.addHook('onClose', () => bulk.close());
   await app.register(bulkRoutes({ store, databases: context.databases, queue: bulk }));
+  const imports = await openImportQueue(
+    { store, databases: context.databases, folder: importsFolder(config.dataDir), log: app.log },
+    context.imports,
+  );
+  app.addHook('onClose', () => imports.close());
+  await app.register(
+    importRoutes({ store, databases: context.databases, queue: imports, maxBytes: config.importMaxBytes }),
+  );
   await app.register(viewsRoutes({ store, databases: context.databases, now }));
   await app.register(adminRoutes({ store, databases: context.databases, now, bulkUndo: bulk.undo }));
   await app.register(analyticsRoutes({ store, now, log: app.log, secrets }));

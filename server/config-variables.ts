@@ -31,6 +31,7 @@ export const configVariables: readonly ConfigVariable[] = [
   { name: 'HOST', default: '127.0.0.1' },
   { name: 'DATA_DIR', default: './data' },
   { name: 'EXPORT_DIR', default: null, note: '$DATA_DIR/exports' },
+  { name: 'IMPORT_MAX_BYTES', default: '2147483648' },
   { name: 'APP_DB_URL', default: null, note: 'sqlite:$DATA_DIR/app.db', secret: true },
   { name: 'DATABASES', default: null, note: 'the embedded demo database', secret: true },
   { name: 'ADMIN_USERNAME', default: null, note: 'the first start prints a setup link' },

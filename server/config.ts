@@ -28,6 +28,8 @@ export interface Config {
   /** EXPORT_DIR: where export files are written and downloaded from; instances share it (NFS or similar), so a
    * download reaching any instance finds the file whatever instance's worker wrote it. Default DATA_DIR/exports. */
   exportDir: string;
+  /** IMPORT_MAX_BYTES: the largest file an import may upload (default 2 GiB); a bigger one is refused with 413. */
+  importMaxBytes: number;
   /** APP_DB_URL as given (or its default), and where it points. */
   appDbUrl: string;
   appStore: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
@@ -372,6 +374,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir,
     exportDir: path.resolve(value('EXPORT_DIR') ?? path.join(dataDir, 'exports')),
+    importMaxBytes: intIn('IMPORT_MAX_BYTES', value('IMPORT_MAX_BYTES'), 2 ** 31, 1, 2 ** 50),
     appDbUrl,
     appStore:
       appDbKind === 'sqlite'

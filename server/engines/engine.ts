@@ -224,6 +224,9 @@ export interface DatabaseEngine {
     query: { change: 'update' | 'delete'; rows: RevertRow[] },
     options?: RevertOptions,
   ): Promise<RevertChange[]>;
+  /** Of `keys` (column → value over `columns`, values checked against their columns), the ones rows of `table` hold,
+   * as the database answers them: one statement per batch of keys (existing-keys.ts; issue 39's dry run). */
+  existingKeys(table: Table, columns: string[], keys: Row[]): Promise<Row[]>;
   /** Every row matching the filter in the asked order, as wire values, a chunk at a time, read with a cursor or the
    * driver's streaming query so memory stays flat. The consumer's pace sets the reading pace. */
   streamRows(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<Row[]>;

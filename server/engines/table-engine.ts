@@ -12,6 +12,7 @@ import { streamWatch } from './stream-watch.ts';
 import { buildCatalog } from './table-catalog.ts';
 import { countReferencingRows } from './referencing-rows.ts';
 import { bulkBatch, countBulkRows, readBulkRows, revertBatch } from './bulk-writes.ts';
+import { existingKeys } from './existing-keys.ts';
 import { sql } from 'kysely';
 
 /** How long a read catalog is trusted before it is read again (it is also refreshed on demand). */
@@ -121,6 +122,7 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
     bulkBatch: (table, query, options) => explained(() => bulkBatch(adapter, table, query, options), 'write'),
     revertBatch: (table, query, options) =>
       explained(() => revertBatch(adapter, table, query, options), 'write'),
+    existingKeys: (table, columns, keys) => explained(() => existingKeys(adapter, table, columns, keys)),
     streamRows(table, query, options) {
       const stream = watched(options);
       return explainedStream(stream.watch(streamTableRows(adapter, table, query, stream.options)));

@@ -12,6 +12,7 @@ const appTables = [
   'bulk_jobs',
   'captcha_claims',
   'export_jobs',
+  'import_jobs',
   'oauth_transactions',
   'one_time_codes',
   'passkeys',

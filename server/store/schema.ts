@@ -214,6 +214,36 @@ export interface BulkJobsTable {
   updated_at: Instant;
 }
 
+/** An import of a file into a table (issue 39, migration 0017): the file, how it is read, its last run's state. */
+export interface ImportJobsTable {
+  id: string;
+  user_id: number;
+  database_name: string;
+  schema_name: string;
+  table_name: string;
+  /** The name the file was sent with (shown, never a path). */
+  file_name: string;
+  file_size: ColumnType<number, number, number>;
+  /** How the file is read (ImportOptions) as JSON. */
+  options: string;
+  status: string;
+  /** The last run's body (ImportRunBody) as JSON. */
+  request: string | null;
+  dry_run: Flag | null;
+  percentage: ColumnType<number, number | undefined, number>;
+  inserted: ColumnType<number, number | undefined, number>;
+  updated: ColumnType<number, number | undefined, number>;
+  skipped: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
+  /** The first failures of the last run (ImportFailure[]) as JSON. */
+  errors: string | null;
+  audit_id: number | null;
+  error: string | null;
+  created_at: Instant;
+  updated_at: Instant;
+  ended_at: Instant | null;
+}
+
 /** One batch of rows of a bulk audit entry: each row's key, before and after as JSON (migration 0016). */
 export interface AuditBulkBatchesTable {
   audit_id: number;
@@ -397,6 +427,7 @@ export interface AppDatabase {
   export_jobs: ExportJobsTable;
   audit_log: AuditLogTable;
   bulk_jobs: BulkJobsTable;
+  import_jobs: ImportJobsTable;
   audit_bulk_batches: AuditBulkBatchesTable;
   sign_in_attempts: SignInAttemptsTable;
   recovery_codes: RecoveryCodesTable;

@@ -42,6 +42,8 @@ export interface TestAppOptions {
   chat?: AppContext['chat'];
   /** Bulk changes' batch size and a hook before each batch. */
   bulk?: AppContext['bulk'];
+  /** Imports' check batch size and a hook before each batch. */
+  imports?: AppContext['imports'];
 }
 
 /** A test clock starting at the real time. */
@@ -84,6 +86,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.captcha ? { captcha: options.captcha } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
     ...(options.bulk ? { bulk: options.bulk } : {}),
+    ...(options.imports ? { imports: options.imports } : {}),
     chat: { ...options.chat, limits: { start: 1000, add: 1000, ...options.chat?.limits } },
   });
   await app.ready();

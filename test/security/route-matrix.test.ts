@@ -144,6 +144,15 @@ const rules: Record<string, Rule> = {
   'POST /api/sql/:db/:schema/:table/bulk': 'tableUpdate',
   'GET /api/sql/:db/:schema/:table/bulk/:id': 'signedIn',
   'POST /api/sql/:db/:schema/:table/bulk/:id/cancel': 'signedIn',
+  // Imports (decision 0069): the upload needs the insert right on the table (a run asks again, and an upsert needs
+  // the update right too: imports.db.test.ts); every call about an import answers its owner only, any other caller
+  // the same 404 as for no import, whatever their rights.
+  'POST /api/sql/:db/:schema/:table/import': 'tableInsert',
+  'GET /api/sql/:db/:schema/:table/import/:id/preview': 'signedIn',
+  'POST /api/sql/:db/:schema/:table/import/:id/run': 'signedIn',
+  'GET /api/sql/:db/:schema/:table/import/:id': 'signedIn',
+  'POST /api/sql/:db/:schema/:table/import/:id/cancel': 'signedIn',
+  'GET /api/sql/:db/:schema/:table/import/:id/report': 'signedIn',
   'GET /api/exports/:id/file': 'downloadToken',
   'GET /api/admin/users': 'admin',
   'GET /api/admin/users/:id': 'admin',
@@ -237,6 +246,8 @@ describe.each(securityEngines)('every route on %s', (kind) => {
     const bulkUpdate = { action: 'update', allRows: true, set: { note: 'matrix' } };
     if (pattern.endsWith('/bulk/preview')) return bulkUpdate;
     if (pattern.endsWith('/bulk')) return { ...bulkUpdate, expectedCount: 999999 };
+    // A dry run of an import that does not exist: 404 for whoever gets past authorization.
+    if (pattern.endsWith('/import/:id/run')) return { mapping: { a: 'note' }, mode: 'insert', dryRun: true };
     if (pattern.endsWith('/delete') && pattern.startsWith('/api/sql')) return { id: 1 };
     return {};
   }

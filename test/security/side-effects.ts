@@ -24,6 +24,7 @@ const STORE_TABLES: Record<StoreTable, true> = {
   export_jobs: true,
   audit_log: true,
   bulk_jobs: true,
+  import_jobs: true,
   audit_bulk_batches: true,
   sign_in_attempts: true,
   recovery_codes: true,

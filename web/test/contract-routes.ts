@@ -27,6 +27,7 @@ import { analyticsReport } from '#common/contract/analytics.ts';
 import { chatReply, chatSession, chatTranscript, pagedChats } from '#common/contract/chat.ts';
 import { contactMessage, contactResult, pagedContactMessages } from '#common/contract/contact.ts';
 import { exportStarted, exportStatus } from '#common/contract/exports.ts';
+import { importPreview, importStarted, importStatus } from '#common/contract/imports.ts';
 import { filterPlan } from '#common/contract/filter.ts';
 import { aliveResponse, healthResponse, readyResponse } from '#common/contract/health.ts';
 import {
@@ -108,6 +109,13 @@ export const contractRoutes: readonly ContractRoute[] = [
   }),
   route('GET', '/api/sql/:db/:schema/:table/bulk/:id', bulkStatus),
   route('POST', '/api/sql/:db/:schema/:table/bulk/:id/cancel', bulkStatus),
+  // Imports (issue 39): the upload is multipart; the report is CSV, served raw.
+  route('POST', '/api/sql/:db/:schema/:table/import', importStarted),
+  route('GET', '/api/sql/:db/:schema/:table/import/:id/preview', importPreview),
+  route('POST', '/api/sql/:db/:schema/:table/import/:id/run', importStatus, { successStatus: 202 }),
+  route('GET', '/api/sql/:db/:schema/:table/import/:id', importStatus),
+  route('POST', '/api/sql/:db/:schema/:table/import/:id/cancel', importStatus),
+  route('GET', '/api/sql/:db/:schema/:table/import/:id/report', null),
   // Saved views (issue 36).
   route('GET', '/api/sql/:db/:schema/:table/views', viewList),
   route('POST', '/api/sql/:db/:schema/:table/views', savedView),

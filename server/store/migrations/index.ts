@@ -15,6 +15,7 @@ import * as exportSessions from './0013-export-sessions.ts';
 import * as analyticsCounts from './0014-analytics-counts.ts';
 import * as savedViews from './0015-saved-views.ts';
 import * as bulkChanges from './0016-bulk-changes.ts';
+import * as imports from './0017-imports.ts';
 
 /** Every migration in order. Forward-only: add a new numbered file, never edit a released one. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-analytics-counts': analyticsCounts,
   '0015-saved-views': savedViews,
   '0016-bulk-changes': bulkChanges,
+  '0017-imports': imports,
 };
