@@ -88,7 +88,7 @@ for (const { engine } of engines) {
     await settled(page);
     await expect(dataRows(page).first()).toContainText('Angus Young');
 
-    // The audit trail: the change is one line.
+    // The audit trail: the change is one line in words, and so is its undo.
     await openAdmin(
       page,
       journey.server,
@@ -97,5 +97,10 @@ for (const { engine } of engines) {
       'Audit',
     );
     await expect(page.getByText(/entr(y|ies), newest first/)).toHaveText('1 entry, newest first');
+    await expect(
+      page.getByText(
+        `Set ${db.column('Composer')} = “${COMPOSER}” on ${shown} rows of ${db.table('Track')} where ${db.column('MediaTypeId')} = 1`,
+      ),
+    ).toBeVisible();
   });
 }
