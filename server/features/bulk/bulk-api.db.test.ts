@@ -350,19 +350,23 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     });
   });
 
-  it('undoes a bulk update as one job through the undo call, refused while a row changed since', async () => {
+  it('undoes a bulk update as one job from the row history’s undo, refused while a row changed since', async () => {
+    const fromHistory = (user: TestUser, table = 'item') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/sql/shop/${encodeURIComponent(schema)}/${table}/history/${updateAuditId}/undo`,
+        headers: user.headers,
+      });
     await sql`update item set note = 'other' where id = 9`.execute(engine.db);
     refused(await undo(editor, updateAuditId), 409, bulkMessages.undoChangedSince(['{"id":9}']));
+    refused(await fromHistory(editor), 409, bulkMessages.undoChangedSince(['{"id":9}']));
     await sql`update item set note = 'checked' where id = 9`.execute(engine.db);
+    // The audit trail's call: its author or an administrator; a row's history: whoever holds the right the undo
+    // needs on that table (as for one row), and only at the entry's own table.
     refused(await undo(otherEditor, updateAuditId), 403, undoMessages.notYours);
-    // A row's history does not undo a bulk change: it is undone as a whole from the audit trail.
-    const fromHistory = await t.app.inject({
-      method: 'POST',
-      url: `/api/sql/shop/${encodeURIComponent(schema)}/item/history/${updateAuditId}/undo`,
-      headers: editor.headers,
-    });
-    refused(fromHistory, 409, undoMessages.bulkNotYet);
-    const response = await undo(editor, updateAuditId);
+    refused(await fromHistory(reader), 403, 'You do not have permission to change rows of that table.');
+    refused(await fromHistory(admin, 'pair'), 404, undoMessages.notFound);
+    const response = await fromHistory(editor);
     expect(response.statusCode, response.body).toBe(200);
     const answer = response.json<Envelope<UndoResult>>();
     expect(answer.message).toBe(bulkMessages.undoStarted);
@@ -375,6 +379,7 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     const batches = await bulkBatchesOf(t.store.db, answer.data.undoEntryId, -1, 1000);
     expect(batches.reduce((sum, b) => sum + b.row_count, 0)).toBe(1000);
     refused(await undo(editor, updateAuditId), 409, undoMessages.alreadyUndone(answer.data.undoEntryId));
+    refused(await fromHistory(editor), 409, undoMessages.alreadyUndone(answer.data.undoEntryId));
   });
 
   it('deletes a hand-made selection by key, the referencing rows as their rule says', async () => {
