@@ -135,4 +135,9 @@ export const bulkMessages = {
   restarted:
     'The server restarted while the change was running; the rows changed before are kept and audited.',
   cancelled: 'The change was cancelled; the rows changed before are kept and audited.',
+  /** The job checks its owner's right before each batch: `right` as "change rows of", "delete rows of". */
+  rightLost: (right: string) =>
+    `Your right to ${right} this table was taken away while the change ran; the rows changed before are kept and audited.`,
+  accountLost:
+    'Your account was locked or removed while the change ran; the rows changed before are kept and audited.',
 };

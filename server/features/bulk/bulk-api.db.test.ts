@@ -514,6 +514,81 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     expect(batches.map((b) => b.row_count)).toEqual([50, 50, 15]);
   });
 
+  it('checks its owner’s right before each batch: taken away midway, the job fails keeping the part done', async () => {
+    const owner = await buildUser(t, {
+      links: [tablePath('shop', schema, 'item')],
+      permissions: [{ table: `shop/${schema}/item`, canUpdate: true, canDelete: true }],
+    });
+    const roles = t.store.db.selectFrom('user_roles').select('role_id').where('user_id', '=', owner.userId);
+    /** Runs an update of category a held before `batch`, does `meanwhile`, and answers how it ended. */
+    async function heldWhile(batch: number, note: string, meanwhile: () => Promise<unknown>) {
+      let reached = (): void => undefined;
+      let release = (): void => undefined;
+      const atBatch = new Promise<void>((resolve) => (reached = resolve));
+      hold = { batch, reached, release: new Promise<void>((resolve) => (release = resolve)) };
+      try {
+        const id = await start(owner, { action: 'update', where: inA, set: { note }, expectedCount: 1000 });
+        await atBatch;
+        await meanwhile();
+        release();
+        return await settled(owner, id);
+      } finally {
+        release();
+        hold = null;
+      }
+    }
+
+    const lost = await heldWhile(2, 'lost', () =>
+      t.store.db
+        .updateTable('role_permissions')
+        .set({ can_update: 0 })
+        .where('role_id', 'in', roles)
+        .execute(),
+    );
+    expect(lost.status).toMatchObject({
+      state: 'failed',
+      done: 2 * BATCH,
+      error: bulkMessages.rightLost('change rows of'),
+    });
+    expect(lost.status.error).toBe(
+      'Your right to change rows of this table was taken away while the change ran; the rows changed before are ' +
+        'kept and audited.',
+    );
+    expect(lost.detail).toMatchObject({ status: 'failed', rows: 2 * BATCH });
+    expect(await countWhere("note = 'lost'")).toBe(2 * BATCH);
+    const batches = await bulkBatchesOf(t.store.db, lost.status.auditId ?? 0);
+    expect(batches.map((b) => [b.state, b.row_count])).toEqual([
+      ['done', BATCH],
+      ['done', BATCH],
+    ]);
+    await t.store.db
+      .updateTable('role_permissions')
+      .set({ can_update: 1 })
+      .where('role_id', 'in', roles)
+      .execute();
+
+    const locked = await heldWhile(1, 'locked', () =>
+      t.store.db
+        .updateTable('users')
+        .set({ locked_until: new Date(Date.now() + 3_600_000).toISOString() })
+        .where('id', '=', owner.userId)
+        .execute(),
+    );
+    expect(locked.status).toMatchObject({ state: 'failed', done: BATCH, error: bulkMessages.accountLost });
+    await t.store.db
+      .updateTable('users')
+      .set({ locked_until: null })
+      .where('id', '=', owner.userId)
+      .execute();
+    // Each part done is undone as one (the audit trail's undo call, by an administrator), the later first.
+    for (const auditId of [locked.status.auditId, lost.status.auditId]) {
+      const undone = await undo(admin, auditId ?? 0);
+      expect(undone.statusCode, undone.body).toBe(200);
+      await settled(admin, undone.json<Envelope<UndoResult>>().data.jobId ?? '');
+    }
+    expect(await countWhere("note in ('lost', 'locked')")).toBe(0);
+  });
+
   it('is described in OpenAPI', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
       paths: Record<string, Record<string, { summary: string }>>;
