@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Filter as FilterDocument } from '#common/contract/filter.ts';
-import type { Column, Row, Table } from '#common/contract/sql.ts';
+import type { Column, ForeignKey, Row, Table } from '#common/contract/sql.ts';
 import type { EngineAdapter, Executor, SqlFragment } from './adapter.ts';
 import { engineCapabilities } from './engine-capabilities.ts';
 import { badInput } from './engine-error.ts';
@@ -147,6 +147,41 @@ export async function countBulkRows(
   cap: number,
 ): Promise<number> {
   return countUpTo(adapter, table, cap, selectionPredicate(adapter, table, selection) ?? sql`1 = 1`);
+}
+
+/**
+ * How many rows of `referencing` point through `foreignKey` at the selection's rows, stopping after `cap + 1`: one join
+ * of the selection (its referenced columns, in a derived table so its filter names only this table's columns) with the
+ * referencing table. Cheap only when the referencing columns lead an index (referencingColumnsIndexed): the caller
+ * asks only then.
+ */
+export async function countBulkReferencingRows(
+  adapter: EngineAdapter,
+  table: Table,
+  selection: BulkSelection,
+  referencing: Table,
+  foreignKey: Pick<ForeignKey, 'columns' | 'referencedColumns'>,
+  cap: number,
+): Promise<number> {
+  const predicate = selectionPredicate(adapter, table, selection) ?? sql`1 = 1`;
+  const pairs = foreignKey.columns.map((column, i) => {
+    const referenced = foreignKey.referencedColumns[i];
+    if (referenced === undefined) throw badInput(`The foreign key on ${column} names no referenced column.`);
+    return { column, referenced };
+  });
+  const picked = sql.join(pairs.map((pair) => sql.id(pair.referenced)));
+  const on = sql.join(
+    pairs.map((pair) => sql`${sql.id('r', pair.column)} = ${sql.id('s', pair.referenced)}`),
+    sql` and `,
+  );
+  const from = sql`(select ${picked} from ${sql.id(table.schema, table.name)} where ${predicate}) as s join ${sql.id(referencing.schema, referencing.name)} as r on ${on}`;
+  const inner = engineCapabilities(adapter.kind).capsRowsWithTop
+    ? sql`select top (${cap + 1}) 1 as one from ${from}`
+    : sql`select 1 as one from ${from} ${adapter.limitOffset(cap + 1, 0)}`;
+  const rows = await sql<{
+    n: number | string | bigint;
+  }>`select count(*) as n from (${inner}) as counted`.execute(adapter.db);
+  return Number(rows.rows[0]?.n ?? 0);
 }
 
 async function selectBatch(

@@ -48,6 +48,14 @@ function schemaStatements(kind: Kind): string[] {
       'constraint fk_part_item foreign key (item_id) references item (id) on delete cascade)',
     `create table other (${identity(kind)}, v integer)`,
     'create table pair (a integer not null, b integer not null, v integer, primary key (a, b))',
+    // Rows pointing at items, counted by a delete's preview: through an index (tag), and without one (loose; MariaDB
+    // gives every foreign key an index of its own).
+    'create table tag (id integer primary key, item_id integer, ' +
+      'constraint fk_tag_item foreign key (item_id) references item (id))',
+    'create index ix_tag_item on tag (item_id)',
+    'create index ix_part_item on part (item_id)',
+    'create table loose (id integer primary key, item_id integer, ' +
+      'constraint fk_loose_item foreign key (item_id) references item (id))',
   ];
   const pairs = Array.from({ length: 120 }, (_, i) => `(${Math.floor(i / 10) + 1}, ${(i % 10) + 1}, ${i})`);
   statements.push(`insert into pair (a, b, v) values ${pairs.join(', ')}`);
@@ -58,6 +66,13 @@ function schemaStatements(kind: Kind): string[] {
     statements.push(`insert into item (id, name, qty, category) values ${values.join(', ')}`);
   }
   statements.push("insert into part (id, item_id, label) values (1, 1, 'p1'), (2, 2, 'p2')");
+  // 1,001 tags of item 2999 (past the cap), one of item 2998; one loose row of item 2998.
+  for (let start = 1; start <= 1001; start += 200) {
+    const ids = Array.from({ length: Math.min(200, 1002 - start) }, (_, i) => start + i);
+    statements.push(`insert into tag (id, item_id) values ${ids.map((id) => `(${id}, 2999)`).join(', ')}`);
+  }
+  statements.push('insert into tag (id, item_id) values (1002, 2998)');
+  statements.push('insert into loose (id, item_id) values (1, 2998)');
   statements.push('insert into other (id, v) values (1, 1)');
   return statements;
 }
@@ -227,9 +242,23 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     // may read (the editor's role links item alone).
     expect(answer.references).toEqual([]);
     const asAdmin = await preview(admin, { action: 'delete', keys: [{ id: 1 }] });
-    expect(asAdmin.references).toEqual([
-      { schema, table: 'part', columns: ['item_id'], onDelete: 'cascade' },
-    ]);
+    const byTable = (answer: BulkPreview) =>
+      Object.fromEntries((answer.references ?? []).map((reference) => [reference.table, reference]));
+    expect(byTable(asAdmin)).toEqual({
+      part: { schema, table: 'part', columns: ['item_id'], onDelete: 'cascade', count: 1, capped: false },
+      tag: expect.objectContaining({ schema, table: 'tag', columns: ['item_id'], count: 0, capped: false }),
+      loose: expect.objectContaining({ table: 'loose', count: kind === 'mysql' ? 0 : null, capped: false }),
+    });
+    // Counted over the whole selection, one join a foreign key, up to 1,000 ("1,000+"); without an index not at
+    // all (null), whatever points at the rows.
+    const counted = byTable(
+      await preview(admin, { action: 'delete', where: { column: 'id', op: 'ge', value: 2990 } }),
+    );
+    expect(counted.tag).toMatchObject({ count: 1000, capped: true });
+    expect(counted.part).toMatchObject({ count: 0, capped: false });
+    expect(counted.loose).toMatchObject({ count: kind === 'mysql' ? 1 : null, capped: false });
+    const fewer = byTable(await preview(admin, { action: 'delete', keys: [{ id: 2998 }, { id: 5 }] }));
+    expect(fewer.tag).toMatchObject({ count: 1, capped: false });
     // Item 4 is in category b: a forged key outside the filter is refused, naming it; so is a key of no row.
     refused(
       await post(editor, 'item', '/preview', { action: 'delete', where: inA, keys: [{ id: 3 }, { id: 4 }] }),
