@@ -291,6 +291,51 @@ export interface RevertOptions {
 const writableBack = (table: Table, column: Column) =>
   !isReadOnly(column) && !column.isForeignKey && !rowKey(table).includes(column.name);
 
+/** Parameters one write-back statement stays under: SQL Server takes at most 2,100 a statement. */
+const WRITE_BACK_PARAMETERS = 2000;
+
+/**
+ * The updates that write values back, each row its own (the values an update replaced differ row by row), as few
+ * statements as the parameter limit allows rather than one a row: `set c = case when <key of row 1> then v1 when …
+ * else c end where <keys>`. The else branch is the column itself, so PostgreSQL types the untyped parameters as the
+ * column (a CASE of parameters alone would be text), and a row whose c is not written back keeps its value.
+ */
+function writeBackStatements(
+  adapter: EngineAdapter,
+  table: Table,
+  names: string[],
+  rows: { key: Row; values: Record<string, unknown> }[],
+): { execute(executor: Executor): Promise<unknown> }[] {
+  if (rows.length === 0) return [];
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row.values)))];
+  // Per row at most: its key in each column's WHEN and in the WHERE, and a value a column.
+  const perRow = names.length * (columns.length + 1) + columns.length;
+  const size = Math.max(1, Math.floor(WRITE_BACK_PARAMETERS / perRow));
+  const target = sql.id(table.schema, table.name);
+  const statements = [];
+  for (let start = 0; start < rows.length; start += size) {
+    const chunk = rows.slice(start, start + size);
+    // Only the columns this chunk writes: a CASE needs at least one WHEN.
+    const written = columns.filter((name) => chunk.some((row) => name in row.values));
+    const assignments = written.map((name) => {
+      const whens = chunk
+        .filter((row) => name in row.values)
+        .map((row) => {
+          const value = row.values[name];
+          return sql`when ${keyPredicate(adapter, table, names, row.key)} then ${value === null ? sql`null` : value}`;
+        });
+      return sql`${sql.id(name)} = case ${sql.join(whens, sql` `)} else ${sql.id(name)} end`;
+    });
+    const match = keysMatch(
+      adapter,
+      table,
+      chunk.map((row) => row.key),
+    );
+    statements.push(sql`update ${target} set ${sql.join(assignments)} where ${match}`);
+  }
+  return statements;
+}
+
 /**
  * One batch of an undo of a bulk change, in one transaction: the rows locked and handed to `check`, then an update's
  * rows get back the values it replaced (only the columns it changed that may be written), a delete's rows are
@@ -316,7 +361,7 @@ export async function revertBatch(
     const byKey = new Map(found.map((row) => [keyText(names, row), row]));
     const current = keys.map((key) => byKey.get(keyText(names, key)) ?? null);
     await options.check?.(current);
-    const target = sql.id(table.schema, table.name);
+    const writeBacks: { key: Row; values: Record<string, unknown> }[] = [];
     for (const row of query.rows) {
       const before = row.before;
       if (!before) continue;
@@ -331,19 +376,11 @@ export async function revertBatch(
         const checked = checkValue(column, value);
         values[column.name] = checked === null ? null : adapter.encodeValue(column, checked);
       }
-      if (query.change === 'delete') {
-        await adapter.insertRow(trx, table, values, names);
-      } else if (Object.keys(values).length > 0) {
-        const assignments = sql.join(
-          Object.entries(values).map(
-            ([name, value]) => sql`${sql.id(name)} = ${value === null ? sql`null` : value}`,
-          ),
-        );
-        await sql`update ${target} set ${assignments} where ${keyPredicate(adapter, table, names, row.key)}`.execute(
-          trx,
-        );
-      }
+      if (query.change === 'delete') await adapter.insertRow(trx, table, values, names);
+      else if (Object.keys(values).length > 0) writeBacks.push({ key: row.key, values });
     }
+    for (const statement of writeBackStatements(adapter, table, names, writeBacks))
+      await statement.execute(trx);
     const again = await selectBatch(
       adapter,
       trx,
