@@ -222,6 +222,28 @@ export function readBulkRows(
 
 const keyText = (names: string[], row: Row) => JSON.stringify(names.map((name) => row[name] ?? null));
 
+/** Runs `update <table> <change>` and answers the rows `match` names as the update left them: PostgreSQL answers
+ * them itself (returning), one statement fewer a batch, about a fifth of its time (bench:bulk); the others read them
+ * again in the same transaction. */
+async function updateAndRead(
+  adapter: EngineAdapter,
+  executor: Executor,
+  table: Table,
+  change: SqlFragment,
+  match: SqlFragment,
+): Promise<Record<string, unknown>[]> {
+  const target = sql.id(table.schema, table.name);
+  const columns = selectList(adapter, table);
+  if (adapter.kind === 'postgres')
+    return (
+      await sql<Record<string, unknown>>`update ${target} ${change} returning ${columns}`.execute(executor)
+    ).rows;
+  await sql`update ${target} ${change}`.execute(executor);
+  return (
+    await sql<Record<string, unknown>>`select ${columns} from ${target} where ${match}`.execute(executor)
+  ).rows;
+}
+
 /** One batch of a bulk change in one transaction (see above); answers the rows it changed, in key order. */
 export async function bulkBatch(
   adapter: EngineAdapter,
@@ -250,12 +272,9 @@ export async function bulkBatch(
           return sql`${sql.id(name)} = ${adapter.encodeValue(column, value)}`;
         }),
       );
-      await sql`update ${target} set ${assignments} where ${match}`.execute(trx);
-      const again = await sql<
-        Record<string, unknown>
-      >`select ${selectList(adapter, table)} from ${target} where ${match}`.execute(trx);
+      const again = await updateAndRead(adapter, trx, table, sql`set ${assignments} where ${match}`, match);
       const afterByKey = new Map(
-        again.rows.map((raw) => {
+        again.map((raw) => {
           const row = decodeRow(adapter, table, raw);
           return [keyText(names, row), row] as const;
         }),
