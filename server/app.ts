@@ -225,17 +225,19 @@ export async function buildApp(context: AppContext): Promise<FastifyInstance> {
   await app.register(exportRoutes(context));
   // Page cursors are signed with a key derived from the secret key: instances sharing SECRET_KEY accept each other's.
   // With REDIS_URL an administrator's catalog refresh reaches every instance (features/sql/catalog-refresh.ts).
-  await app.register(
-    sqlRoutes(store, context.databases, {
-      secretKey: loadSecretKey(context.config),
-      redisUrl: config.redisUrl,
-    }),
-  );
+  // Bulk changes' queue first: both undo calls (the audit trail's and a row history's) start a bulk entry's undo on it.
   const bulk = await openBulkQueue(
     { store, databases: context.databases, redisUrl: config.redisUrl, log: app.log },
     context.bulk,
   );
   app.addHook('onClose', () => bulk.close());
+  await app.register(
+    sqlRoutes(store, context.databases, {
+      secretKey: loadSecretKey(context.config),
+      redisUrl: config.redisUrl,
+      bulkUndo: bulk.undo,
+    }),
+  );
   await app.register(bulkRoutes({ store, databases: context.databases, queue: bulk }));
   const imports = await openImportQueue(
     { store, databases: context.databases, folder: importsFolder(config.dataDir), log: app.log },

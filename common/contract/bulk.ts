@@ -14,6 +14,8 @@ export const BULK_COUNT_CAP = 1_000_000;
 export const BULK_SAMPLE_SIZE = 20;
 /** Keys a hand-made selection may name; a bigger set is chosen by its filter. */
 export const BULK_KEYS_LIMIT = 1000;
+/** A delete's preview counts the rows pointing at the selection up to this per foreign key: "1,000+" above. */
+export const BULK_REFERENCES_COUNT_CAP = 1000;
 
 export const bulkAction = z.enum(['update', 'delete']);
 export type BulkAction = z.infer<typeof bulkAction>;
@@ -70,6 +72,16 @@ export const bulkReference = z.object({
   table: z.string().describe('A table the caller may read whose foreign key points at this table'),
   columns: z.array(z.string()),
   onDelete: onDeleteRule,
+  count: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe(
+      `Rows of that table pointing at the rows to delete, up to ${BULK_REFERENCES_COUNT_CAP} (then capped); null ` +
+        'when not counted (its columns lead no index, so counting would scan it)',
+    ),
+  capped: z.boolean().optional().describe(`True when there are more than ${BULK_REFERENCES_COUNT_CAP}`),
 });
 export type BulkReference = z.infer<typeof bulkReference>;
 
@@ -86,7 +98,8 @@ export const bulkPreview = z.object({
     .array(bulkReference)
     .optional()
     .describe(
-      'For a delete: the foreign keys of readable tables that point at this table, with their ON DELETE rule',
+      'For a delete: the foreign keys of readable tables that point at this table, with their ON DELETE rule and ' +
+        'how many of their rows point at the rows to delete',
     ),
 });
 export type BulkPreview = z.infer<typeof bulkPreview>;
@@ -135,4 +148,9 @@ export const bulkMessages = {
   restarted:
     'The server restarted while the change was running; the rows changed before are kept and audited.',
   cancelled: 'The change was cancelled; the rows changed before are kept and audited.',
+  /** The job checks its owner's right before each batch: `right` as "change rows of", "delete rows of". */
+  rightLost: (right: string) =>
+    `Your right to ${right} this table was taken away while the change ran; the rows changed before are kept and audited.`,
+  accountLost:
+    'Your account was locked or removed while the change ran; the rows changed before are kept and audited.',
 };

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Filter as FilterDocument, FilterPlan } from '#common/contract/filter.ts';
-import type { CellValue, Filter, PageResult, Row, Table } from '#common/contract/sql.ts';
+import type { CellValue, Filter, ForeignKey, PageResult, Row, Table } from '#common/contract/sql.ts';
 import type { ForeignKeyLabels } from '#common/contract/labels.ts';
 import type {
   BulkBatchOptions,
@@ -209,6 +209,15 @@ export interface DatabaseEngine {
   /** Bulk changes (issue 38, bulk-writes.ts): the rows of a filter narrowed to explicit keys, counted up to
    * `cap + 1` (the filter and keys checked: a 400 naming what is wrong). */
   countBulk(table: Table, selection: BulkSelection, cap: number): Promise<number>;
+  /** How many rows of `referencing` point through `foreignKey` at the selection's rows, up to `cap + 1`: one join
+   * (bulk-writes.ts countBulkReferencingRows; ask only when the referencing columns lead an index). */
+  countBulkReferencing(
+    table: Table,
+    selection: BulkSelection,
+    referencing: Table,
+    foreignKey: Pick<ForeignKey, 'columns' | 'referencedColumns'>,
+    cap: number,
+  ): Promise<number>;
   /** The selection's first `limit` rows in key order after `after` (the preview's sample). */
   readBulk(
     table: Table,

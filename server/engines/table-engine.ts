@@ -11,7 +11,13 @@ import { countStreamRows, streamTableCsv, streamTableJsonLines, streamTableRows 
 import { streamWatch } from './stream-watch.ts';
 import { buildCatalog } from './table-catalog.ts';
 import { countReferencingRows } from './referencing-rows.ts';
-import { bulkBatch, countBulkRows, readBulkRows, revertBatch } from './bulk-writes.ts';
+import {
+  bulkBatch,
+  countBulkReferencingRows,
+  countBulkRows,
+  readBulkRows,
+  revertBatch,
+} from './bulk-writes.ts';
 import { existingKeys } from './existing-keys.ts';
 import { sql } from 'kysely';
 
@@ -118,6 +124,8 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
     foreignKeyLabels: (table, readable, rows) =>
       explained(() => foreignKeyLabels(adapter, table, readable, rows)),
     countBulk: (table, selection, cap) => explained(() => countBulkRows(adapter, table, selection, cap)),
+    countBulkReferencing: (table, selection, referencing, foreignKey, cap) =>
+      explained(() => countBulkReferencingRows(adapter, table, selection, referencing, foreignKey, cap)),
     readBulk: (table, query) => explained(() => readBulkRows(adapter, table, query)),
     bulkBatch: (table, query, options) => explained(() => bulkBatch(adapter, table, query, options), 'write'),
     revertBatch: (table, query, options) =>

@@ -17,7 +17,7 @@ import {
 import { sharedSecret } from '#server/store/settings.ts';
 import { orphanExportFiles, removeExportFile } from './export-files.ts';
 import { exportJob, type ExportJobDeps, type ExportPayload } from './export-job.ts';
-import { inProcessRunner } from './in-process-runner.ts';
+import { chooseRunner } from './choose-runner.ts';
 import type { JobRunner, StopReason } from './job-runner.ts';
 
 /*
@@ -92,7 +92,6 @@ export async function openExportQueue(context: ExportQueueContext): Promise<Expo
     for (const job of jobs) await removeExportFile(exportDir, job.id, job.format);
   };
 
-  let runner: JobRunner<ExportPayload>;
   if (context.redisUrl) {
     // Other instances may be running jobs of this queue: only jobs whose heartbeat stopped lost their worker.
     await failAndRemove(
@@ -101,24 +100,21 @@ export async function openExportQueue(context: ExportQueueContext): Promise<Expo
         states: ['running'],
       }),
     );
-    // Loaded only when REDIS_URL asks for it: BullMQ and ioredis take a third of a second to load.
-    const { bullmqRunner } = await import('./bullmq-runner.ts');
-    runner = bullmqRunner(definition, {
-      redisUrl: context.redisUrl,
-      queueName: await exportQueueName(store),
-      concurrency: CONCURRENCY,
-      log,
-      onAbandoned: async (id) => {
-        const job = await findExportJob(store.db, id);
-        if (job && (await endExport(store.db, id, 'failed', em.restarted, iso())))
-          await removeExportFile(exportDir, id, job.format);
-      },
-    });
   } else {
     // In-process jobs live in this process only: whatever had not ended was interrupted by the restart.
     await failAndRemove(await failUnfinishedExports(store.db, em.restarted, iso()));
-    runner = inProcessRunner(definition, { concurrency: CONCURRENCY, log });
   }
+  const runner: JobRunner<ExportPayload> = await chooseRunner(definition, {
+    redisUrl: context.redisUrl,
+    queueName: () => exportQueueName(store),
+    concurrency: CONCURRENCY,
+    log,
+    onAbandoned: async (id) => {
+      const job = await findExportJob(store.db, id);
+      if (job && (await endExport(store.db, id, 'failed', em.restarted, iso())))
+        await removeExportFile(exportDir, id, job.format);
+    },
+  });
 
   /** Fails the jobs that have not ended but whose session no longer lives (no one can reach them, and one would hold
    * its owner's next export back) and deletes their files; `userId`: only that user's. */

@@ -107,18 +107,19 @@ export async function setBulkRowsDone(db: Db, id: string, rowsDone: number): Pro
   await db.updateTable('bulk_jobs').set({ rows_done: rowsDone }).where('id', '=', id).execute();
 }
 
-/** Fails every job that has not ended and whose heartbeat is older than `staleBefore` (a restart: in-process jobs end
- * with their process); answers their ids. */
+/** Fails every job in `states` (by default every one that has not ended) whose heartbeat is older than `staleBefore`
+ * (a restart: in-process jobs end with their process); answers their ids. */
 export async function failUnfinishedBulkJobs(
   db: Db,
   error: string,
   now: string,
   staleBefore: string = now,
+  states: BulkJobState[] = activeStates,
 ): Promise<string[]> {
   const jobs = await db
     .selectFrom('bulk_jobs')
     .select('id')
-    .where('status', 'in', activeStates)
+    .where('status', 'in', states)
     .where('updated_at', '<=', staleBefore)
     .execute();
   for (const job of jobs) await endBulkJob(db, job.id, { status: 'failed', error }, now);

@@ -9,7 +9,7 @@ import { tablePath } from '#common/links.ts';
 import { NO_RIGHTS, tablePermissions, type TableRef } from '#server/access/policy.ts';
 import type { AuditContext } from './audit-intents.ts';
 import { parsedDetail } from './audit-service.ts';
-import { canUndo, changeOf, undoChangeOfTable } from './undo-service.ts';
+import { canUndo, changeOf, undoChangeOfTable, type BulkUndoStarter } from './undo-service.ts';
 import { auditOfKey, undosOf, type StoredAuditEntry } from '#server/store/audit.ts';
 import { z } from 'zod';
 import { auditedRow, keyOf, type DataChange } from './row-audit.ts';
@@ -108,7 +108,7 @@ export async function rowHistory(
 /** POST …/history/{id}/undo: undoes one change of this table, for a caller who may read the table and holds the
  * right the undo needs (undo-service.ts decides the rest, as for the audit trail's undo). */
 export async function undoRowChange(
-  context: AuditContext,
+  context: AuditContext & { bulkUndo?: BulkUndoStarter | undefined },
   caller: Caller,
   ref: TableRef,
   id: number,

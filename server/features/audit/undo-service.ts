@@ -41,8 +41,9 @@ export const undoMessages = {
   notFound: 'That audit entry was not found.',
   notYours: 'You can undo only your own changes.',
   notDataChange: 'Only data changes (data.insert, data.update, data.delete) can be undone.',
-  /** Issue 38: a bulk change's entry (data.bulk) is undone as a whole, as a job, by the audit trail's undo call. */
-  bulkNotYet: 'A bulk change is undone as a whole from the audit trail (its undo call), not from here.',
+  /** Issue 38: a bulk change's entry (data.bulk) is undone as a whole, as a job; said only by a call given no way to
+   * start jobs (the app gives both undo calls one). */
+  bulkNeedsJob: 'A bulk change is undone as a whole, as a job, which this call cannot start.',
   noTable: 'This entry does not name a table, so it cannot be undone.',
   noRow: 'This entry does not record the row, so it cannot be undone.',
   noKey: 'The table has no key, so the added row cannot be told from the others.',
@@ -270,7 +271,7 @@ async function refuseOthers(context: AuditContext, caller: Caller, entry: Stored
  * not still an intent, of a table. */
 function undoTarget(entry: StoredAuditEntry): { change: DataChange; ref: TableRef } {
   const change = changeOf(entry.action);
-  if (entry.action === 'data.bulk') throw new ApiError(409, undoMessages.bulkNotYet);
+  if (entry.action === 'data.bulk') throw new ApiError(409, undoMessages.bulkNeedsJob);
   if (!change) throw new ApiError(409, undoMessages.notDataChange);
   if (entry.state === 'pending') throw new ApiError(409, undoMessages.notConfirmed);
   const ref = tableOf(entry.target);
@@ -376,10 +377,12 @@ export async function undoChange(
 
 /**
  * POST api/sql/{db}/{schema}/{table}/history/{id}/undo: undoes one data change of that table (the caller's links
- * were checked by the data API); an entry of another table is not found here.
+ * were checked by the data API); an entry of another table is not found here. A bulk change's entry starts the same
+ * undo job as the audit trail's call (`bulkUndo`), under the rule of this call: anyone holding the right the undo
+ * needs on the table.
  */
 export async function undoChangeOfTable(
-  context: AuditContext,
+  context: AuditContext & { bulkUndo?: BulkUndoStarter | undefined },
   caller: Caller,
   ref: TableRef,
   id: number,
@@ -387,6 +390,7 @@ export async function undoChangeOfTable(
   const entry = await findAudit(context.store.db, id);
   if (!entry || entry.target !== tablePath(ref.database, ref.schema, ref.table))
     throw new ApiError(404, undoMessages.notFound);
+  if (entry.action === 'data.bulk' && context.bulkUndo) return context.bulkUndo(caller, entry);
   return undoEntry(context, caller, entry);
 }
 

@@ -48,6 +48,14 @@ function schemaStatements(kind: Kind): string[] {
       'constraint fk_part_item foreign key (item_id) references item (id) on delete cascade)',
     `create table other (${identity(kind)}, v integer)`,
     'create table pair (a integer not null, b integer not null, v integer, primary key (a, b))',
+    // Rows pointing at items, counted by a delete's preview: through an index (tag), and without one (loose; MariaDB
+    // gives every foreign key an index of its own).
+    'create table tag (id integer primary key, item_id integer, ' +
+      'constraint fk_tag_item foreign key (item_id) references item (id))',
+    'create index ix_tag_item on tag (item_id)',
+    'create index ix_part_item on part (item_id)',
+    'create table loose (id integer primary key, item_id integer, ' +
+      'constraint fk_loose_item foreign key (item_id) references item (id))',
   ];
   const pairs = Array.from({ length: 120 }, (_, i) => `(${Math.floor(i / 10) + 1}, ${(i % 10) + 1}, ${i})`);
   statements.push(`insert into pair (a, b, v) values ${pairs.join(', ')}`);
@@ -58,6 +66,13 @@ function schemaStatements(kind: Kind): string[] {
     statements.push(`insert into item (id, name, qty, category) values ${values.join(', ')}`);
   }
   statements.push("insert into part (id, item_id, label) values (1, 1, 'p1'), (2, 2, 'p2')");
+  // 1,001 tags of item 2999 (past the cap), one of item 2998; one loose row of item 2998.
+  for (let start = 1; start <= 1001; start += 200) {
+    const ids = Array.from({ length: Math.min(200, 1002 - start) }, (_, i) => start + i);
+    statements.push(`insert into tag (id, item_id) values ${ids.map((id) => `(${id}, 2999)`).join(', ')}`);
+  }
+  statements.push('insert into tag (id, item_id) values (1002, 2998)');
+  statements.push('insert into loose (id, item_id) values (1, 2998)');
   statements.push('insert into other (id, v) values (1, 1)');
   return statements;
 }
@@ -227,9 +242,23 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     // may read (the editor's role links item alone).
     expect(answer.references).toEqual([]);
     const asAdmin = await preview(admin, { action: 'delete', keys: [{ id: 1 }] });
-    expect(asAdmin.references).toEqual([
-      { schema, table: 'part', columns: ['item_id'], onDelete: 'cascade' },
-    ]);
+    const byTable = (answer: BulkPreview) =>
+      Object.fromEntries((answer.references ?? []).map((reference) => [reference.table, reference]));
+    expect(byTable(asAdmin)).toEqual({
+      part: { schema, table: 'part', columns: ['item_id'], onDelete: 'cascade', count: 1, capped: false },
+      tag: expect.objectContaining({ schema, table: 'tag', columns: ['item_id'], count: 0, capped: false }),
+      loose: expect.objectContaining({ table: 'loose', count: kind === 'mysql' ? 0 : null, capped: false }),
+    });
+    // Counted over the whole selection, one join a foreign key, up to 1,000 ("1,000+"); without an index not at
+    // all (null), whatever points at the rows.
+    const counted = byTable(
+      await preview(admin, { action: 'delete', where: { column: 'id', op: 'ge', value: 2990 } }),
+    );
+    expect(counted.tag).toMatchObject({ count: 1000, capped: true });
+    expect(counted.part).toMatchObject({ count: 0, capped: false });
+    expect(counted.loose).toMatchObject({ count: kind === 'mysql' ? 1 : null, capped: false });
+    const fewer = byTable(await preview(admin, { action: 'delete', keys: [{ id: 2998 }, { id: 5 }] }));
+    expect(fewer.tag).toMatchObject({ count: 1, capped: false });
     // Item 4 is in category b: a forged key outside the filter is refused, naming it; so is a key of no row.
     refused(
       await post(editor, 'item', '/preview', { action: 'delete', where: inA, keys: [{ id: 3 }, { id: 4 }] }),
@@ -350,19 +379,23 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     });
   });
 
-  it('undoes a bulk update as one job through the undo call, refused while a row changed since', async () => {
+  it('undoes a bulk update as one job from the row history’s undo, refused while a row changed since', async () => {
+    const fromHistory = (user: TestUser, table = 'item') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/sql/shop/${encodeURIComponent(schema)}/${table}/history/${updateAuditId}/undo`,
+        headers: user.headers,
+      });
     await sql`update item set note = 'other' where id = 9`.execute(engine.db);
     refused(await undo(editor, updateAuditId), 409, bulkMessages.undoChangedSince(['{"id":9}']));
+    refused(await fromHistory(editor), 409, bulkMessages.undoChangedSince(['{"id":9}']));
     await sql`update item set note = 'checked' where id = 9`.execute(engine.db);
+    // The audit trail's call: its author or an administrator; a row's history: whoever holds the right the undo
+    // needs on that table (as for one row), and only at the entry's own table.
     refused(await undo(otherEditor, updateAuditId), 403, undoMessages.notYours);
-    // A row's history does not undo a bulk change: it is undone as a whole from the audit trail.
-    const fromHistory = await t.app.inject({
-      method: 'POST',
-      url: `/api/sql/shop/${encodeURIComponent(schema)}/item/history/${updateAuditId}/undo`,
-      headers: editor.headers,
-    });
-    refused(fromHistory, 409, undoMessages.bulkNotYet);
-    const response = await undo(editor, updateAuditId);
+    refused(await fromHistory(reader), 403, 'You do not have permission to change rows of that table.');
+    refused(await fromHistory(admin, 'pair'), 404, undoMessages.notFound);
+    const response = await fromHistory(editor);
     expect(response.statusCode, response.body).toBe(200);
     const answer = response.json<Envelope<UndoResult>>();
     expect(answer.message).toBe(bulkMessages.undoStarted);
@@ -375,6 +408,7 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     const batches = await bulkBatchesOf(t.store.db, answer.data.undoEntryId, -1, 1000);
     expect(batches.reduce((sum, b) => sum + b.row_count, 0)).toBe(1000);
     refused(await undo(editor, updateAuditId), 409, undoMessages.alreadyUndone(answer.data.undoEntryId));
+    refused(await fromHistory(editor), 409, undoMessages.alreadyUndone(answer.data.undoEntryId));
   });
 
   it('deletes a hand-made selection by key, the referencing rows as their rule says', async () => {
@@ -507,6 +541,81 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     expect(left.rows.map((r) => Number(r.v))).toEqual([0, 1, 2, 3, 4]);
     const batches = await bulkBatchesOf(t.store.db, ended.auditId ?? 0);
     expect(batches.map((b) => b.row_count)).toEqual([50, 50, 15]);
+  });
+
+  it('checks its owner’s right before each batch: taken away midway, the job fails keeping the part done', async () => {
+    const owner = await buildUser(t, {
+      links: [tablePath('shop', schema, 'item')],
+      permissions: [{ table: `shop/${schema}/item`, canUpdate: true, canDelete: true }],
+    });
+    const roles = t.store.db.selectFrom('user_roles').select('role_id').where('user_id', '=', owner.userId);
+    /** Runs an update of category a held before `batch`, does `meanwhile`, and answers how it ended. */
+    async function heldWhile(batch: number, note: string, meanwhile: () => Promise<unknown>) {
+      let reached = (): void => undefined;
+      let release = (): void => undefined;
+      const atBatch = new Promise<void>((resolve) => (reached = resolve));
+      hold = { batch, reached, release: new Promise<void>((resolve) => (release = resolve)) };
+      try {
+        const id = await start(owner, { action: 'update', where: inA, set: { note }, expectedCount: 1000 });
+        await atBatch;
+        await meanwhile();
+        release();
+        return await settled(owner, id);
+      } finally {
+        release();
+        hold = null;
+      }
+    }
+
+    const lost = await heldWhile(2, 'lost', () =>
+      t.store.db
+        .updateTable('role_permissions')
+        .set({ can_update: 0 })
+        .where('role_id', 'in', roles)
+        .execute(),
+    );
+    expect(lost.status).toMatchObject({
+      state: 'failed',
+      done: 2 * BATCH,
+      error: bulkMessages.rightLost('change rows of'),
+    });
+    expect(lost.status.error).toBe(
+      'Your right to change rows of this table was taken away while the change ran; the rows changed before are ' +
+        'kept and audited.',
+    );
+    expect(lost.detail).toMatchObject({ status: 'failed', rows: 2 * BATCH });
+    expect(await countWhere("note = 'lost'")).toBe(2 * BATCH);
+    const batches = await bulkBatchesOf(t.store.db, lost.status.auditId ?? 0);
+    expect(batches.map((b) => [b.state, b.row_count])).toEqual([
+      ['done', BATCH],
+      ['done', BATCH],
+    ]);
+    await t.store.db
+      .updateTable('role_permissions')
+      .set({ can_update: 1 })
+      .where('role_id', 'in', roles)
+      .execute();
+
+    const locked = await heldWhile(1, 'locked', () =>
+      t.store.db
+        .updateTable('users')
+        .set({ locked_until: new Date(Date.now() + 3_600_000).toISOString() })
+        .where('id', '=', owner.userId)
+        .execute(),
+    );
+    expect(locked.status).toMatchObject({ state: 'failed', done: BATCH, error: bulkMessages.accountLost });
+    await t.store.db
+      .updateTable('users')
+      .set({ locked_until: null })
+      .where('id', '=', owner.userId)
+      .execute();
+    // Each part done is undone as one (the audit trail's undo call, by an administrator), the later first.
+    for (const auditId of [locked.status.auditId, lost.status.auditId]) {
+      const undone = await undo(admin, auditId ?? 0);
+      expect(undone.statusCode, undone.body).toBe(200);
+      await settled(admin, undone.json<Envelope<UndoResult>>().data.jobId ?? '');
+    }
+    expect(await countWhere("note in ('lost', 'locked')")).toBe(0);
   });
 
   it('is described in OpenAPI', async () => {

@@ -8,9 +8,12 @@ import type { BulkRowChange, BulkSelection, RevertChange } from '#server/engines
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
+import { mayAccessTable, type TableAction } from '#server/access/policy.ts';
 import type { JobDefinition } from '#server/jobs/job-runner.ts';
 import { stopReasonOf } from '#server/jobs/job-runner.ts';
 import type { AppStore } from '#server/store/app-store.ts';
+import { linksOfUser, userIsAdmin } from '#server/store/roles.ts';
+import { findUserById } from '#server/store/users.ts';
 import { findAudit, setAuditDetail, writeAudit } from '#server/store/audit.ts';
 import {
   bulkBatchesOf,
@@ -78,6 +81,39 @@ function auditedRows(table: Table, changes: BulkRowChange[]): string {
       after: auditedRow(table, change.after),
     })),
   );
+}
+
+/** The right each batch needs, in the words of its refusal. */
+const RIGHT_WORDS: Record<Exclude<TableAction, 'read'>, string> = {
+  update: 'change rows of',
+  delete: 'delete rows of',
+  insert: 'add rows to',
+};
+
+/**
+ * Why the job's owner may no longer go on, or null: checked before each batch with the policy the calls use (the
+ * table's links and CanUpdate/CanDelete, or for an undo the right the opposite change needs), read afresh from the
+ * app store (an administrator's change of roles or a lock lands within one batch), and the account still there and
+ * not locked.
+ */
+export async function rightLost(
+  store: AppStore,
+  job: Pick<BulkJobRow, 'user_id' | 'database_name' | 'schema_name' | 'table_name'>,
+  action: Exclude<TableAction, 'read'>,
+  now: Date,
+): Promise<string | null> {
+  const user = await findUserById(store.db, job.user_id);
+  if (!user || (user.locked_until !== null && user.locked_until > now.toISOString()))
+    return bulkMessages.accountLost;
+  const account = {
+    userId: job.user_id,
+    isAdmin: await userIsAdmin(store.db, job.user_id),
+    links: await linksOfUser(store.db, job.user_id),
+  };
+  const ref = { database: job.database_name, schema: job.schema_name, table: job.table_name };
+  return (await mayAccessTable(store, account, ref, action))
+    ? null
+    : bulkMessages.rightLost(RIGHT_WORDS[action]);
 }
 
 /** Whether a batch whose record was written committed, told by its first row (as the intent resolver decides for one
@@ -214,6 +250,11 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
         break;
       }
       await deps.beforeBatch?.(batch);
+      const lost = await rightLost(store, job, request.action, new Date());
+      if (lost) {
+        outcome = { status: 'failed', error: lost };
+        break;
+      }
       const limit = singly > 0 ? 1 : batchSize;
       let recorded: BulkRowChange[] | null = null;
       const number = batch;
@@ -260,13 +301,18 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
         // It committed after all (only its answer was lost): carried on as a success.
         changes = made;
       }
-      if (changes.length > 0 && recorded !== null) await settleBulkBatch(store.db, auditId, number, true);
+      const settle = changes.length > 0 && recorded !== null;
       batch += 1;
       done += changes.length;
       if (singly > 0) singly -= 1;
       const last = changes.at(-1);
       if (last) after = keyOf(table, last.before);
-      if (!(await recordBulkProgress(store.db, job.id, done, now()))) {
+      // The batch's record done and the job's progress in one write of the app store (one sync of its disk, not two).
+      const running = await store.db.transaction().execute(async (trx) => {
+        if (settle) await settleBulkBatch(trx, auditId, number, true);
+        return recordBulkProgress(trx, job.id, done, now());
+      });
+      if (!running) {
         outcome = { status: 'cancelled', error: bulkMessages.cancelled };
         break;
       }
@@ -310,6 +356,11 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
         break;
       }
       await deps.beforeBatch?.(number);
+      const lost = await rightLost(store, job, request.change === 'update' ? 'update' : 'insert', new Date());
+      if (lost) {
+        outcome = { status: 'failed', error: lost };
+        break;
+      }
       const rows = revertRows(next.rows);
       // Set from the engine's callback (an object: the compiler does not follow assignments made inside it).
       const held: { made: RevertChange[] | null } = { made: null };

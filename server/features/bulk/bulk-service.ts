@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   BULK_COUNT_CAP,
+  BULK_REFERENCES_COUNT_CAP,
   BULK_SAMPLE_SIZE,
   bulkMessages,
   type BulkPreview,
@@ -14,6 +15,7 @@ import type { Row, Table } from '#common/contract/sql.ts';
 import { visibleTables, type TableRef } from '#server/access/policy.ts';
 import { openTable, type Caller, type TableAccessContext } from '#server/access/table-access.ts';
 import { bulkKey, checkBulkSet, type BulkSelection } from '#server/engines/bulk-writes.ts';
+import { referencingColumnsIndexed } from '#server/engines/referencing-rows.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { badInput, EngineError } from '#server/engines/engine-error.ts';
 import type { JobRunner } from '#server/jobs/job-runner.ts';
@@ -94,17 +96,26 @@ async function countOf(opened: OpenedBulk): Promise<{ count: number; capped: boo
     : { count: counted, capped: false };
 }
 
-/** The foreign keys of tables the caller may read that point at this table, with their ON DELETE rule. */
-async function referencesTo(engine: DatabaseEngine, caller: Caller, ref: TableRef, table: Table) {
+/** The foreign keys of tables the caller may read that point at this table, with their ON DELETE rule and how many
+ * of their rows point at the selection: counted only where the referencing columns lead an index (one join per
+ * foreign key, stopping after BULK_REFERENCES_COUNT_CAP), else null, as the References call decides (0065). */
+async function referencesTo(opened: OpenedBulk, caller: Caller, ref: TableRef) {
+  const { engine, table, selection } = opened;
   const answers: BulkReference[] = [];
   for (const referencing of visibleTables(caller.account, ref.database, await engine.catalog())) {
     for (const fk of referencing.foreignKeys) {
       if (fk.referencedSchema !== table.schema || fk.referencedTable !== table.name) continue;
+      const count = referencingColumnsIndexed(referencing, fk.columns)
+        ? await engine.countBulkReferencing(table, selection, referencing, fk, BULK_REFERENCES_COUNT_CAP)
+        : null;
+      const capped = count !== null && count > BULK_REFERENCES_COUNT_CAP;
       answers.push({
         schema: referencing.schema,
         table: referencing.name,
         columns: fk.columns,
         onDelete: fk.onDelete,
+        count: capped ? BULK_REFERENCES_COUNT_CAP : count,
+        capped,
       });
     }
   }
@@ -130,8 +141,7 @@ export async function previewBulk(
     after: opened.set === null ? null : { ...before, ...opened.set },
   }));
   const preview: BulkPreview = { count, capped, sample };
-  if (body.action === 'delete')
-    preview.references = await referencesTo(opened.engine, caller, ref, opened.table);
+  if (body.action === 'delete') preview.references = await referencesTo(opened, caller, ref);
   return preview;
 }
 

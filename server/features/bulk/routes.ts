@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   bulkCountChanged,
@@ -14,13 +15,14 @@ import { tableParams } from '#common/contract/sql.ts';
 import { callerOf, refOf } from '#server/access/table-access.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import type { FastifyBaseLogger } from 'fastify';
-import { inProcessRunner } from '#server/jobs/in-process-runner.ts';
+import { chooseRunner } from '#server/jobs/choose-runner.ts';
 import type { JobRunner } from '#server/jobs/job-runner.ts';
 import type { BulkUndoStarter } from '#server/features/audit/undo-service.ts';
 import { success } from '#server/plugins/error-envelope.ts';
 import { requireSignedIn } from '#server/plugins/session.ts';
 import type { AppStore } from '#server/store/app-store.ts';
-import { failUnfinishedBulkJobs } from '#server/store/bulk-jobs.ts';
+import { endBulkJob, failUnfinishedBulkJobs } from '#server/store/bulk-jobs.ts';
+import { sharedSecret } from '#server/store/settings.ts';
 import { bulkMessages } from '#common/contract/bulk.ts';
 import { bulkJob, recoverBulkJobs, type BulkJobDeps, type BulkPayload } from './bulk-job.ts';
 import { bulkUndoStarter } from './bulk-undo.ts';
@@ -44,29 +46,54 @@ export interface BulkQueue {
   close(): Promise<void>;
 }
 
-/** Opens the bulk changes' runner (in-process); the jobs a restart interrupted are failed and their pending batches
- * settled in the background. */
+/** The BullMQ queue of an app store's bulk changes: every instance sharing the store shares it (its name is kept in
+ * the store, as the exports' is). */
+export async function bulkQueueName(store: AppStore): Promise<string> {
+  return `dbui-bulk-${await sharedSecret(store.db, 'bulk-queue', () => randomUUID())}`;
+}
+
+/** Opens the bulk changes' runner (in-process, or BullMQ with REDIS_URL, as exports choose); the jobs a restart
+ * interrupted are failed and their pending batches settled in the background. */
 export async function openBulkQueue(
   context: { store: AppStore; databases: DatabaseRegistry; redisUrl: string | null; log: FastifyBaseLogger },
   options: Pick<BulkJobDeps, 'batchSize' | 'beforeBatch'> = {},
 ): Promise<BulkQueue> {
   const { store, databases, log } = context;
+  const settle = (ids: string[]) =>
+    // Their batches left pending are settled in the background: the start does not wait for a database.
+    void recoverBulkJobs({ store, databases }, ids).catch((error: unknown) =>
+      log.error({ err: error }, 'interrupted bulk changes could not be settled'),
+    );
   // In-process jobs end with their process: whatever had not ended was interrupted by a restart. With REDIS_URL
-  // other instances may be running theirs, so only jobs whose heartbeat stopped are failed.
+  // other instances may be running theirs, and queued jobs wait in Redis for any worker: only running jobs whose
+  // heartbeat stopped are failed.
   const at = new Date();
-  const interrupted = await failUnfinishedBulkJobs(
-    store.db,
-    bulkMessages.restarted,
-    at.toISOString(),
-    new Date(at.getTime() - (context.redisUrl ? STALE_MS : 0)).toISOString(),
+  settle(
+    await failUnfinishedBulkJobs(
+      store.db,
+      bulkMessages.restarted,
+      at.toISOString(),
+      new Date(at.getTime() - (context.redisUrl ? STALE_MS : 0)).toISOString(),
+      context.redisUrl ? ['running'] : undefined,
+    ),
   );
-  // Their batches left pending are settled in the background: the start does not wait for a database.
-  void recoverBulkJobs({ store, databases }, interrupted).catch((error: unknown) =>
-    log.error({ err: error }, 'interrupted bulk changes could not be settled'),
-  );
-  const runner = inProcessRunner(bulkJob({ store, databases, log, ...options }), {
+  const runner = await chooseRunner(bulkJob({ store, databases, log, ...options }), {
+    redisUrl: context.redisUrl,
+    queueName: () => bulkQueueName(store),
     concurrency: CONCURRENCY,
     log,
+    // A job whose worker died (a crashed instance), seen by another instance's worker: failed as a restart fails it.
+    onAbandoned: async (id) => {
+      if (
+        await endBulkJob(
+          store.db,
+          id,
+          { status: 'failed', error: bulkMessages.restarted },
+          new Date().toISOString(),
+        )
+      )
+        settle([id]);
+    },
   });
   return { runner, undo: bulkUndoStarter({ store, databases, runner }), close: () => runner.close() };
 }

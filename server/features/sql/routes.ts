@@ -32,6 +32,7 @@ import {
   undoResult,
 } from '#common/contract/sql.ts';
 import { rowHistory, undoRowChange } from '#server/features/audit/row-history-service.ts';
+import type { BulkUndoStarter } from '#server/features/audit/undo-service.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import { callerOf, refOf } from '#server/access/table-access.ts';
 import type { AppStore } from '#server/store/app-store.ts';
@@ -72,7 +73,7 @@ const ROW_BODY_LIMIT_BYTES = 32 * 1024 * 1024;
 export function sqlRoutes(
   store: AppStore,
   databases: DatabaseRegistry,
-  options: { secretKey: Buffer; redisUrl?: string | null },
+  options: { secretKey: Buffer; redisUrl?: string | null; bulkUndo?: BulkUndoStarter },
 ): FastifyPluginAsyncZod {
   const cursorKey = pageCursorKey(options.secretKey);
   return async (app) => {
@@ -83,7 +84,13 @@ export function sqlRoutes(
       log: app.log,
     });
     app.addHook('onClose', () => catalogs.close());
-    const context: SqlContext = { store, databases, log: app.log, catalogRefresh: catalogs };
+    const context: SqlContext = {
+      store,
+      databases,
+      log: app.log,
+      catalogRefresh: catalogs,
+      ...(options.bulkUndo ? { bulkUndo: options.bulkUndo } : {}),
+    };
     // Signed in first, before a body is read or a query checked: anonymous callers learn nothing else.
     app.addHook('onRequest', requireSignedIn);
     acceptEncodedBodies(app);
@@ -364,7 +371,8 @@ export function sqlRoutes(
           tags,
           summary:
             'Undo one change of this table from a row’s history: an update back (CanUpdate), an insert deleted ' +
-            '(CanDelete), a deleted row restored (CanInsert); the undo is audited',
+            '(CanDelete), a deleted row restored (CanInsert); the undo is audited. A bulk change is undone as a ' +
+            'whole, as a job: the answer carries its jobId, read with the bulk status call',
           params: historyEntryParams,
           response: { 200: envelope(undoResult) },
         },
