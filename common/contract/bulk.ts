@@ -142,7 +142,8 @@ export const bulkMessages = {
   undoChangedSince: (keys: string[]) =>
     `These rows have changed since the bulk change, so undoing it would overwrite newer values: ${keys.join('; ')}. Change them back first, or change the rows in the table instead.`,
   undoRunning: 'This bulk change is still running: wait for it to end or cancel it, then undo it.',
-  undoStarted: 'The undo of the bulk change is running: follow it with the bulk status call and its jobId.',
+  undoStarted:
+    'The undo of the bulk change has started. It runs in the background; its line in the audit trail says when it has ended.',
   undoBinary: (columns: string[]) =>
     `${columns.join(', ')} ${columns.length === 1 ? 'holds' : 'hold'} binary data, which the audit keeps only as its length and SHA-256, so the rows cannot be put back exactly.`,
   restarted:

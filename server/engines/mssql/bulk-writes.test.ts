@@ -118,7 +118,7 @@ describe('bulk changes on SQL Server', () => {
     expect(most).toBeLessThan(2100);
   });
 
-  it('counts the selection up to the cap and puts an update back a row at a time by key', async () => {
+  it('counts the selection up to the cap and puts an update back by key, in CASE statements under 2,100 parameters', async () => {
     const { engine, queries } = recordingEngine();
     expect(await engine.countBulk(table, { where: composerStartsWithA }, 1_000_000)).toBe(3);
     expect(queries()[0]).toEqual({
@@ -133,7 +133,22 @@ describe('bulk changes on SQL Server', () => {
     });
     const sent = revert.queries();
     expect(sent[0]?.sql).toMatch(/with \(updlock, rowlock\) where "TrackId" in \(@2\)/);
-    expect(sent[1]?.sql).toBe('update "dbo"."Track" set "Composer" = @1 where "TrackId" = @2');
-    expect(sent[1]?.parameters).toEqual(['Angus Young', 1]);
+    expect(sent[1]?.sql).toBe(
+      'update "dbo"."Track" set "Composer" = case when "TrackId" = @1 then @2 else "Composer" end where "TrackId" in (@3)',
+    );
+    expect(sent[1]?.parameters).toEqual([1, 'Angus Young', 1]);
+
+    // A full batch of 1,000 rows goes back in as many statements as SQL Server's 2,100 parameters need.
+    const full = recordingEngine();
+    const rows = Array.from({ length: 1000 }, (_, i) => ({
+      key: { TrackId: i + 1 },
+      before: { TrackId: i + 1, Name: `n${i}`, Composer: `c${i}` },
+      after: { TrackId: i + 1, Name: `n${i}`, Composer: 'AC/DC' },
+    }));
+    await full.engine.revertBatch(table, { change: 'update', rows });
+    const updates = full.queries().filter((q) => q.sql.startsWith('update'));
+    expect(updates.length).toBeGreaterThan(1);
+    expect(Math.max(...updates.map((q) => q.parameters.length))).toBeLessThanOrEqual(2100);
+    expect(updates.reduce((sum, q) => sum + (q.sql.match(/ when /g)?.length ?? 0), 0)).toBe(1000);
   });
 });

@@ -354,6 +354,8 @@ describe.each(chosen)('bulk changes on %s', (kind) => {
     expect(await countWhere("note = 'checked' and category = 'b'")).toBe(0);
 
     expect(entry).toMatchObject({ action: 'data.bulk', user_id: editor.userId, state: 'done' });
+    // Where the request came from, as every other entry records it (inject's address).
+    expect(entry?.address).toBe('127.0.0.1');
     expect(entry?.target).toBe(tablePath('shop', schema, 'item'));
     expect(detail).toMatchObject({
       change: 'update',

@@ -54,6 +54,8 @@ export const bulkRequest = z.object({
   set: z.record(z.string(), cellValue).nullable(),
   count: z.number().int(),
   capped: z.boolean(),
+  /** Where the request came from, for the audit entry (absent in jobs queued before it was kept). */
+  address: z.string().nullable().optional(),
 });
 export type BulkRequest = z.infer<typeof bulkRequest>;
 
@@ -229,6 +231,7 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
       action: 'data.bulk',
       target: tablePath(job.database_name, job.schema_name, job.table_name),
       detail: { ...detail, rows: 0, status: 'running' },
+      address: request.address ?? null,
     });
     if (!(await markBulkRunning(store.db, job.id, auditId, now()))) {
       await setAuditDetail(store.db, auditId, { ...detail, rows: 0, status: 'cancelled' });

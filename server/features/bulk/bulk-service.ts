@@ -165,6 +165,7 @@ export async function startBulk(
     set: opened.set,
     count,
     capped,
+    address: caller.address,
   };
   await insertBulkJob(
     context.store.db,
