@@ -1,7 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { Verification } from '#common/contract/account.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
-import { columnHeader, grid, openTable, settled, sortButton } from './support/chinook-browser.ts';
+import {
+  columnHeader,
+  dataHeaders,
+  grid,
+  openTable,
+  settled,
+  sortButton,
+} from './support/chinook-browser.ts';
 import { createChinook, databasesEnv, type ChinookDatabase } from './support/chinook-databases.ts';
 import { signInAdmin } from './support/chinook-roles.ts';
 import { lookAt, screenshotsWanted } from './support/look.ts';
@@ -44,9 +51,7 @@ test.afterAll(async () => {
 const columnsButton = (page: Page) => page.getByRole('button', { name: 'Columns', exact: true });
 const chooser = (page: Page) => page.getByRole('dialog', { name: 'Columns' });
 const headers = (page: Page) =>
-  grid(page)
-    .getByRole('columnheader')
-    .evaluateAll((nodes) => nodes.map((node) => node.textContent?.trim() ?? ''));
+  dataHeaders(page).evaluateAll((nodes) => nodes.map((node) => node.textContent?.trim() ?? ''));
 const colsParam = (page: Page) => new URL(page.url()).searchParams.get('cols');
 
 test('choose, move, widen, sort and reset a column; the address keeps the layout', async ({ page }) => {
@@ -117,7 +122,8 @@ test('choose, move, widen, sort and reset a column; the address keeps the layout
   await settled(page);
   await expect(columnHeader(page, email)).toHaveAttribute('aria-sort', 'ascending');
   expect(new URL(page.url()).searchParams.get('sort')).toBe(email);
-  const firstEmail = await grid(page).locator('[data-cell="1:0"]').innerText();
+  // Column 0 is the bulk selection's checkbox (the administrator may change rows): the first data column is 1.
+  const firstEmail = await grid(page).locator('[data-cell="1:1"]').innerText();
   expect(firstEmail.trim()).toBe('andrew@chinookcorp.com');
 
   // A reload keeps the layout and the sort.
@@ -169,7 +175,7 @@ test('a wide layout with a pinned key column scrolls sideways under it', async (
     });
   await scrollSideways();
   await expect.poll(async () => (await key.boundingBox())?.x).toBe(keyBox?.x);
-  const cell = grid(page).locator('[data-cell="1:0"]');
+  const cell = grid(page).locator('[data-cell="1:1"]');
   await expect(cell).toHaveCSS('position', 'sticky');
   await expect.poll(async () => (await cell.boundingBox())?.x).toBe(keyBox?.x);
   await lookAt(page, 'browser-columns-pinned');
@@ -205,7 +211,8 @@ test('a grid of 40 columns renders those in sight; scrolling and the keyboard re
     'wide_specimen',
     `?size=100&cols=${encodeURIComponent(cols)}`,
   );
-  await expect(grid(page)).toHaveAttribute('aria-colcount', '40');
+  // 40 data columns and the bulk selection's checkbox column, which comes first.
+  await expect(grid(page)).toHaveAttribute('aria-colcount', '41');
   // Its rows too: the page has 60, the grid (bounded in height on a desktop) renders those in sight.
   await expect(grid(page)).toHaveAttribute('aria-rowcount', '61');
   expect(await grid(page).locator('tbody tr[data-row]').count()).toBeLessThan(60);
@@ -215,27 +222,28 @@ test('a grid of 40 columns renders those in sight; scrolling and the keyboard re
   expect(await headers(page)).not.toContain('w39');
 
   // The keyboard: End goes to the row's last column, rendered and scrolled into view for it; Home comes back.
-  await grid(page).locator('[data-cell="1:1"]').focus();
+  await grid(page).locator('[data-cell="1:2"]').focus();
   await page.keyboard.press('End');
-  const last = grid(page).locator('[data-cell="1:39"]');
+  const last = grid(page).locator('[data-cell="1:40"]');
   await expect(last).toBeFocused();
-  await expect(last).toHaveAttribute('aria-colindex', '40');
+  await expect(last).toHaveAttribute('aria-colindex', '41');
   await expect(last).toHaveText('w39-1');
   await expect(last).toBeInViewport();
   await expect(columnHeader(page, 'w39')).toBeInViewport();
   // The pinned key stays rendered and in place.
   await expect(columnHeader(page, 'wide_id')).toBeInViewport();
   await lookAt(page, 'browser-columns-wide-end');
+  // Home: the row's first cell, its checkbox.
   await page.keyboard.press('Home');
   await expect(grid(page).locator('[data-cell="1:0"]')).toBeFocused();
   // Control+End: the last row's last cell, rendered for it.
   await page.keyboard.press('Control+End');
-  const corner = grid(page).locator('[data-cell="60:39"]');
+  const corner = grid(page).locator('[data-cell="60:40"]');
   await expect(corner).toBeFocused();
   await expect(corner).toHaveText('w39-60');
   await expect(corner).toBeInViewport();
   await page.keyboard.press('Control+Home');
-  await expect(grid(page).getByRole('button', { name: 'wide_id', exact: true })).toBeFocused();
+  await expect(grid(page).getByRole('checkbox', { name: 'Select the rows of this page' })).toBeFocused();
 
   // Scrolling sideways by hand brings the far columns in.
   await grid(page).evaluate((table) => {

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { dataRows, editor, field, grid, openTable } from './support/chinook-browser.ts';
+import { dataCells, dataRows, editor, field, grid, openTable } from './support/chinook-browser.ts';
 import { engineTitles, type ChinookDatabase, type ChinookEngine } from './support/chinook-databases.ts';
 import { openSignedIn } from './support/chinook-roles.ts';
 import { chinookJourney } from './support/chinook-journey.ts';
@@ -87,7 +87,7 @@ for (const { engine } of engines) {
     await expect(editor(page, 'Edit row')).toBeHidden();
 
     // A row opened by a click writes its key as row= (a replace: the address can be shared); closing takes it out.
-    await first.getByRole('gridcell').first().getByText('1', { exact: true }).click();
+    await dataCells(first).first().getByText('1', { exact: true }).click();
     dialog = await expectRowOpen(page, db, 'InvoiceLine', { InvoiceLineId: 1 }, ['InvoiceLineId', '1']);
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();

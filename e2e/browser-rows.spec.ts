@@ -3,6 +3,7 @@ import type { Verification } from '#common/contract/account.ts';
 import { browserMessages as bm } from '#common/messages.ts';
 import { startAppServer, type AppServer } from './support/app-server.ts';
 import {
+  dataCells,
   dataRows,
   editor,
   field,
@@ -73,7 +74,7 @@ test('closing with pending changes is refused until they are discarded', async (
   await openTable(page, server, admin, chinook, 'Customer');
   await search(page, chinook, { CustomerId: '10' });
   // By keyboard: a cell of the row takes the focus, Enter opens it.
-  await dataRows(page).first().getByRole('gridcell').first().focus();
+  await dataCells(dataRows(page).first()).first().focus();
   await page.keyboard.press('Enter');
   const dialog = editor(page, 'Edit row');
   await expect(dialog).toBeVisible();

@@ -16,6 +16,12 @@ import { openSignedIn } from './chinook-roles.ts';
 export const grid = (page: Page) => page.getByRole('grid', { name: 'Rows' });
 /** The grid's data rows (marked data-row; the loading skeleton and the "no rows" line are not). */
 export const dataRows = (page: Page) => grid(page).locator('tbody tr[data-row]');
+/** The grid's column headers without the bulk selection's checkbox column (shown first to whoever may change rows:
+ * decision 0068, "The grid's bulk actions"). */
+export const dataHeaders = (page: Page) =>
+  grid(page).locator('thead th:not([role="presentation"]):not([data-select])');
+/** A row's data cells, without its checkbox cell. */
+export const dataCells = (row: Locator) => row.locator('td[role="gridcell"]:not([data-select])');
 export const pager = (page: Page) => page.getByRole('navigation', { name: 'Pages' });
 /** "Page X of Y · N rows". */
 export const pagerStatus = (page: Page) => pager(page).getByText(/^Page [\d,]+/);

@@ -71,7 +71,12 @@ export async function setCondition(
 /** The first column's values of the grid's rows (the primary key, which the grid shows first). */
 export async function shownKeys(page: Page): Promise<string[]> {
   await settled(page);
-  return dataRows(page).locator('td:first-child').allInnerTexts();
+  return dataRows(page).evaluateAll((rows) =>
+    rows.map(
+      (row) =>
+        (row.querySelector('td[role="gridcell"]:not([data-select])') as HTMLElement | null)?.innerText ?? '',
+    ),
+  );
 }
 
 /** Saves the page at a phone's and a desktop's size, light and dark, as <name>-<phone|desktop>-<light|dark>.png in

@@ -352,6 +352,7 @@ export function DataGrid({
               role="gridcell"
               className={cellClass}
               aria-colindex={windowed ? 1 : undefined}
+              data-select=""
               onClick={(event) => event.stopPropagation()}
             >
               <input
@@ -451,6 +452,7 @@ export function DataGrid({
               <th
                 className={`${Table.classes.th} ${classes.headerCell}`}
                 aria-colindex={windowed ? 1 : undefined}
+                data-select=""
               >
                 <input
                   type="checkbox"
