@@ -32,6 +32,27 @@ export interface Caller {
   address: string | null;
 }
 
+/** A job row (export, bulk change, import) as its owner check reads it. */
+export interface TableJobOwner {
+  user_id: number;
+  database_name: string;
+  schema_name: string;
+  table_name: string;
+}
+
+/**
+ * Whether a job is the caller's and of the path's table: the export, bulk and import calls answer anything else with
+ * the same 404 as no job, so another user's job is not told apart from none.
+ */
+export function ownsTableJob(job: TableJobOwner, caller: Caller, ref: TableRef): boolean {
+  return (
+    job.user_id === caller.account.userId &&
+    job.database_name === ref.database &&
+    job.schema_name === ref.schema &&
+    job.table_name === ref.table
+  );
+}
+
 /** A registered database by name, or a 404. */
 /** The table a route's path names. */
 export const refOf = (params: TableParams): TableRef => ({

@@ -13,7 +13,12 @@ import {
 import { keepsEveryRow } from '#common/contract/filter.ts';
 import type { Row, Table } from '#common/contract/sql.ts';
 import { visibleTables, type TableRef } from '#server/access/policy.ts';
-import { openTable, type Caller, type TableAccessContext } from '#server/access/table-access.ts';
+import {
+  openTable,
+  ownsTableJob,
+  type Caller,
+  type TableAccessContext,
+} from '#server/access/table-access.ts';
 import { bulkKey, checkBulkSet, type BulkSelection } from '#server/engines/bulk-writes.ts';
 import { referencingColumnsIndexed } from '#server/engines/referencing-rows.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
@@ -194,14 +199,7 @@ async function ownJob(
   id: string,
 ): Promise<BulkJobRow> {
   const job = await findBulkJob(context.store.db, id);
-  if (
-    !job ||
-    job.user_id !== caller.account.userId ||
-    job.database_name !== ref.database ||
-    job.schema_name !== ref.schema ||
-    job.table_name !== ref.table
-  )
-    throw new ApiError(404, bulkMessages.jobNotFound);
+  if (!job || !ownsTableJob(job, caller, ref)) throw new ApiError(404, bulkMessages.jobNotFound);
   return job;
 }
 

@@ -9,7 +9,7 @@ import { exportMessages as em } from '#common/messages.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import { ACCESS_DENIED, mayAccessTable, type AccessCaller, type TableRef } from '#server/access/policy.ts';
 import { randomToken, safeEqual, sha256Hex } from '#server/crypto/tokens.ts';
-import { openTable, type Caller } from '#server/access/table-access.ts';
+import { openTable, ownsTableJob, type Caller } from '#server/access/table-access.ts';
 import { exportContentTypes, exportFileIn } from '#server/jobs/export-files.ts';
 import type { ExportJobDeps, ExportRequest } from '#server/jobs/export-job.ts';
 import { openExportQueue } from '#server/jobs/export-queue.ts';
@@ -116,14 +116,7 @@ export async function createExportService(context: ExportContext): Promise<Expor
   async function ownJob(caller: Caller, ref: TableRef, id: string): Promise<ExportJobRow> {
     await openTable(context, caller, ref, 'read');
     const job = await findExportJob(store.db, id);
-    if (
-      !job ||
-      job.user_id !== caller.account.userId ||
-      job.database_name !== ref.database ||
-      job.schema_name !== ref.schema ||
-      job.table_name !== ref.table
-    )
-      throw new ApiError(404, em.notFound);
+    if (!job || !ownsTableJob(job, caller, ref)) throw new ApiError(404, em.notFound);
     if (!(await sessionLives(job))) throw new ApiError(403, em.sessionEnded);
     return job;
   }

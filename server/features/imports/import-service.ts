@@ -12,7 +12,12 @@ import {
   type ImportStatus,
 } from '#common/contract/imports.ts';
 import type { TableRef } from '#server/access/policy.ts';
-import { openTable, type Caller, type TableAccessContext } from '#server/access/table-access.ts';
+import {
+  openTable,
+  ownsTableJob,
+  type Caller,
+  type TableAccessContext,
+} from '#server/access/table-access.ts';
 import { badInput, EngineError } from '#server/engines/engine-error.ts';
 import type { JobRunner } from '#server/jobs/job-runner.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
@@ -94,14 +99,7 @@ async function ownImport(
   id: string,
 ): Promise<ImportJobRow> {
   const job = await findImportJob(context.store.db, id);
-  if (
-    !job ||
-    job.user_id !== caller.account.userId ||
-    job.database_name !== ref.database ||
-    job.schema_name !== ref.schema ||
-    job.table_name !== ref.table
-  )
-    throw new ApiError(404, im.notFound);
+  if (!job || !ownsTableJob(job, caller, ref)) throw new ApiError(404, im.notFound);
   return job;
 }
 
