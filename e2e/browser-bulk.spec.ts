@@ -4,6 +4,7 @@ import { openAdmin } from './support/admin.ts';
 import { dataRows, grid, openTable, settled, toast } from './support/chinook-browser.ts';
 import { engineTitles, type ChinookDatabase, type ChinookEngine } from './support/chinook-databases.ts';
 import { chinookJourney } from './support/chinook-journey.ts';
+import { lookAt } from './support/look.ts';
 
 /*
  * Bulk changes in the grid (issue 38, decision 0068 "The grid's bulk actions") on PostgreSQL, MariaDB and SQLite
@@ -68,6 +69,8 @@ for (const { engine } of engines) {
     await expect(run).toBeDisabled();
     await dialog.getByRole('textbox', { name: /^Type the number of rows/ }).fill(String(before));
     await expect(run).toBeEnabled();
+    // The preview with its typed count: axe, and the pictures at both sizes in both schemes (once, on PostgreSQL).
+    if (engine === 'postgres') await lookAt(page, 'browser-bulk-preview');
     await run.click();
 
     // The job runs (its panel, while it lasts) and ends with a toast and Undo; the grid reads its rows again.

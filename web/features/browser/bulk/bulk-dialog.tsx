@@ -309,7 +309,14 @@ export function BulkDialog({ db, table, action, selection, where, onClose, onSta
   }
 
   return (
-    <Modal opened onClose={onClose} title={title} size="xl" centered>
+    <Modal
+      opened
+      onClose={onClose}
+      title={title}
+      size="xl"
+      centered
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
       {content}
     </Modal>
   );
@@ -343,7 +350,7 @@ function SampleTable({ table, preview, set }: { table: TableListItem; preview: B
           ? `The first ${preview.sample.length} of them, before → after:`
           : 'Before → after:'}
       </Text>
-      <ScrollArea.Autosize mah={320} type="auto">
+      <ScrollArea.Autosize mah={320} type="auto" viewportProps={{ tabIndex: 0, 'aria-label': 'Sample rows' }}>
         <Table striped withTableBorder fz="sm" verticalSpacing={4} aria-label="Rows before and after">
           <Table.Thead>
             <Table.Tr>
