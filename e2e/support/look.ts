@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { axeViolations } from './axe.ts';
 
 /** The sizes every screen is looked at in (architecture habit 17): a phone and a laptop. */
 const sizes = {
@@ -33,11 +33,10 @@ export async function lookAt(page: Page, name: string): Promise<void> {
     await page.emulateMedia({ colorScheme: scheme });
     await transitionsEnded(page);
     // The whole rule set once; in dark only what the scheme changes (contrast), which halves the scans' cost.
-    const builder = new AxeBuilder({ page });
-    const results = await (scheme === 'light' ? builder : builder.withRules(['color-contrast'])).analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    const violations = await axeViolations(page, scheme === 'light' ? {} : { rules: ['color-contrast'] });
+    const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(
-      serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+      serious.map((v) => `${v.id}: ${v.help} (${v.targets.join(', ')})`),
       `accessibility of ${name} (${scheme})`,
     ).toEqual([]);
   }
