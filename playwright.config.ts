@@ -34,7 +34,10 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     headless: true,
-    trace: 'retain-on-failure',
+    // A trace records every step with DOM snapshots and a screencast, kept only when the step fails: worth it on a
+    // developer's machine, where a failure is read from it; in CI nobody opens it, and recording cost every journey
+    // (decision 0054).
+    trace: process.env.CI ? 'off' : 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH,
       args: [
