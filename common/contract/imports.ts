@@ -54,7 +54,9 @@ export const importUploadParts = z
     sheet: z
       .string()
       .optional()
-      .describe('XLSX: the sheet to import, by name or number (1 is the first); otherwise the first visible one'),
+      .describe(
+        'XLSX: the sheet to import, by name or number (1 is the first); otherwise the first visible one',
+      ),
   })
   .nullish();
 

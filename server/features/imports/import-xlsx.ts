@@ -156,7 +156,8 @@ const fail = (message: string): never => {
 };
 
 const message = {
-  notZip: 'The file is not an XLSX workbook: it cannot be read as a zip archive. Save it from the spreadsheet as .xlsx, or export it as CSV.',
+  notZip:
+    'The file is not an XLSX workbook: it cannot be read as a zip archive. Save it from the spreadsheet as .xlsx, or export it as CSV.',
   damaged: (detail: string) =>
     `The file is not a readable XLSX workbook: its zip archive is damaged (${detail}). Save it again from the spreadsheet.`,
   noWorkbook:
@@ -219,7 +220,9 @@ interface Workbook {
 
 /** A part name from a relationship's target, relative to the part that has the relationship. */
 function resolvePart(source: string, target: string): string {
-  const joined = target.startsWith('/') ? target.slice(1) : path.posix.join(path.posix.dirname(source), target);
+  const joined = target.startsWith('/')
+    ? target.slice(1)
+    : path.posix.join(path.posix.dirname(source), target);
   return path.posix.normalize(joined).replace(/^(\.\.\/)+/, '');
 }
 
@@ -300,7 +303,7 @@ async function* parsePart(
   handlers: XmlHandlers,
   onCompressed?: (bytes: number) => void,
 ): AsyncGenerator<void> {
-  const parser = new SaxesParser({ position: false });
+  const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   let depth = 0;
   parser.on('doctype', () => fail(message.doctype(part)));
   parser.on('opentag', (tag) => {
@@ -317,8 +320,13 @@ async function* parsePart(
   /** Characters since the last `<`: saxes holds a text node whole until its end. */
   let run = 0;
   const write = (chunk: string) => {
-    const lastTag = chunk.lastIndexOf('<');
-    run = lastTag < 0 ? run + chunk.length : chunk.length - lastTag;
+    // A run inside one chunk is bounded by the chunk; one across chunks is counted.
+    const firstTag = chunk.indexOf('<');
+    if (firstTag < 0) run += chunk.length;
+    else {
+      if (run + firstTag > xlsxLimits.textRun) fail(message.textTooLong(part, xlsxLimits.textRun));
+      run = chunk.length - chunk.lastIndexOf('<');
+    }
     if (run > xlsxLimits.textRun) fail(message.textTooLong(part, xlsxLimits.textRun));
     parser.write(chunk);
   };
@@ -345,7 +353,10 @@ const readPart = (book: Workbook, part: string, cap: number, handlers: XmlHandle
   drain(parsePart(book, part, cap, handlers));
 
 /** A part's relationships: id → { kind, part }. */
-async function relationships(book: Workbook, part: string): Promise<Map<string, { kind: string; part: string }>> {
+async function relationships(
+  book: Workbook,
+  part: string,
+): Promise<Map<string, { kind: string; part: string }>> {
   const found = new Map<string, { kind: string; part: string }>();
   const rels = relationshipsOf(part);
   if (!book.entries.has(rels.toLowerCase())) return found;
@@ -355,7 +366,10 @@ async function relationships(book: Workbook, part: string): Promise<Map<string, 
       const id = attribute(tag, 'Id');
       const target = attribute(tag, 'Target');
       if (id === undefined || target === undefined) return;
-      found.set(id, { kind: relationshipKind(attribute(tag, 'Type') ?? ''), part: resolvePart(part, target) });
+      found.set(id, {
+        kind: relationshipKind(attribute(tag, 'Type') ?? ''),
+        part: resolvePart(part, target),
+      });
     },
     close() {},
   });
@@ -377,6 +391,8 @@ async function openWorkbook(file: string): Promise<Workbook> {
     if (/end of central directory record signature not found/i.test(detail)) return fail(message.notZip);
     return fail(message.damaged(detail));
   }
+  // yauzl emits a failure to close the file on the zip: without a listener it would end the process.
+  zip.on('error', () => undefined);
   const fileSize = zip.fileSize;
   const limit = Math.min(xlsxLimits.inflateBytes, Math.max(1024 ** 2, fileSize * xlsxLimits.inflateRatio));
   const book: Workbook = {
@@ -495,7 +511,8 @@ async function readSharedStrings(book: Workbook): Promise<string[]> {
       else if (name === 'si' && current) {
         const text = current.length === 1 ? (current[0] as string) : current.join('');
         chars += text.length;
-        if (strings.length >= xlsxLimits.sharedStrings) fail(message.tooManyStrings(xlsxLimits.sharedStrings));
+        if (strings.length >= xlsxLimits.sharedStrings)
+          fail(message.tooManyStrings(xlsxLimits.sharedStrings));
         if (chars > xlsxLimits.sharedStringChars) fail(message.stringsTooLong(xlsxLimits.sharedStringChars));
         strings.push(text);
         current = null;
@@ -514,8 +531,10 @@ const cellFailure = {
   noResult: (ref: string) =>
     `Cell ${ref} holds a formula whose result was never saved: open the file in a spreadsheet, save it, and upload it again.`,
   noString: (ref: string, index: string) => `Cell ${ref} points to text ${index} the workbook does not have.`,
-  notNumber: (ref: string, value: string) => `Cell ${ref} holds ${JSON.stringify(value)}, which is not a number.`,
-  badDate: (ref: string) => `Cell ${ref} holds a date a spreadsheet cannot show (before 1900, after 9999, or 29 February 1900).`,
+  notNumber: (ref: string, value: string) =>
+    `Cell ${ref} holds ${JSON.stringify(value)}, which is not a number.`,
+  badDate: (ref: string) =>
+    `Cell ${ref} holds a date a spreadsheet cannot show (before 1900, after 9999, or 29 February 1900).`,
   beyond: (ref: string, count: number, header: boolean) =>
     `Cell ${ref} has a value beyond the ${header ? "header's" : "first row's"} ${count} columns.`,
 };
@@ -555,7 +574,9 @@ export function openXlsxReader(file: string, options: ImportOptions): FileReader
     columns,
     records: records(),
     bytesRead: () =>
-      sheetCompressed > 0 && book ? Math.floor((Math.min(compressed, sheetCompressed) / sheetCompressed) * book.fileSize) : 0,
+      sheetCompressed > 0 && book
+        ? Math.floor((Math.min(compressed, sheetCompressed) / sheetCompressed) * book.fileSize)
+        : 0,
     close,
   };
 }
