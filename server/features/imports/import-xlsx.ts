@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import zlib from 'node:zlib';
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
-import { openPromise, type Entry, type ZipFile } from 'yauzl';
+import type { SaxesParser, SaxesTagPlain } from 'saxes';
+import type { Entry, ZipFile } from 'yauzl';
 import type { ImportOptions } from '#common/contract/imports.ts';
 import type { CellValue } from '#common/contract/sql.ts';
 import { UnreadableFile, type FileReader, type FileRecord } from './import-files.ts';
@@ -208,6 +208,8 @@ interface Sheet {
 
 /** An opened workbook: its archive's entries by part name (lower case), its sheets, its parts. */
 interface Workbook {
+  /** saxes's parser, loaded with the first XLSX file read (not at every start). */
+  Parser: typeof SaxesParser;
   zip: ZipFile;
   fileSize: number;
   entries: Map<string, Entry>;
@@ -303,7 +305,7 @@ async function* parsePart(
   handlers: XmlHandlers,
   onCompressed?: (bytes: number) => void,
 ): AsyncGenerator<void> {
-  const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
+  const parser = new book.Parser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   let depth = 0;
   parser.on('doctype', () => fail(message.doctype(part)));
   parser.on('opentag', (tag) => {
@@ -378,6 +380,7 @@ async function relationships(
 
 /** Opens the archive and reads the workbook's part: its sheets, its date system, where its strings and styles are. */
 async function openWorkbook(file: string): Promise<Workbook> {
+  const [{ openPromise }, { SaxesParser: Parser }] = await Promise.all([import('yauzl'), import('saxes')]);
   let zip: ZipFile;
   try {
     zip = await openPromise(file, {
@@ -396,6 +399,7 @@ async function openWorkbook(file: string): Promise<Workbook> {
   const fileSize = zip.fileSize;
   const limit = Math.min(xlsxLimits.inflateBytes, Math.max(1024 ** 2, fileSize * xlsxLimits.inflateRatio));
   const book: Workbook = {
+    Parser,
     zip,
     fileSize,
     entries: new Map(),
