@@ -15,7 +15,7 @@ import { buildUser, type TestUser } from '#server/test/factories.ts';
 import { createPostgresDatabase, type TestDatabase } from '#server/test/server-databases.ts';
 import { tempDir } from '#server/test/temp-dir.ts';
 import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
-import { importsFolder } from './import-files.ts';
+import { importsFolder, openFileReader } from './import-files.ts';
 import { formatDateKind, serialToIso, xlsxLimits } from './import-xlsx.ts';
 
 /*
@@ -301,6 +301,35 @@ describe.each(kinds)('XLSX imports on %s', (kind) => {
         ['Name', 'TrackId'],
         ['Two', '30'],
       ]);
+    },
+  );
+
+  sqliteOnly(
+    'reads the first visible sheet by default, and tells its progress by the sheet read',
+    async () => {
+      const book = new ExcelJS.Workbook();
+      book.addWorksheet('Hidden', { state: 'hidden' }).addRow(['Secret']);
+      book.addWorksheet('Shown').addRow(['TrackId', 'Name']);
+      book.getWorksheet('Shown')?.addRow([1, 'name 1']);
+      const answer = await preview(await uploaded(Buffer.from(await book.xlsx.writeBuffer())));
+      expect(answer.options.sheet).toBe('Shown');
+      expect(answer.rows).toEqual([['1', 'name 1']]);
+      // Random text, so that the sheet's compressed bytes are read in many chunks.
+      let sheetData =
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>Id</t></is></c><c r="B1" t="inlineStr"><is><t>Text</t></is></c></row>';
+      for (let i = 2; i <= 20_001; i++)
+        sheetData += `<row r="${i}"><c r="A${i}"><v>${i}</v></c><c r="B${i}" t="inlineStr"><is><t>${randomBytes(12).toString('hex')}</t></is></c></row>`;
+      const file = path.join(folder.path, 'progress.xlsx');
+      fs.writeFileSync(file, await handWorkbook({ sheetData }));
+      const size = fs.statSync(file).size;
+      const reader = openFileReader(file, { ...answer.options, sheet: 'Hand' });
+      const seen: number[] = [];
+      for await (const record of reader.records) if (record.row % 2000 === 0) seen.push(reader.bytesRead());
+      expect(seen.length).toBe(10);
+      expect(seen[0]).toBeGreaterThan(0);
+      expect(seen[0]).toBeLessThan(size / 2);
+      expect(seen.every((bytesRead, i) => i === 0 || bytesRead >= (seen[i - 1] as number))).toBe(true);
+      expect(seen.at(-1)).toBeLessThanOrEqual(size);
     },
   );
 
