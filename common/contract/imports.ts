@@ -21,17 +21,23 @@ export type ImportEncoding = z.infer<typeof importEncoding>;
 /** The delimiters a CSV file's first lines are tried with when none is given. */
 export const IMPORT_DELIMITERS = [',', ';', '\t', '|'] as const;
 
-/** How a file is read: given in the upload's parts, else detected (csv and jsonl only for now). */
+/** How a file is read: given in the upload's parts, else detected. */
 export const importOptions = z.object({
   format: importFormat.describe(
-    'From the file name (.csv, .tsv, .txt, .jsonl, .ndjson) unless the upload says',
+    'From the file name (.csv, .tsv, .txt, .jsonl, .ndjson, .xlsx) unless the upload says',
   ),
   delimiter: z.string().describe('CSV: the field delimiter, detected from the first lines unless given'),
   quote: z.string().describe('CSV: the quote character, " unless given'),
-  header: z.boolean().describe('CSV: whether the first record names the columns (true unless given)'),
+  header: z
+    .boolean()
+    .describe("CSV and XLSX: whether the first record (a sheet's first row with a value) names the columns"),
   encoding: importEncoding.describe(
     'utf-8 when the whole file is valid UTF-8 (a BOM is dropped), else latin1',
   ),
+  sheet: z
+    .string()
+    .optional()
+    .describe("XLSX: the sheet read, by name: the upload's sheet part, else the first visible sheet"),
 });
 export type ImportOptions = z.infer<typeof importOptions>;
 
@@ -39,12 +45,18 @@ export type ImportOptions = z.infer<typeof importOptions>;
 export const importUploadParts = z
   .object({
     // Optional here only so the schema never answers before the rights are checked; the service requires it.
-    file: z.string().optional().describe('Required: the file (binary), CSV, TSV or JSON Lines'),
+    file: z.string().optional().describe('Required: the file (binary), CSV, TSV, JSON Lines or XLSX'),
     format: z.enum(['csv', 'jsonl', 'xlsx']).optional().describe('Otherwise from the file name'),
     delimiter: z.string().optional().describe('CSV: one character, or tab; otherwise detected'),
     quote: z.string().optional().describe('CSV: one character; " otherwise'),
     header: z.enum(['true', 'false']).optional().describe('CSV: whether the first record names the columns'),
     encoding: z.enum(['utf-8', 'latin1']).optional().describe('Otherwise detected'),
+    sheet: z
+      .string()
+      .optional()
+      .describe(
+        'XLSX: the sheet to import, by name or number (1 is the first); otherwise the first visible one',
+      ),
   })
   .nullish();
 
@@ -140,8 +152,7 @@ export type ImportStatus = z.infer<typeof importStatus>;
 export const importMessages = {
   fileMissing: 'Send the file in a multipart part named file.',
   notMultipart: 'Send the file as multipart/form-data, in a part named file.',
-  formatUnknown: 'The format cannot be told from the file name: send a format part (csv or jsonl).',
-  xlsxNotYet: 'XLSX files cannot be imported yet: save the sheet as CSV and import that.',
+  formatUnknown: 'The format cannot be told from the file name: send a format part (csv, jsonl or xlsx).',
   tooLarge: (bytes: number) =>
     `The file is larger than the ${bytes.toLocaleString('en')} bytes an import may have: split it, or ask the operator to raise IMPORT_MAX_BYTES.`,
   badOption: (name: string, allowed: string) => `${name} must be ${allowed}.`,

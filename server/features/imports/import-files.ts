@@ -15,6 +15,7 @@ import {
 } from '#common/contract/imports.ts';
 import type { CellValue } from '#common/contract/sql.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
+import { checkXlsx, openXlsxReader } from './import-xlsx.ts';
 
 /*
  * An import's files (issue 39, docs/decisions/0069-imports.md): `{DATA_DIR}/imports/{id}.upload` (the file as sent),
@@ -217,17 +218,26 @@ export function importOptionsOf(upload: ReceivedUpload): ImportOptions {
     throw new ApiError(400, im.badOption('format', 'csv, jsonl or xlsx'));
   const format = (givenFormat as ImportFormat | undefined) ?? formatByExtension[extension];
   if (!format) throw new ApiError(400, im.formatUnknown);
-  if (format === 'xlsx') throw new ApiError(400, im.xlsxNotYet);
   if (upload.size === 0) throw new ApiError(400, im.emptyFile);
+  const givenHeader = fields.header?.trim().toLowerCase();
+  if (givenHeader !== undefined && givenHeader !== 'true' && givenHeader !== 'false')
+    throw new ApiError(400, im.badOption('header', 'true or false'));
+  // An XLSX file's sheet is chosen, and the file read through, by readyToRead (the other options do not apply).
+  if (format === 'xlsx')
+    return {
+      format,
+      delimiter: ',',
+      quote: '"',
+      header: givenHeader !== 'false',
+      encoding: 'utf-8',
+      ...(fields.sheet?.trim() ? { sheet: fields.sheet } : {}),
+    };
   const givenEncoding = fields.encoding?.trim().toLowerCase();
   let encoding: ImportEncoding;
   if (givenEncoding === undefined) encoding = upload.validUtf8 ? 'utf-8' : 'latin1';
   else if (['utf-8', 'utf8'].includes(givenEncoding)) encoding = 'utf-8';
   else if (['latin1', 'latin-1', 'iso-8859-1'].includes(givenEncoding)) encoding = 'latin1';
   else throw new ApiError(400, im.badOption('encoding', 'utf-8 or latin1'));
-  const givenHeader = fields.header?.trim().toLowerCase();
-  if (givenHeader !== undefined && givenHeader !== 'true' && givenHeader !== 'false')
-    throw new ApiError(400, im.badOption('header', 'true or false'));
   const quote = fields.quote === undefined ? '"' : oneCharacter('quote', fields.quote);
   const delimiter =
     fields.delimiter !== undefined
@@ -236,6 +246,20 @@ export function importOptionsOf(upload: ReceivedUpload): ImportOptions {
         ? '\t'
         : detectDelimiter(upload.head.toString(encoding === 'utf-8' ? 'utf8' : 'latin1'), quote);
   return { format, delimiter, quote, header: givenHeader !== 'false', encoding };
+}
+
+/**
+ * The options a file is read with once the upload is on disk: for XLSX, the workbook opened, the sheet chosen (its
+ * name kept) and the whole sheet read once, so that a file that cannot be read is a 400 before the import exists.
+ */
+export async function readyToRead(file: string, options: ImportOptions): Promise<ImportOptions> {
+  if (options.format !== 'xlsx') return options;
+  try {
+    return await checkXlsx(file, options);
+  } catch (error) {
+    if (error instanceof UnreadableFile) throw new ApiError(400, error.message);
+    throw error;
+  }
 }
 
 /** One record of the file: its values by file column, or what is wrong with it. */
@@ -250,7 +274,8 @@ export interface FileRecord {
 export interface FileReader {
   columns: string[];
   records: AsyncGenerator<FileRecord>;
-  /** Bytes read so far, for the progress. */
+  /** Bytes read so far, for the progress (XLSX: the share of the sheet's compressed bytes read, times the file's
+   * size). */
   bytesRead(): number;
   close(): void;
 }
@@ -281,6 +306,7 @@ export class UnreadableFile extends Error {}
 
 /** Opens an upload for reading a record at a time. */
 export function openFileReader(file: string, options: ImportOptions): FileReader {
+  if (options.format === 'xlsx') return openXlsxReader(file, options);
   const input = fs.createReadStream(file, { encoding: options.encoding === 'utf-8' ? 'utf8' : 'latin1' });
   const columns: string[] = [];
   const reader: FileReader = {

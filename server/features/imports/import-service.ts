@@ -33,6 +33,7 @@ import {
   importFile,
   importOptionsOf,
   openFileReader,
+  readyToRead,
   receiveUpload,
   UnreadableFile,
   type FileRecord,
@@ -69,7 +70,7 @@ export async function uploadImport(
   const upload = await receiveUpload(request, target, context.maxBytes);
   let options: ImportOptions;
   try {
-    options = importOptionsOf(upload);
+    options = await readyToRead(target, importOptionsOf(upload));
     await insertImportJob(
       context.store.db,
       {

@@ -124,13 +124,16 @@ export function importRoutes(context: {
           tags,
           summary:
             'Upload a file to import into the table (CanInsert): multipart/form-data with the file in a part named ' +
-            'file and optional parts format (csv | jsonl), delimiter, quote, header (true | false), encoding ' +
-            '(utf-8 | latin1); what is not given is detected. Answers the import id',
+            'file and optional parts format (csv | jsonl | xlsx), delimiter, quote, header (true | false), encoding ' +
+            '(utf-8 | latin1), sheet (XLSX: a name or a number from 1); what is not given is detected. Answers the ' +
+            'import id',
           description:
             'The file is streamed to the data folder, at most IMPORT_MAX_BYTES (413 beyond, nothing kept). The ' +
-            "format comes from the file's name (.csv, .tsv, .txt, .jsonl, .ndjson) unless given; XLSX is not " +
-            'imported yet (400). The delimiter is detected from the first lines (comma, semicolon, tab, pipe), the ' +
-            'encoding from the bytes (valid UTF-8, else Latin-1; a BOM is dropped). The import is kept a day.',
+            "format comes from the file's name (.csv, .tsv, .txt, .jsonl, .ndjson, .xlsx) unless given. The " +
+            'delimiter is detected from the first lines (comma, semicolon, tab, pipe), the encoding from the bytes ' +
+            '(valid UTF-8, else Latin-1; a BOM is dropped). An XLSX file is read through once here: a sheet the ' +
+            'workbook lacks, or a file that cannot be read (not a workbook, a zip bomb, a DOCTYPE, too many texts, ' +
+            'rows or columns), is a 400 naming it, and nothing is kept. The import is kept a day.',
           consumes: ['multipart/form-data'],
           params: tableParams,
           // Described for OpenAPI only: a multipart request has no parsed body (the service streams its parts).
