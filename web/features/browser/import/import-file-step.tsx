@@ -42,13 +42,24 @@ export function ImportFileStep({ file, sent, error, onFile }: ImportFileStepProp
     const dropped = event.dataTransfer.files[0];
     if (dropped && !uploading) onFile(dropped);
   };
+  // Once a file is in, the zone shrinks to one line (still a drop target): the preview and mapping need the room.
+  const compact = file !== null && !uploading && error === null;
+  const chooser = (
+    <FileButton onChange={(chosen) => chosen && onFile(chosen)} accept={IMPORT_ACCEPT}>
+      {(props) => (
+        <Button {...props} variant={file ? 'default' : 'filled'} disabled={uploading}>
+          {file ? 'Choose another file' : 'Choose a file'}
+        </Button>
+      )}
+    </FileButton>
+  );
   return (
     <Stack gap="sm">
       <Paper
         component="section"
         aria-label="File to import"
         withBorder
-        p="lg"
+        p={compact ? 'sm' : 'lg'}
         radius="md"
         onDragOver={(event: DragEvent) => {
           event.preventDefault();
@@ -62,22 +73,25 @@ export function ImportFileStep({ file, sent, error, onFile }: ImportFileStepProp
           borderColor: over ? 'var(--mantine-primary-color-filled)' : undefined,
         }}
       >
-        <Stack align="center" gap="xs" ta="center">
-          <IconUpload size={32} aria-hidden="true" color="var(--mantine-color-dimmed)" />
-          <Text fw={500}>Drop a file here, or choose one</Text>
-          <Text size="sm" c="dimmed">
-            {importText.fileTypes}
-          </Text>
-          <FileButton onChange={(chosen) => chosen && onFile(chosen)} accept={IMPORT_ACCEPT}>
-            {(props) => (
-              <Button {...props} variant={file ? 'default' : 'filled'} disabled={uploading}>
-                {file ? 'Choose another file' : 'Choose a file'}
-              </Button>
-            )}
-          </FileButton>
-        </Stack>
+        {compact ? (
+          <Group gap="sm" justify="space-between" wrap="wrap">
+            <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+              {file.name} · {sizeText(file.size)}
+            </Text>
+            {chooser}
+          </Group>
+        ) : (
+          <Stack align="center" gap="xs" ta="center">
+            <IconUpload size={32} aria-hidden="true" color="var(--mantine-color-dimmed)" />
+            <Text fw={500}>Drop a file here, or choose one</Text>
+            <Text size="sm" c="dimmed">
+              {importText.fileTypes}
+            </Text>
+            {chooser}
+          </Stack>
+        )}
       </Paper>
-      {file && (
+      {file && !compact && (
         <Group gap="xs" wrap="nowrap" justify="space-between">
           <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
             {file.name} · {sizeText(file.size)}

@@ -89,7 +89,7 @@ export function ImportMappingSection({
             return (
               <Badge
                 key={column.name}
-                variant={isMapped ? 'filled' : 'light'}
+                variant="light"
                 color={missing ? 'red' : isMapped ? 'teal' : 'gray'}
                 style={{ textTransform: 'none' }}
                 title={`${column.type}${column.required ? ', required' : ''}${column.writable ? '' : ', filled in by the database'}`}
