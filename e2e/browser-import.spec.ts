@@ -3,7 +3,7 @@ import { importMessages } from '#common/contract/imports.ts';
 import { openTable } from './support/chinook-browser.ts';
 import { engineTitles, type ChinookDatabase, type ChinookEngine } from './support/chinook-databases.ts';
 import { chinookJourney } from './support/chinook-journey.ts';
-import { lookAt } from './support/look.ts';
+import { lookAt, screenshotsWanted } from './support/look.ts';
 
 /*
  * Import into a table (issue 39, decision 0069 "The import page") on PostgreSQL and MariaDB Chinook: Import… on
@@ -42,10 +42,39 @@ const importDialog = (page: Page, db: ChinookDatabase) =>
 const mappingOf = (dialog: Locator, column: string) =>
   dialog.getByRole('combobox', { name: `Import file column ${column} into` });
 
+/**
+ * lookAt's pictures show the full-screen dialog only as tall as the window: these show all of it, the window made as
+ * tall as its content, at both widths in both schemes.
+ */
+async function lookAtWholeDialog(page: Page, dialog: Locator, name: string): Promise<void> {
+  if (!screenshotsWanted) return;
+  const original = page.viewportSize();
+  for (const [size, width] of [
+    ['phone', 375],
+    ['desktop', 1366],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    const height = await dialog.evaluate((element) => {
+      const body = element.querySelector('.mantine-Modal-body');
+      return (body?.scrollHeight ?? element.scrollHeight) + 80;
+    });
+    await page.setViewportSize({ width, height: Math.min(4000, Math.max(900, height)) });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.waitForTimeout(250);
+      await page.screenshot({ path: `test-results/screenshots/${name}-whole-${size}-${scheme}.png` });
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+  if (original) await page.setViewportSize(original);
+}
+
 for (const { engine } of engines) {
   test(`${engineTitles[engine]}: upload a CSV, read the dry run's failures, fix the mapping, dry-run again, run`, async ({
     page,
   }) => {
+    // The pictures (not in CI) take longer than the journey on a loaded machine.
+    if (screenshotsWanted) test.slow();
     const db = journey.db(engine);
     const before = await genres(db);
     await page.setViewportSize({ width: 1366, height: 900 });
@@ -77,7 +106,10 @@ for (const { engine } of engines) {
         failures.getByRole('row').filter({ hasText: new RegExp(`^${row}${db.column('Name')}`) }),
       ).toHaveCount(1);
     await expect(dialog.getByRole('button', { name: 'Download the full report (CSV)' })).toBeVisible();
-    if (engine === 'postgres') await lookAt(page, 'browser-import-dry-run');
+    if (engine === 'postgres') {
+      await lookAt(page, 'browser-import-dry-run');
+      await lookAtWholeDialog(page, dialog, 'browser-import-dry-run');
+    }
 
     // The mapping changed: Label into Name, the file's Name skipped; the dry run again fails no row.
     await mappingOf(dialog, db.column('Name')).selectOption('');
@@ -97,5 +129,6 @@ for (const { engine } of engines) {
       .click();
     await expect(dialog.getByRole('alert').filter({ hasText: importMessages.runNotYet })).toBeVisible();
     expect(await genres(db)).toBe(before);
+    if (engine === 'postgres') await lookAtWholeDialog(page, dialog, 'browser-import-run');
   });
 }

@@ -132,7 +132,11 @@ export function ImportMappingSection({
       )}
 
       <Group gap="xl" align="flex-start" wrap="wrap">
-        <Radio.Group label="Rows whose key is already in the table" {...form.getInputProps('mode')}>
+        <Radio.Group
+          label="Mode"
+          description="A row whose primary key is already in the table"
+          {...form.getInputProps('mode')}
+        >
           <Stack gap={6} mt={6}>
             {modeChoices
               .filter((choice) => choice.value !== 'upsert' || canUpdate)
@@ -141,7 +145,11 @@ export function ImportMappingSection({
               ))}
           </Stack>
         </Radio.Group>
-        <Radio.Group label="When a row fails" {...form.getInputProps('onError')}>
+        <Radio.Group
+          label="On error"
+          description="When a row fails in the run"
+          {...form.getInputProps('onError')}
+        >
           <Stack gap={6} mt={6}>
             <Radio value="rollback" label="All or nothing: write no row" />
             <Radio value="skip" label="Skip bad rows, write the good ones" />

@@ -102,7 +102,7 @@ export const delimiterChoices = [
 
 /** The modes, by name; upsert only for whoever may also update rows. */
 export const modeChoices = [
-  { value: 'insert', label: 'Insert new rows' },
-  { value: 'upsert', label: 'Insert or update (by primary key)' },
-  { value: 'skipExisting', label: 'Insert, skip rows already there' },
+  { value: 'insert', label: 'Insert: such a row fails' },
+  { value: 'upsert', label: 'Upsert: it updates that row' },
+  { value: 'skipExisting', label: 'Skip existing: it is left out' },
 ] as const;
