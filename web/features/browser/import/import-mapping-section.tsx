@@ -101,9 +101,11 @@ export function ImportMappingSection({
             );
           })}
         </Group>
-        <Text size="xs" c="dimmed">
-          * required: the file must give a value.
-        </Text>
+        {preview.columns.some((column) => column.required) && (
+          <Text size="xs" c="dimmed">
+            * required: the file must give a value.
+          </Text>
+        )}
       </Stack>
 
       {identityMapped && (
