@@ -53,7 +53,7 @@ export function postImportUpload(request: ImportUploadRequest): Promise<ApiResul
 }
 
 /** The upload's answer as the client's other calls give it: the id, or the server's message with its status. */
-function uploadAnswer(status: number, text: string): ApiResult<{ id: string }> {
+export function uploadAnswer(status: number, text: string): ApiResult<{ id: string }> {
   let body: unknown;
   try {
     body = JSON.parse(text) as unknown;

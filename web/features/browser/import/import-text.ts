@@ -19,7 +19,6 @@ export const importText = {
   statusFailed: 'The progress of the import could not be read.',
   cancelFailed: 'The import could not be cancelled.',
   reportFailed: 'The report could not be downloaded.',
-  tooLarge: (limit: string) => `The file is too large: ${limit}`,
   forbidden: (message: string) =>
     `${message} Ask an administrator for the right if you need to import into this table.`,
   cancelled: 'The run was cancelled: nothing was written.',
