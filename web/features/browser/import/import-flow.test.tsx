@@ -167,4 +167,21 @@ describe('the import workspace', () => {
     expect((await screen.findByRole('alert')).textContent).toContain(importMessages.runNotYet);
     expect(api.requests('POST', `${BASE}/run`)[2]?.body).toMatchObject({ dryRun: false, onError: 'skip' });
   });
+
+  it('shows a running dry run’s progress with Cancel, and what a cancel leaves', async () => {
+    api.on('GET', `${BASE}/preview`, ok(preview));
+    workspace();
+    const dryRun = await screen.findByRole('button', { name: 'Dry run' });
+    const running = status({ state: 'running', inProgress: true, percentageCompleted: 40 });
+    api.once('POST', `${BASE}/run`, ok(running));
+    api.on('GET', BASE, ok(running));
+    fireEvent.click(dryRun);
+    const progress = await screen.findByRole('progressbar', { name: 'Dry run progress' });
+    expect(progress.getAttribute('aria-valuetext')).toBe('40% of the file read');
+    api.once('POST', `${BASE}/cancel`, ok(status({ state: 'cancelled', percentageCompleted: 40 })));
+    api.on('GET', BASE, ok(status({ state: 'cancelled', percentageCompleted: 40 })));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByText('The dry run was cancelled.')).toBeTruthy();
+    expect(api.requests('POST', `${BASE}/cancel`)).toHaveLength(1);
+  });
 });
