@@ -184,4 +184,41 @@ describe('the import workspace', () => {
     expect(await screen.findByText('The dry run was cancelled.')).toBeTruthy();
     expect(api.requests('POST', `${BASE}/cancel`)).toHaveLength(1);
   });
+
+  it('follows a run that writes to its end: the counts, back to the table, the audit entry', async () => {
+    api.on('GET', `${BASE}/preview`, ok(preview));
+    let written = 0;
+    let closed = 0;
+    renderPage(
+      <ImportWorkspace
+        importRef={ref}
+        canUpdate
+        isAdmin
+        uploading={false}
+        onReread={() => undefined}
+        onWritten={() => written++}
+        onClose={() => closed++}
+      />,
+    );
+    expect(await screen.findByRole('radio', { name: /^Upsert/ })).toBeTruthy();
+    api.once('POST', `${BASE}/run`, ok(status({ inserted: 2 })));
+    api.on('GET', BASE, ok(status({ inserted: 2 })));
+    fireEvent.click(screen.getByRole('button', { name: 'Dry run' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Run the import…' }));
+    const running = status({ dryRun: false, state: 'running', inProgress: true, percentageCompleted: 50 });
+    api.once('POST', `${BASE}/run`, ok(running));
+    api.on('GET', BASE, ok(status({ dryRun: false, inserted: 2, auditId: 42 })));
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Confirm the import' })).getByRole('button', {
+        name: 'Import',
+      }),
+    );
+    expect(await screen.findByText('Import result')).toBeTruthy();
+    expect(screen.getByLabelText('Counts').textContent).toContain('Inserted2');
+    const audit = screen.getByRole('link', { name: 'See the audit entry #42' });
+    expect(audit.getAttribute('href')).toBe('/admin/audit?table=chinook%2Fmain%2FGenre');
+    expect(written).toBe(1);
+    fireEvent.click(screen.getByRole('button', { name: 'Back to the table' }));
+    expect(closed).toBe(1);
+  });
 });

@@ -21,7 +21,7 @@ export const importText = {
   reportFailed: 'The report could not be downloaded.',
   forbidden: (message: string) =>
     `${message} Ask an administrator for the right if you need to import into this table.`,
-  cancelled: 'The run was cancelled: nothing was written.',
+  cancelled: 'The import was cancelled: the counts below are what it had done when it stopped.',
   rollbackBlocks:
     'With all-or-nothing, one failing row writes nothing: fix those rows, change the mapping, or choose “Skip bad rows”.',
 } as const;
