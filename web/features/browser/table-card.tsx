@@ -33,6 +33,7 @@ import {
 import type { BrowserAddress } from './browser-address.ts';
 import { useRowSelection } from './bulk/row-selection.ts';
 import { FilterEntry } from './filter/filter-entry.tsx';
+import { ImportEntry } from './import/import-entry.tsx';
 import { ColumnsEntry } from './columns/columns-entry.tsx';
 import { tableInLayoutOrder } from './grid/column-layout.ts';
 import { Pager } from './pager.tsx';
@@ -188,6 +189,7 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
               Add
             </Button>
           )}
+          <ImportEntry db={db} table={table} />
         </Group>
       </Group>
 
