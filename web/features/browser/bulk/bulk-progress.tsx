@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { Button, Group, Paper, Portal, Progress, Text } from '@mantine/core';
+import { Button, Group, Paper, Portal, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconArrowBackUp, IconX } from '@tabler/icons-react';
+import { IconArrowBackUp } from '@tabler/icons-react';
+import { JobProgress } from '#web/ui/job-progress.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BulkStatus } from '#common/contract/bulk.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
@@ -172,34 +173,14 @@ export function BulkJobPanel() {
         <Text size="sm" fw={600} lineClamp={2} mb={6} style={{ overflowWrap: 'anywhere' }}>
           {job.title}
         </Text>
-        <Progress.Root
-          size="md"
-          role="progressbar"
-          aria-label="Bulk change progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={measured ? percent : undefined}
-          aria-valuetext={text}
-        >
-          <Progress.Section value={measured ? percent : 100} animated={!measured} withAria={false} />
-        </Progress.Root>
-        <Group justify="space-between" gap="xs" mt={8} wrap="nowrap">
-          <Text size="sm" c="dimmed">
-            {text}
-          </Text>
-          {job.kind === 'change' && (
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconX size={14} aria-hidden="true" />}
-              onClick={stop}
-              disabled={job.cancelling}
-              style={{ flexShrink: 0 }}
-            >
-              Cancel
-            </Button>
-          )}
-        </Group>
+        <JobProgress
+          label="Bulk change progress"
+          text={text}
+          percent={measured ? percent : null}
+          cancel={
+            job.kind === 'change' ? { label: 'Cancel', onClick: stop, disabled: job.cancelling } : undefined
+          }
+        />
       </Paper>
     </Portal>
   );

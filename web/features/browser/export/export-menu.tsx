@@ -1,13 +1,13 @@
-import { Button, Group, Menu, Paper, Portal, Progress, Text } from '@mantine/core';
+import { Button, Menu, Paper, Portal, Text } from '@mantine/core';
 import {
   IconChevronDown,
   IconDownload,
   IconFileSpreadsheet,
   IconFileTypeCsv,
   IconJson,
-  IconX,
   type TablerIcon,
 } from '@tabler/icons-react';
+import { JobProgress } from '#web/ui/job-progress.tsx';
 import type { ExportFormat } from '#common/contract/exports.ts';
 import { exportFormatLabels, progressText, STARTING } from './export-progress-text.ts';
 import type { ExportButtonProps } from './export-button.tsx';
@@ -96,31 +96,16 @@ function ExportProgress({ state, onCancel }: { state: ExportJobState; onCancel: 
           Exporting {job ? `${job.schema}.${job.table}` : ''}
           {state.format ? ` as ${exportFormatLabels[state.format]}` : ''}
         </Text>
-        <Progress.Root
-          size="md"
-          role="progressbar"
-          aria-label="Export progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={measured ? percent : undefined}
-          aria-valuetext={text}
-        >
-          <Progress.Section value={measured ? percent : 100} animated={!measured} withAria={false} />
-        </Progress.Root>
-        <Group justify="space-between" gap="xs" mt={8} wrap="nowrap">
-          <Text size="sm" c="dimmed">
-            {text}
-          </Text>
-          <Button
-            size="xs"
-            variant="default"
-            leftSection={<IconX size={14} aria-hidden="true" />}
-            onClick={onCancel}
-            disabled={state.phase !== 'running' || state.cancelling}
-          >
-            Cancel export
-          </Button>
-        </Group>
+        <JobProgress
+          label="Export progress"
+          text={text}
+          percent={measured ? percent : null}
+          cancel={{
+            label: 'Cancel export',
+            onClick: onCancel,
+            disabled: state.phase !== 'running' || state.cancelling,
+          }}
+        />
       </Paper>
     </Portal>
   );

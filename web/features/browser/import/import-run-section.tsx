@@ -3,7 +3,6 @@ import {
   Button,
   Group,
   Paper,
-  Progress,
   ScrollArea,
   SimpleGrid,
   Stack,
@@ -11,7 +10,8 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconAlertCircle, IconDownload, IconX } from '@tabler/icons-react';
+import { IconAlertCircle, IconDownload } from '@tabler/icons-react';
+import { JobProgress } from '#web/ui/job-progress.tsx';
 import type { ImportStatus } from '#common/contract/imports.ts';
 import { countsText, importText, rows } from './import-text.ts';
 
@@ -45,35 +45,12 @@ export function ImportRunSection({
       <Paper withBorder p="md" component="section" aria-label={`${what} progress`}>
         <Stack gap="xs">
           <Text fw={600}>{dry ? 'Checking the whole file, writing nothing…' : 'Importing…'}</Text>
-          <Progress.Root
-            size="md"
-            role="progressbar"
-            aria-label={`${what} progress`}
-            aria-valuemin={0}
-            aria-valuemax={100}
-            aria-valuenow={started ? status.percentageCompleted : undefined}
-            aria-valuetext={text}
-          >
-            <Progress.Section
-              value={started ? status.percentageCompleted : 100}
-              animated={!started}
-              withAria={false}
-            />
-          </Progress.Root>
-          <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text size="sm" c="dimmed">
-              {text}
-            </Text>
-            <Button
-              size="xs"
-              variant="default"
-              leftSection={<IconX size={14} aria-hidden="true" />}
-              onClick={onCancel}
-              disabled={cancelling}
-            >
-              Cancel
-            </Button>
-          </Group>
+          <JobProgress
+            label={`${what} progress`}
+            text={text}
+            percent={started ? status.percentageCompleted : null}
+            cancel={{ label: 'Cancel', onClick: onCancel, disabled: cancelling }}
+          />
         </Stack>
       </Paper>
     );
