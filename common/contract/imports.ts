@@ -147,11 +147,17 @@ export const importMessages = {
   badOption: (name: string, allowed: string) => `${name} must be ${allowed}.`,
   emptyFile: 'The file is empty.',
   notFound: 'This import was not found.',
-  running: 'This import is being checked: wait for it to end or cancel it.',
-  runNotYet:
-    'Only the dry run is available yet: send dryRun: true. Writing the rows comes with the next version.',
-  cancelled: 'The check was cancelled.',
-  restarted: 'The server restarted while the import was being checked: run it again.',
+  running: 'This import is running: wait for it to end or cancel it.',
+  cancelled: 'The run was cancelled.',
+  cancelledNothingWritten: 'The import was cancelled: nothing was written, the table is as it was.',
+  restarted: 'The server restarted while the import was running: run it again.',
+  /** All-or-nothing: a failure anywhere and nothing is written. */
+  rolledBack: (failed: number, first: ImportFailure | undefined) =>
+    `Nothing was imported: ${failed.toLocaleString('en')} ${failed === 1 ? 'row' : 'rows'} failed` +
+    (first
+      ? `, the first on row ${first.row}${first.column ? ` (${first.column})` : ''}: ${first.message}`
+      : '.') +
+    ' The table is as it was: fix the file or the mapping, or run with onError "skip" to write the good rows.',
   requiredUnmapped: (column: string) => `${column} cannot be left out: map a file column to it.`,
   unknownFileColumn: (column: string) => `The file has no column ${column}.`,
   unknownTableColumn: (column: string, table: string) => `${column} is not a column of ${table}.`,

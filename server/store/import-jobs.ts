@@ -68,6 +68,7 @@ export async function queueImportRun(
         failed: 0,
         errors: null,
         error: null,
+        audit_id: null,
         ended_at: null,
         updated_at: now,
       })
@@ -165,4 +166,9 @@ export async function allImportIds(db: Db): Promise<Set<string>> {
 
 export async function deleteImportJob(db: Db, id: string): Promise<void> {
   await db.deleteFrom('import_jobs').where('id', '=', id).execute();
+}
+
+/** The audit entry of a run that writes (issue 39's run, decision 0070), set when the run starts. */
+export async function setImportAudit(db: Db, id: string, auditId: number | null): Promise<void> {
+  await db.updateTable('import_jobs').set({ audit_id: auditId }).where('id', '=', id).execute();
 }

@@ -163,9 +163,10 @@ export function importRoutes(context: {
         schema: {
           tags,
           summary:
-            'Run an import as a job with a mapping and a mode. Only the dry run (dryRun: true) is available yet: ' +
-            'it reads the whole file, writes nothing, and counts what would be inserted, updated, skipped and ' +
-            'failed, naming every failure; dryRun: false is 409',
+            'Run an import as a job with a mapping and a mode. The dry run (dryRun: true) reads the whole file, ' +
+            'writes nothing, and counts what would be inserted, updated, skipped and failed, naming every failure; ' +
+            'the run (dryRun: false) writes the rows: all or nothing (onError: rollback) or the good ones (skip), ' +
+            'as one audit entry (auditId) that the audit trail can undo',
           params: importJobParams,
           body: importRunBody,
           response: { 202: envelope(importStatus) },
