@@ -387,3 +387,85 @@ export async function openImportWriter(
     },
   };
 }
+
+/** A row of an import's audited batch to put back: its key, as it was (null: the import inserted it) and as the
+ * import left it. */
+export interface ImportRevertRow {
+  key: Row;
+  before: Row | null;
+  after: Row | null;
+}
+
+export interface ImportRevertOptions {
+  /** Given the rows as they are now, in the order of `rows` (null: no row has the key), under the row lock and before
+   * anything is written; throws to refuse (the undo's "changed since" check). */
+  check?: (current: (Row | null)[]) => Promise<void> | void;
+  beforeCommit?: (changes: { before: Row | null; after: Row | null }[]) => Promise<void> | void;
+}
+
+/** Whether the undo writes a column's value back into an upserted row: not the key, nothing the database fills. */
+const writableBack = (table: Table, column: Table['columns'][number]) =>
+  !column.isIdentity &&
+  !column.isGuid &&
+  !column.isComputed &&
+  !column.isHidden &&
+  !importKey(table).includes(column.name) &&
+  !table.primaryKey.includes(column.name);
+
+/**
+ * One batch of the undo of an import (decision 0070), in one transaction: the rows locked and handed to `check`, then
+ * the rows the import inserted deleted by their key and the rows it updated given back the values it replaced (the
+ * columns it changed that may be written). Answers each row as it was before the undo and as it is after (null:
+ * deleted), in the order of `rows`.
+ */
+export async function revertImportBatch(
+  adapter: EngineAdapter,
+  table: Table,
+  rows: ImportRevertRow[],
+  options: ImportRevertOptions = {},
+): Promise<{ before: Row | null; after: Row | null }[]> {
+  if (table.isView) throw badInput(`${table.name} is a view; its rows cannot be changed here.`);
+  const names = importKey(table);
+  const target = sql.id(table.schema, table.name);
+  const keys = rows.map((row) => row.key);
+  return adapter.db.transaction().execute(async (trx) => {
+    const found = await readByKeys(adapter, trx, table, names, keys, true);
+    const current = keys.map((key) => found.get(keyText(adapter, table, names, key)) ?? null);
+    await options.check?.(current);
+    const inserted = rows.filter((row) => row.before === null).map((row) => row.key);
+    const size = Math.max(1, Math.floor(MAX_PARAMETERS / names.length));
+    for (let start = 0; start < inserted.length; start += size) {
+      const where = sql.join(
+        inserted.slice(start, start + size).map((key) => sql`(${keyPredicate(adapter, table, names, key)})`),
+        sql` or `,
+      );
+      await sql`delete from ${target} where ${where}`.execute(trx);
+    }
+    for (const row of rows) {
+      const before = row.before;
+      if (before === null) continue;
+      const assignments = table.columns
+        .filter(
+          (column) =>
+            writableBack(table, column) &&
+            before[column.name] !== undefined &&
+            JSON.stringify(before[column.name]) !== JSON.stringify(row.after?.[column.name] ?? null),
+        )
+        .map(
+          (column) =>
+            sql`${sql.id(column.name)} = ${bound(adapter, table, column.name, before[column.name])}`,
+        );
+      if (assignments.length > 0)
+        await sql`update ${target} set ${sql.join(assignments)} where ${keyPredicate(adapter, table, names, row.key)}`.execute(
+          trx,
+        );
+    }
+    const again = await readByKeys(adapter, trx, table, names, keys, false);
+    const changes = keys.map((key, i) => ({
+      before: current[i] ?? null,
+      after: again.get(keyText(adapter, table, names, key)) ?? null,
+    }));
+    await options.beforeCommit?.(changes);
+    return changes;
+  });
+}

@@ -4,7 +4,9 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bulkMessages, type BulkStatus } from '#common/contract/bulk.ts';
 import { importMessages as im, type ImportStatus } from '#common/contract/imports.ts';
+import type { UndoResult } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
 import type { DatabaseEngine, EngineKind } from '#server/engines/engine.ts';
@@ -142,7 +144,7 @@ describe.each(chosen)('import runs on %s', (kind) => {
     editor = await buildUser(t, { links, permissions: [{ table: song, canInsert: true }] });
     upserter = await buildUser(t, {
       links,
-      permissions: [{ table: song, canInsert: true, canUpdate: true }],
+      permissions: [{ table: song, canInsert: true, canUpdate: true, canDelete: true }],
     });
     reader = await buildUser(t, { links });
   }, 120_000);
@@ -269,5 +271,56 @@ describe.each(chosen)('import runs on %s', (kind) => {
     const upsert = await post(editor, `/${id}/run`, { mapping: MAPPING, mode: 'upsert', dryRun: false });
     expect(upsert.statusCode).toBe(403);
     expect(await songs()).toHaveLength(2);
+  });
+
+  const undo = (user: TestUser, auditId: number) =>
+    t.app.inject({ method: 'POST', url: `/api/admin/audit/${auditId}/undo`, headers: user.headers });
+  /** The undo job to its end. */
+  const undone = (user: TestUser, jobId: string) =>
+    vi.waitFor(
+      async () => {
+        const answer = await t.app.inject({
+          method: 'GET',
+          url: `/api/sql/shop/${encodeURIComponent(schema)}/song/bulk/${jobId}`,
+          headers: user.headers,
+        });
+        expect(answer.statusCode, answer.body).toBe(200);
+        const status = answer.json<Envelope<BulkStatus>>().data;
+        expect(status.inProgress).toBe(false);
+        return status;
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+
+  it('undoes an upsert as one job: the inserted rows deleted, the replaced values written back', async () => {
+    const status = await run(csv(['1,New,2,7', '40,Forty,1,3', '41,Forty-one,,']), {
+      mode: 'upsert',
+      user: upserter,
+    });
+    expect(status).toMatchObject({ state: 'done', inserted: 2, updated: 1 });
+    // Without CanDelete the rows it inserted cannot be taken out.
+    expect((await undo(editor, status.auditId ?? 0)).statusCode).toBe(403);
+    const response = await undo(upserter, status.auditId ?? 0);
+    expect(response.statusCode, response.body).toBe(200);
+    const answer = response.json<Envelope<UndoResult>>();
+    expect(answer.message).toBe(bulkMessages.undoStarted);
+    const ended = await undone(upserter, answer.data.jobId ?? '');
+    expect(ended).toMatchObject({ state: 'done', done: 3, error: null });
+    expect(await songs()).toEqual([
+      { id: 1, name: 'Old', qty: 1 },
+      { id: 2, name: 'Keep', qty: 2 },
+    ]);
+    const entry = await findAudit(t.store.db, answer.data.undoEntryId);
+    expect(entry).toMatchObject({ action: 'data.undo', undo_of: status.auditId });
+  });
+
+  it('refuses to undo an import whose rows changed since, listing them', async () => {
+    const status = await run(csv(['50,Fifty,1,1', '51,Fifty-one,1,1']), { user: upserter });
+    expect(status).toMatchObject({ state: 'done', inserted: 2 });
+    await sql.raw("update song set name = 'Edited' where id = 51").execute(engine.db);
+    const refused = await undo(upserter, status.auditId ?? 0);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json<Envelope<null>>().message).toBe(bulkMessages.undoChangedSince(['{"id":51}']));
+    expect((await songs()).map((song) => song.id)).toEqual([1, 2, 50, 51]);
   });
 });
