@@ -172,3 +172,15 @@ export async function deleteImportJob(db: Db, id: string): Promise<void> {
 export async function setImportAudit(db: Db, id: string, auditId: number | null): Promise<void> {
   await db.updateTable('import_jobs').set({ audit_id: auditId }).where('id', '=', id).execute();
 }
+
+/** The runs that write and had not ended (a restart's sweep settles their audited batches before failing them). */
+export async function unfinishedImportAudits(
+  db: Db,
+): Promise<Pick<ImportJobRow, 'id' | 'audit_id' | 'database_name' | 'schema_name' | 'table_name'>[]> {
+  return db
+    .selectFrom('import_jobs')
+    .select(['id', 'audit_id', 'database_name', 'schema_name', 'table_name'])
+    .where('status', 'in', activeStates)
+    .where('audit_id', 'is not', null)
+    .execute();
+}

@@ -10,8 +10,16 @@ import type { UndoResult } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import { connectDatabase } from '#server/engines/connect.ts';
 import type { DatabaseEngine, EngineKind } from '#server/engines/engine.ts';
-import { findAudit } from '#server/store/audit.ts';
-import { bulkBatchesOf } from '#server/store/bulk-jobs.ts';
+import { DatabaseRegistry } from '#server/engines/database-registry.ts';
+import { findAudit, writeAudit } from '#server/store/audit.ts';
+import { bulkBatchesOf, writeBulkBatch } from '#server/store/bulk-jobs.ts';
+import {
+  insertImportJob,
+  markImportRunning,
+  queueImportRun,
+  setImportAudit,
+} from '#server/store/import-jobs.ts';
+import { recoverImportAudits } from './import-recovery.ts';
 import { buildUser, type TestUser } from '#server/test/factories.ts';
 import {
   createMysqlDatabase,
@@ -62,6 +70,8 @@ describe.each(chosen)('import runs on %s', (kind) => {
   let editor: TestUser;
   let upserter: TestUser;
   let reader: TestUser;
+  /** A run waits before this batch until released. */
+  let hold: { batch: number; reached: () => void; release: Promise<void> } | null = null;
 
   const at = (rest: string) => `/api/sql/shop/${encodeURIComponent(schema)}/song/import${rest}`;
   function upload(user: TestUser, file: string): Promise<LightMyRequestResponse> {
@@ -96,6 +106,23 @@ describe.each(chosen)('import runs on %s', (kind) => {
       dryRun: false,
     });
     expect(started.statusCode, started.body).toBe(202);
+    return ended(user, id);
+  }
+  /** Uploads the file and starts its run; answers the import's id. */
+  async function start(file: string, user: TestUser, onError = 'rollback'): Promise<string> {
+    const uploaded = await upload(user, file);
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const { id } = uploaded.json<Envelope<{ id: string }>>().data;
+    const started = await post(user, `/${id}/run`, {
+      mapping: MAPPING,
+      mode: 'insert',
+      onError,
+      dryRun: false,
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    return id;
+  }
+  function ended(user: TestUser, id: string): Promise<ImportStatus> {
     return vi.waitFor(
       async () => {
         const answer = await t.app.inject({ method: 'GET', url: at(`/${id}`), headers: user.headers });
@@ -138,7 +165,18 @@ describe.each(chosen)('import runs on %s', (kind) => {
     ])
       await sql.raw(statement).execute(engine.db);
     await engine.catalog({ refresh: true });
-    t = await buildTestApp({ databases: [engine], imports: { batchSize: 200 } });
+    t = await buildTestApp({
+      databases: [engine],
+      imports: {
+        batchSize: 200,
+        beforeBatch: async (batch) => {
+          if (hold && hold.batch === batch) {
+            hold.reached();
+            await hold.release;
+          }
+        },
+      },
+    });
     const song = `shop/${schema}/song`;
     const links = [tablePath('shop', schema, 'song')];
     editor = await buildUser(t, { links, permissions: [{ table: song, canInsert: true }] });
@@ -322,5 +360,121 @@ describe.each(chosen)('import runs on %s', (kind) => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json<Envelope<null>>().message).toBe(bulkMessages.undoChangedSince(['{"id":51}']));
     expect((await songs()).map((song) => song.id)).toEqual([1, 2, 50, 51]);
+  });
+
+  it('after a restart, settles a killed run’s pending batches by their first row', async () => {
+    const db = t.store.db;
+    const at = new Date().toISOString();
+    const id = `killed-${kind}`;
+    const user = await buildUser(t);
+    await insertImportJob(
+      db,
+      {
+        id,
+        userId: user.userId,
+        database: 'shop',
+        schema,
+        table: 'song',
+        fileName: 'k.csv',
+        fileSize: 1,
+        options: '{}',
+      },
+      at,
+    );
+    await queueImportRun(db, id, { request: '{}', dryRun: false }, at);
+    await markImportRunning(db, id, at);
+    const auditId = await writeAudit(db, {
+      userId: user.userId,
+      action: 'data.bulk',
+      target: tablePath('shop', schema, 'song'),
+      detail: { change: 'import', status: 'running', rows: 0 },
+      address: null,
+    });
+    await setImportAudit(db, id, auditId);
+    const row = (songId: number) => ({ id: songId, name: `S${songId}`, artist_id: 1, qty: 1 });
+    const batch = (ids: number[]) =>
+      JSON.stringify(ids.map((songId) => ({ key: { id: songId }, before: null, after: row(songId) })));
+    // Batch 0 committed before the kill, batch 1 did not.
+    await sql.raw("insert into song (id, name, artist_id, qty) values (60, 'S60', 1, 1)").execute(engine.db);
+    await writeBulkBatch(db, { auditId, batch: 0, rowCount: 1, rows: batch([60]) });
+    await writeBulkBatch(db, { auditId, batch: 1, rowCount: 1, rows: batch([61]) });
+    await recoverImportAudits(t.store, new DatabaseRegistry([engine]));
+    expect((await bulkBatchesOf(db, auditId, -1)).map((b) => [b.batch, b.state])).toEqual([[0, 'done']]);
+    const entry = await findAudit(db, auditId);
+    expect(JSON.parse(entry?.detail ?? '{}')).toMatchObject({
+      rows: 1,
+      status: 'failed',
+      error: im.restarted,
+    });
+  });
+
+  /** Holds the next run before `batch`; answers when it got there and how to let it go. */
+  function holdAt(batch: number) {
+    let reached!: () => void;
+    let release!: () => void;
+    const there = new Promise<void>((resolve) => (reached = resolve));
+    hold = { batch, reached, release: new Promise<void>((resolve) => (release = resolve)) };
+    return {
+      there,
+      release: () => {
+        hold = null;
+        release();
+      },
+    };
+  }
+  const thousand = csv(Array.from({ length: 1000 }, (_, i) => `${100 + i},Song ${i},1,1`));
+
+  it('cancelled between batches, an all-or-nothing run writes nothing', async () => {
+    const held = holdAt(3);
+    const id = await start(thousand, editor);
+    await held.there;
+    const cancel = await post(editor, `/${id}/cancel`, {});
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    held.release();
+    const status = await ended(editor, id);
+    expect(status).toMatchObject({ state: 'cancelled', error: im.cancelledNothingWritten });
+    // The run ends its transaction once released: the table is as it was.
+    await vi.waitFor(async () => expect(await songs()).toHaveLength(2), { timeout: 10_000 });
+    const entry = await findAudit(t.store.db, status.auditId ?? 0);
+    await vi.waitFor(async () =>
+      expect(JSON.parse((await findAudit(t.store.db, status.auditId ?? 0))?.detail ?? '{}')).toMatchObject({
+        rows: 0,
+        status: 'cancelled',
+      }),
+    );
+    expect(entry?.action).toBe('data.bulk');
+  });
+
+  it('stops when the account is locked mid-run: skip mode keeps the batches before, rollback writes nothing', async () => {
+    for (const onError of ['skip', 'rollback']) {
+      await sql.raw('delete from song where id >= 100').execute(engine.db);
+      const locked = await buildUser(t, {
+        links: [tablePath('shop', schema, 'song')],
+        permissions: [{ table: `shop/${schema}/song`, canInsert: true }],
+      });
+      const held = holdAt(2);
+      const id = await start(thousand, locked, onError);
+      await held.there;
+      await t.store.db
+        .updateTable('users')
+        .set({ locked_until: new Date(Date.now() + 3_600_000).toISOString() })
+        .where('id', '=', locked.userId)
+        .execute();
+      held.release();
+      const status = await vi.waitFor(
+        async () => {
+          const row = await t.store.db
+            .selectFrom('import_jobs')
+            .selectAll()
+            .where('id', '=', id)
+            .executeTakeFirst();
+          expect(row?.status).toBe('failed');
+          return row;
+        },
+        { timeout: 20_000, interval: 50 },
+      );
+      expect(status?.error).toBe(bulkMessages.accountLost);
+      expect(await songs()).toHaveLength(onError === 'skip' ? 2 + 400 : 2);
+    }
   });
 });

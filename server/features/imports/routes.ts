@@ -26,6 +26,7 @@ import {
   failUnfinishedImports,
   importsIdleSince,
 } from '#server/store/import-jobs.ts';
+import { recoverImportAudits } from './import-recovery.ts';
 import { importCheckJob, type ImportCheckDeps, type ImportPayload } from './import-check.ts';
 import { orphanImportFiles, removeImportFiles } from './import-files.ts';
 import {
@@ -63,6 +64,10 @@ export async function openImportQueue(
 ): Promise<ImportQueue> {
   const { store, folder, log } = context;
   const restarted = new Date().toISOString();
+  // The audited batches of runs that wrote are settled first (import-recovery.ts), then the runs failed.
+  await recoverImportAudits(store, context.databases).catch((error: unknown) =>
+    log.error({ err: error }, 'import audit recovery failed'),
+  );
   await failUnfinishedImports(store.db, importMessages.restarted, restarted);
   const runner = inProcessRunner(importCheckJob({ ...context, ...options }), {
     concurrency: CONCURRENCY,
@@ -97,7 +102,7 @@ export async function openImportQueue(
   };
 }
 
-/** Imports (issue 39): upload, preview, run (the dry run for now), status, cancel and the report. */
+/** Imports (issue 39): upload, preview, run (the dry run or the run that writes), status, cancel and the report. */
 export function importRoutes(context: {
   store: AppStore;
   databases: DatabaseRegistry;
