@@ -92,6 +92,18 @@ function bound(
   return checked === null ? sql`null` : sql`${adapter.encodeValue(column, checked)}`;
 }
 
+/** The rows of `keys`: `k in (…)` for a one-column key (PostgreSQL plans a long OR of equalities slowly), an OR of
+ * each key's columns otherwise. */
+function keysWhere(adapter: EngineAdapter, table: Table, names: string[], keys: Row[]): SqlFragment {
+  const [only] = names;
+  if (names.length === 1 && only !== undefined)
+    return sql`${sql.id(only)} in (${sql.join(keys.map((key) => bound(adapter, table, only, key[only])))})`;
+  return sql.join(
+    keys.map((key) => sql`(${keyPredicate(adapter, table, names, key)})`),
+    sql` or `,
+  );
+}
+
 /** The rows of `keys` as they are now (under the row lock when `lock`), as many keys a statement as the limit allows. */
 async function readByKeys(
   adapter: EngineAdapter,
@@ -106,11 +118,7 @@ async function readByKeys(
   const locking = lock ? adapter.rowLock : undefined;
   const from = sql`${sql.id(table.schema, table.name)} ${locking?.tableHint ?? sql``}`;
   for (let start = 0; start < keys.length; start += size) {
-    const chunk = keys.slice(start, start + size);
-    const where = sql.join(
-      chunk.map((key) => sql`(${keyPredicate(adapter, table, names, key)})`),
-      sql` or `,
-    );
+    const where = keysWhere(adapter, table, names, keys.slice(start, start + size));
     const answer = await sql<
       Record<string, unknown>
     >`select ${selectList(adapter, table)} from ${from} where ${where} ${locking?.clause ?? sql``}`.execute(
@@ -435,10 +443,7 @@ export async function revertImportBatch(
     const inserted = rows.filter((row) => row.before === null).map((row) => row.key);
     const size = Math.max(1, Math.floor(MAX_PARAMETERS / names.length));
     for (let start = 0; start < inserted.length; start += size) {
-      const where = sql.join(
-        inserted.slice(start, start + size).map((key) => sql`(${keyPredicate(adapter, table, names, key)})`),
-        sql` or `,
-      );
+      const where = keysWhere(adapter, table, names, inserted.slice(start, start + size));
       await sql`delete from ${target} where ${where}`.execute(trx);
     }
     for (const row of rows) {
