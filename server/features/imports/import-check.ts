@@ -26,10 +26,10 @@ import {
   type ImportProgress,
 } from '#server/store/import-jobs.ts';
 import { tablePath } from '#common/links.ts';
-import type { ImportWriter } from '#server/engines/import-writes.ts';
+import type { ImportBatchResult, ImportWriter } from '#server/engines/import-writes.ts';
 import { AUDIT_UNWRITABLE } from '#server/features/audit/audit-intents.ts';
 import { auditedRow } from '#server/features/audit/row-audit.ts';
-import { rightLost } from '#server/features/bulk/bulk-job.ts';
+import { batchHappened, rightLost } from '#server/features/bulk/bulk-job.ts';
 import { setAuditDetail, writeAudit } from '#server/store/audit.ts';
 import { settleBulkBatch, writeBulkBatch } from '#server/store/bulk-jobs.ts';
 import { importFile, openFileReader, UnreadableFile, type FileRecord } from './import-files.ts';
@@ -388,6 +388,7 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
     const address = runAddress.safeParse(request).data?.address ?? null;
     const engine = deps.databases.get(job.database_name);
     if (!engine) throw new EngineError(404, `The database ${job.database_name} is gone.`);
+    const database: DatabaseEngine = engine;
     const table = await engine.table(job.schema_name, job.table_name);
     const referenced = new Map<string, Table>();
     for (const fk of table.foreignKeys) {
@@ -438,8 +439,9 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
       const chosen = rows.filter((row) => !row.failed && (!row.existing || body.mode === 'upsert'));
       if (chosen.length === 0) return;
       const entry = auditId;
-      let audited = false;
-      const result = await writer.writeBatch(
+      /** The batch's rows once recorded in the audit (set from the writer's callback). */
+      const held: { made: ImportBatchResult | null } = { made: null };
+      const writing = writer.writeBatch(
         chosen.map((row) => ({ values: row.values, existing: row.existing })),
         {
           stopAtFirstRefusal: allOrNothing,
@@ -462,15 +464,33 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
               deps.log.error({ err: error, import: job.id }, 'import batch not audited: it is not made');
               throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
             }
-            audited = true;
+            held.made = made;
           },
         },
       );
+      let result: ImportBatchResult;
+      try {
+        result = await writing;
+      } catch (error) {
+        // A skip-mode batch recorded before its commit failed: whether it committed is told by its first row, as a
+        // bulk change's is (the commit's answer may be what was lost); the record is settled either way.
+        const made = held.made;
+        const first = made?.changes[0];
+        if (!allOrNothing && made && first) {
+          const happened = await batchHappened(database, table, {
+            key: first.key,
+            after: auditedRow(table, first.after),
+          }).catch(() => false);
+          await settleBulkBatch(store.db, entry, number, happened).catch(() => undefined);
+          if (happened) written += made.changes.length;
+        }
+        throw error;
+      }
       for (const refused of result.refused) {
         const row = chosen[refused.index];
         if (row) check.refuse(row, refused.message);
       }
-      if (!audited) return;
+      if (!held.made) return;
       if (allOrNothing) recorded.push(number);
       else {
         await settleBulkBatch(store.db, entry, number, true);
