@@ -259,6 +259,14 @@ async function writeRows(
           ? sql` overriding system value`
           : sql``;
       await sql`insert into ${target} (${list})${overriding} values ${sql.join(tuples)}`.execute(executor);
+      // …and its sequence moved past them, so the next row the database numbers does not meet one of them.
+      if (adapter.kind === 'postgres')
+        for (const name of group.columns.filter((n) => table.columns.find((c) => c.name === n)?.isIdentity)) {
+          const quoted = [table.schema, table.name].map((part) => `"${part.replace(/"/g, '""')}"`).join('.');
+          await sql`select setval(s, greatest((select max(${sql.id(name)}) from ${target}), nextval(s))) from (select pg_get_serial_sequence(${quoted}, ${name}) as s) as q where s is not null`.execute(
+            executor,
+          );
+        }
       for (const { values, index } of chunk)
         keys[index] = { key: givenKey(names, values) ?? {}, before: null };
     }

@@ -106,5 +106,17 @@ describe.each(chosen)('an export of Track imported back on %s', (kind) => {
     );
     expect(status).toMatchObject({ state: 'done', inserted: 3503, failed: 0, error: null });
     expect(await rowsThroughPages(engine, table, { orderBy: key })).toEqual(before);
+    // The database numbers the next track past the imported ones (PostgreSQL's sequence was moved).
+    const next = await engine.db.transaction().execute(async (trx) => {
+      const made =
+        await sql`insert into ${sql.id(name('Track'))} (${sql.id(name('Name'))}, ${sql.id(name('MediaTypeId'))}, ${sql.id(name('Milliseconds'))}, ${sql.id(name('UnitPrice'))}) values (${'New'}, ${1}, ${1}, ${1})`.execute(
+          trx,
+        );
+      const found = await sql<{
+        n: unknown;
+      }>`select max(${sql.id(key)}) as n from ${sql.id(name('Track'))}`.execute(trx);
+      return { made, max: Number(found.rows[0]?.n) };
+    });
+    expect(next.max).toBeGreaterThan(3503);
   }, 120_000);
 });

@@ -477,4 +477,53 @@ describe.each(chosen)('import runs on %s', (kind) => {
       expect(await songs()).toHaveLength(onError === 'skip' ? 2 + 400 : 2);
     }
   });
+
+  it('keeps the file’s identity values when asked, and the database numbers the next row past them', async () => {
+    const ddl = {
+      sqlite: 'create table counter (id integer primary key, name varchar(20) not null)',
+      postgres:
+        'create table counter (id integer generated always as identity primary key, name varchar(20) not null)',
+      mysql: 'create table counter (id integer auto_increment primary key, name varchar(20) not null)',
+    }[kind];
+    await sql.raw(ddl).execute(engine.db);
+    await engine.catalog({ refresh: true });
+    const user = await buildUser(t, {
+      links: [tablePath('shop', schema, 'counter')],
+      permissions: [{ table: `shop/${schema}/counter`, canInsert: true }],
+    });
+    const base = `/api/sql/shop/${encodeURIComponent(schema)}/counter/import`;
+    const body = multipart('id,name\n1,one\n2,two\n5,five\n', 'counter.csv');
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: base,
+      headers: { ...user.headers, 'content-type': body.type },
+      payload: body.payload,
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(200);
+    const { id } = uploaded.json<Envelope<{ id: string }>>().data;
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `${base}/${id}/run`,
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        mapping: { id: 'id', name: 'name' },
+        mode: 'insert',
+        dryRun: false,
+        keepIdentity: true,
+      }),
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    await vi.waitFor(
+      async () => {
+        const answer = await t.app.inject({ method: 'GET', url: `${base}/${id}`, headers: user.headers });
+        expect(answer.json<Envelope<ImportStatus>>().data).toMatchObject({ state: 'done', inserted: 3 });
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    await sql.raw("insert into counter (name) values ('next')").execute(engine.db);
+    const rows = await sql
+      .raw<{ id: unknown; name: string }>('select id, name from counter order by id')
+      .execute(engine.db);
+    expect(rows.rows.map((row) => Number(row.id))).toEqual([1, 2, 5, 6]);
+  });
 });
