@@ -90,6 +90,7 @@ const serverFeatureUses = {
   setup: ['account'],
   sql: ['audit'],
   bulk: ['audit'],
+  imports: ['audit', 'bulk'],
 };
 const otherServerFeatureBan = (feature) =>
   ban(

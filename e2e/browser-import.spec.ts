@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { importMessages } from '#common/contract/imports.ts';
+import { showAuditEntry } from './support/admin.ts';
 import { openTable } from './support/chinook-browser.ts';
 import { engineTitles, type ChinookDatabase, type ChinookEngine } from './support/chinook-databases.ts';
 import { chinookJourney } from './support/chinook-journey.ts';
@@ -8,8 +8,8 @@ import { lookAt, screenshotsWanted } from './support/look.ts';
 /*
  * Import into a table (issue 39, decision 0069 "The import page") on PostgreSQL and MariaDB Chinook: Import… on
  * Genre, upload a CSV of six genres whose Name is too long in three rows, read the dry run's report (those three rows
- * named), map the file's Label column to Name instead, dry-run again (six rows, none failing), then the run: for now
- * the server answers that only the dry run exists, and nothing is written.
+ * named), map the file's Label column to Name instead, dry-run again (six rows, none failing), run it (six rows
+ * written), find it as one line of the audit trail and undo it (the six rows gone again).
  */
 
 const engines: { engine: ChinookEngine; name: string }[] = [
@@ -122,15 +122,30 @@ for (const { engine } of engines) {
     await expect(counts).toContainText('Would insert6');
     await expect(counts).toContainText('Would fail0');
 
-    // The run, confirmed. Until the writing run lands the server says so and writes nothing; with it, this step
-    // becomes: the done counts, the audit entry's link, and Undo.
+    // The run, confirmed: six genres written, the counts, and (an administrator) the link to its audit entry.
     await dialog.getByRole('button', { name: 'Run the import…' }).click();
     await dialog
       .getByRole('group', { name: 'Confirm the import' })
       .getByRole('button', { name: 'Import', exact: true })
       .click();
-    await expect(dialog.getByRole('alert').filter({ hasText: importMessages.runNotYet })).toBeVisible();
-    expect(await genres(db)).toBe(before);
+    await expect(dialog.getByRole('heading', { name: 'Import result' })).toBeVisible({ timeout: 60_000 });
+    await expect(counts).toContainText('Inserted6');
+    await expect(counts).toContainText('Failed0');
+    expect(await genres(db)).toBe(before + 6);
+    const auditLink = dialog.getByRole('link', { name: /^See the audit entry #\d+$/ });
+    await expect(auditLink).toBeVisible();
+    const auditId = Number((await auditLink.textContent())?.replace(/\D+/g, ''));
     if (engine === 'postgres') await lookAtWholeDialog(page, dialog, 'browser-import-run');
+
+    // The audit trail: the import as one line in words; Undo deletes the six rows again.
+    await auditLink.click();
+    const entry = await showAuditEntry(page, auditId);
+    await expect(entry).toContainText('Import a file');
+    await expect(
+      page.getByText(`Imported genres.csv into ${db.table('Genre')}: 6 rows inserted`).first(),
+    ).toBeVisible();
+    if (engine === 'postgres') await lookAt(page, 'browser-import-audit');
+    await entry.getByRole('button', { name: 'Undo', exact: true }).click();
+    await expect.poll(() => genres(db), { timeout: 60_000 }).toBe(before);
   });
 }

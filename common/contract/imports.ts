@@ -3,8 +3,9 @@ import { z } from 'zod';
 /*
  * Imports into an existing table (issue 39, docs/decisions/0069-imports.md): a file uploaded as multipart and kept in
  * the data folder, previewed (its first rows, its columns, a proposed mapping onto the table's columns and what
- * already blocks), then checked over the whole file by a dry run that writes nothing and names every failing row. The
- * run that writes (and its audit and undo) comes later; its body is already this one.
+ * already blocks), then checked over the whole file by a dry run that writes nothing and names every failing row, and
+ * run with the same body (docs/decisions/0070-import-run.md): all-or-nothing or skipping bad rows, one audit entry,
+ * undone as one. XLSX workbooks are read as CSV files are (docs/decisions/0071-xlsx-imports.md).
  */
 
 /** Rows a preview shows. */
@@ -158,11 +159,17 @@ export const importMessages = {
   badOption: (name: string, allowed: string) => `${name} must be ${allowed}.`,
   emptyFile: 'The file is empty.',
   notFound: 'This import was not found.',
-  running: 'This import is being checked: wait for it to end or cancel it.',
-  runNotYet:
-    'Only the dry run is available yet: send dryRun: true. Writing the rows comes with the next version.',
-  cancelled: 'The check was cancelled.',
-  restarted: 'The server restarted while the import was being checked: run it again.',
+  running: 'This import is running: wait for it to end or cancel it.',
+  cancelled: 'The run was cancelled.',
+  cancelledNothingWritten: 'The import was cancelled: nothing was written, the table is as it was.',
+  restarted: 'The server restarted while the import was running: run it again.',
+  /** All-or-nothing: a failure anywhere and nothing is written. */
+  rolledBack: (failed: number, first: ImportFailure | undefined) =>
+    `Nothing was imported: ${failed.toLocaleString('en')} ${failed === 1 ? 'row' : 'rows'} failed` +
+    (first
+      ? `, the first on row ${first.row}${first.column ? ` (${first.column})` : ''}: ${first.message}`
+      : '.') +
+    ' The table is as it was: fix the file or the mapping, or run with onError "skip" to write the good rows.',
   requiredUnmapped: (column: string) => `${column} cannot be left out: map a file column to it.`,
   unknownFileColumn: (column: string) => `The file has no column ${column}.`,
   unknownTableColumn: (column: string, table: string) => `${column} is not a column of ${table}.`,

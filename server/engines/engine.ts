@@ -1,3 +1,4 @@
+import type { ImportRevertOptions, ImportRevertRow, ImportWriter } from './import-writes.ts';
 import type { Kysely } from 'kysely';
 import type { Filter as FilterDocument, FilterPlan } from '#common/contract/filter.ts';
 import type { CellValue, Filter, ForeignKey, PageResult, Row, Table } from '#common/contract/sql.ts';
@@ -236,6 +237,17 @@ export interface DatabaseEngine {
   /** Of `keys` (column → value over `columns`, values checked against their columns), the ones rows of `table` hold,
    * as the database answers them: one statement per batch of keys (existing-keys.ts; issue 39's dry run). */
   existingKeys(table: Table, columns: string[], keys: Row[]): Promise<Row[]>;
+  /** The writing side of an import (import-writes.ts; issue 39's run): one transaction for the whole import
+   * (all-or-nothing) or one a batch (skip mode), batches written under a savepoint and, when refused, a row at a
+   * time so the refused rows are named. */
+  openImportWriter(table: Table, options: { oneTransaction: boolean }): Promise<ImportWriter>;
+  /** One batch of the undo of an import (import-writes.ts revertImportBatch): the rows locked and checked, the
+   * inserted ones deleted and the updated ones given back their values, in one transaction. */
+  revertImportBatch(
+    table: Table,
+    rows: ImportRevertRow[],
+    options?: ImportRevertOptions,
+  ): Promise<{ before: Row | null; after: Row | null }[]>;
   /** Every row matching the filter in the asked order, as wire values, a chunk at a time, read with a cursor or the
    * driver's streaming query so memory stays flat. The consumer's pace sets the reading pace. */
   streamRows(table: Table, query: RowStreamQuery, options?: RowStreamOptions): AsyncIterable<Row[]>;

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Row, Table } from '#common/contract/sql.ts';
-import type { EngineAdapter, SqlFragment } from './adapter.ts';
+import type { EngineAdapter, Executor, SqlFragment } from './adapter.ts';
 import { badInput } from './engine-error.ts';
 import { keyPredicate } from './row-writes.ts';
 import { checkValue } from './wire-values.ts';
@@ -20,6 +20,8 @@ export async function existingKeys(
   table: Table,
   columns: string[],
   keys: Row[],
+  /** Where to ask: the adapter's pool, or an import's transaction (import-writes.ts). */
+  executor: Executor = adapter.db,
 ): Promise<Row[]> {
   const found: Row[] = [];
   if (keys.length === 0 || columns.length === 0) return found;
@@ -56,7 +58,7 @@ export async function existingKeys(
     }
     const answer = await sql<
       Record<string, unknown>
-    >`select distinct ${list} from ${sql.id(table.schema, table.name)} where ${where}`.execute(adapter.db);
+    >`select distinct ${list} from ${sql.id(table.schema, table.name)} where ${where}`.execute(executor);
     for (const raw of answer.rows) {
       const row: Row = {};
       for (const column of catalog) row[column.name] = adapter.decodeValue(column, raw[column.name]);

@@ -19,6 +19,7 @@ import {
   revertBatch,
 } from './bulk-writes.ts';
 import { existingKeys } from './existing-keys.ts';
+import { openImportWriter, revertImportBatch } from './import-writes.ts';
 import { sql } from 'kysely';
 
 /** How long a read catalog is trusted before it is read again (it is also refreshed on demand). */
@@ -131,6 +132,16 @@ export function createTableEngine(name: string, adapter: EngineAdapter): Databas
     revertBatch: (table, query, options) =>
       explained(() => revertBatch(adapter, table, query, options), 'write'),
     existingKeys: (table, columns, keys) => explained(() => existingKeys(adapter, table, columns, keys)),
+    revertImportBatch: (table, rows, options) =>
+      explained(() => revertImportBatch(adapter, table, rows, options), 'write'),
+    async openImportWriter(table, options) {
+      const writer = await explained(() => openImportWriter(adapter, table, options), 'write');
+      return {
+        existingKeys: (of, columns, keys) => explained(() => writer.existingKeys(of, columns, keys)),
+        writeBatch: (rows, batchOptions) => explained(() => writer.writeBatch(rows, batchOptions), 'write'),
+        finish: (commit) => explained(() => writer.finish(commit), 'write'),
+      };
+    },
     streamRows(table, query, options) {
       const stream = watched(options);
       return explainedStream(stream.watch(streamTableRows(adapter, table, query, stream.options)));

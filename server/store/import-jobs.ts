@@ -68,6 +68,7 @@ export async function queueImportRun(
         failed: 0,
         errors: null,
         error: null,
+        audit_id: null,
         ended_at: null,
         updated_at: now,
       })
@@ -165,4 +166,21 @@ export async function allImportIds(db: Db): Promise<Set<string>> {
 
 export async function deleteImportJob(db: Db, id: string): Promise<void> {
   await db.deleteFrom('import_jobs').where('id', '=', id).execute();
+}
+
+/** The audit entry of a run that writes (issue 39's run, decision 0070), set when the run starts. */
+export async function setImportAudit(db: Db, id: string, auditId: number | null): Promise<void> {
+  await db.updateTable('import_jobs').set({ audit_id: auditId }).where('id', '=', id).execute();
+}
+
+/** The runs that write and had not ended (a restart's sweep settles their audited batches before failing them). */
+export async function unfinishedImportAudits(
+  db: Db,
+): Promise<Pick<ImportJobRow, 'id' | 'audit_id' | 'database_name' | 'schema_name' | 'table_name'>[]> {
+  return db
+    .selectFrom('import_jobs')
+    .select(['id', 'audit_id', 'database_name', 'schema_name', 'table_name'])
+    .where('status', 'in', activeStates)
+    .where('audit_id', 'is not', null)
+    .execute();
 }

@@ -74,6 +74,14 @@ export function recordingDb(answer: Answer): { db: Kysely<DynamicSchema>; querie
     beginTransaction: async () => {},
     commitTransaction: async () => {},
     rollbackTransaction: async () => {},
+    // Savepoints (an import's batches, import-writes.ts) recorded as the statements tedious would send.
+    savepoint: async (_connection, name) => {
+      queries.push({ sql: `save transaction ${name}`, parameters: [] });
+    },
+    rollbackToSavepoint: async (_connection, name) => {
+      queries.push({ sql: `rollback transaction ${name}`, parameters: [] });
+    },
+    releaseSavepoint: async () => {},
     releaseConnection: async () => {},
     destroy: async () => {},
   };

@@ -6,6 +6,7 @@ import type { DatabaseEngine, DynamicSchema, EngineOptions } from '#server/engin
 import { createTableEngine } from '#server/engines/table-engine.ts';
 import { mysqlAdapter } from './adapter.ts';
 import { guardedPool } from './guarded-pool.ts';
+import { registerLongTransactionDb } from '#server/engines/long-transactions.ts';
 import { registerPool } from './stream.ts';
 
 /** Opens a pooled MySQL or MariaDB connection with a per-session statement timeout. */
@@ -49,6 +50,19 @@ export function openMysql(url: string, options: EngineOptions, name = 'database'
     }),
   });
   registerPool(db, guarded);
+  // An import's one transaction (long-transactions.ts): each statement its own deadline, not the checkout.
+  registerLongTransactionDb(
+    db,
+    new Kysely<DynamicSchema>({
+      dialect: new MysqlDialect({
+        pool: {
+          getConnection: (callback) => guarded.getConnection(callback, { eachStatement: true }),
+          end: (callback) => callback(null),
+        },
+        onCreateConnection: (connection) => prepareSession(connection, options.statementTimeoutMs),
+      }),
+    }),
+  );
   // mysql2 keeps its counts in fields its types do not declare; a version without them reports nothing.
   const counts = pool as unknown as Partial<
     Record<'_allConnections' | '_freeConnections' | '_connectionQueue', unknown[]>

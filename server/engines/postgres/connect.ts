@@ -6,6 +6,7 @@ import { createTableEngine } from '#server/engines/table-engine.ts';
 import { registerPoolUse } from '#server/engines/pool-use.ts';
 import { postgresAdapter } from './adapter.ts';
 import { ConnectingClient, guardedPool } from './guarded-pool.ts';
+import { registerLongTransactionDb } from '#server/engines/long-transactions.ts';
 import { registerPool } from './stream.ts';
 import { getTypeParser, sessionOptions } from './types.ts';
 
@@ -33,6 +34,15 @@ export function openPostgres(url: string, options: EngineOptions, name = 'databa
   const guarded = guardedPool(pool, new DeadlineGuard(name, budgetMs));
   const db = new Kysely<DynamicSchema>({ dialect: new PostgresDialect({ pool: guarded }) });
   registerPool(db, guarded);
+  // An import's one transaction (long-transactions.ts): each statement its own deadline, not the checkout.
+  registerLongTransactionDb(
+    db,
+    new Kysely<DynamicSchema>({
+      dialect: new PostgresDialect({
+        pool: { connect: () => guarded.connect({ eachStatement: true }), end: async () => undefined },
+      }),
+    }),
+  );
   registerPoolUse(db, () => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }));
   return db;
 }

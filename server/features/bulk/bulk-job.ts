@@ -4,7 +4,12 @@ import { filterDocument } from '#common/contract/filter.ts';
 import { cellValue, row as rowSchema, type Row, type Table } from '#common/contract/sql.ts';
 import { tablePath } from '#common/links.ts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { BulkRowChange, BulkSelection, RevertChange } from '#server/engines/bulk-writes.ts';
+import type {
+  BulkRowChange,
+  BulkSelection,
+  RevertChange,
+  RevertOptions,
+} from '#server/engines/bulk-writes.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
 import type { DatabaseEngine } from '#server/engines/engine.ts';
 import { EngineError } from '#server/engines/engine-error.ts';
@@ -359,46 +364,54 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
         break;
       }
       await deps.beforeBatch?.(number);
-      const lost = await rightLost(store, job, request.change === 'update' ? 'update' : 'insert', new Date());
+      const rows = revertRows(next.rows);
+      // An import's undo (decision 0070) deletes the rows it inserted and writes back those it updated.
+      const lost =
+        request.change === 'import'
+          ? ((await rightLost(store, job, 'delete', new Date())) ??
+            (rows.some((row) => row.before !== null)
+              ? await rightLost(store, job, 'update', new Date())
+              : null))
+          : await rightLost(store, job, request.change === 'update' ? 'update' : 'insert', new Date());
       if (lost) {
         outcome = { status: 'failed', error: lost };
         break;
       }
-      const rows = revertRows(next.rows);
       // Set from the engine's callback (an object: the compiler does not follow assignments made inside it).
       const held: { made: RevertChange[] | null } = { made: null };
       const batch = number;
       try {
-        const changes = await engine.revertBatch(
-          table,
-          { change: request.change, rows },
-          {
-            check: (current) => {
-              const changed = changedSince(table, request.change, rows, current);
-              if (changed.length) throw changedDuringUndo(changed);
-            },
-            beforeCommit: async (made) => {
-              try {
-                await writeBulkBatch(store.db, {
-                  auditId,
-                  batch,
-                  rowCount: made.length,
-                  rows: JSON.stringify(
-                    made.map((change, i) => ({
-                      key: auditedRow(table, rows[i]?.key ?? {}),
-                      before: auditedRow(table, change.before),
-                      after: auditedRow(table, change.after),
-                    })),
-                  ),
-                });
-              } catch (error) {
-                deps.log.error({ err: error, job: job.id }, 'bulk undo batch not audited: it is not made');
-                throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
-              }
-              held.made = made;
-            },
+        const change = request.change;
+        const revert = (options: RevertOptions) =>
+          change === 'import'
+            ? engine.revertImportBatch(table, rows, options)
+            : engine.revertBatch(table, { change, rows }, options);
+        const changes = await revert({
+          check: (current) => {
+            const changed = changedSince(table, change === 'import' ? 'update' : change, rows, current);
+            if (changed.length) throw changedDuringUndo(changed);
           },
-        );
+          beforeCommit: async (made) => {
+            try {
+              await writeBulkBatch(store.db, {
+                auditId,
+                batch,
+                rowCount: made.length,
+                rows: JSON.stringify(
+                  made.map((change, i) => ({
+                    key: auditedRow(table, rows[i]?.key ?? {}),
+                    before: auditedRow(table, change.before),
+                    after: auditedRow(table, change.after),
+                  })),
+                ),
+              });
+            } catch (error) {
+              deps.log.error({ err: error, job: job.id }, 'bulk undo batch not audited: it is not made');
+              throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
+            }
+            held.made = made;
+          },
+        });
         await settleBulkBatch(store.db, auditId, batch, true);
         done += changes.length;
       } catch (error) {

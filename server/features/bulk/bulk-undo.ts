@@ -44,7 +44,8 @@ export const batchRows = z.array(
 export const undoRequest = z.object({
   undoOf: z.number().int(),
   undoEntryId: z.number().int(),
-  change: z.enum(['update', 'delete']),
+  /** import: an import's entry (decision 0070), whose rows were inserted or updated. */
+  change: z.enum(['update', 'delete', 'import']),
 });
 export type UndoRequest = z.infer<typeof undoRequest>;
 
@@ -141,23 +142,26 @@ export function bulkUndoStarter(deps: {
     const ref: TableRef | null = entry.target?.startsWith('/db/') ? tableOfId(entry.target.slice(4)) : null;
     if (!ref) throw new ApiError(409, undoMessages.noTable);
     const detail = z
-      .looseObject({ change: z.enum(['update', 'delete']), status: z.string() })
+      .looseObject({
+        change: z.enum(['update', 'delete', 'import']),
+        status: z.string(),
+        mode: z.string().optional(),
+      })
       .safeParse(JSON.parse(entry.detail ?? '{}'));
     if (!detail.success) throw new ApiError(409, undoMessages.noRow);
     const { change } = detail.data;
     if (detail.data.status === 'running') throw new ApiError(409, bulkMessages.undoRunning);
-    await requireTableAccess(
-      store,
-      caller.account,
-      ref,
-      change === 'update' ? 'update' : 'insert',
-      caller.address,
-    );
+    // An import's undo (decision 0070) deletes the rows it inserted and, after an upsert, writes back those it updated.
+    const rights: ('update' | 'insert' | 'delete')[] =
+      change === 'import'
+        ? ['delete', ...(detail.data.mode === 'upsert' ? (['update'] as const) : [])]
+        : [change === 'update' ? 'update' : 'insert'];
+    for (const right of rights) await requireTableAccess(store, caller.account, ref, right, caller.address);
     const done = await findUndoOf(store.db, entry.id);
     if (done) throw new ApiError(409, undoMessages.alreadyUndone(done.id));
     const engine = databaseNamed(deps, ref.database);
     const table = await engine.table(ref.schema, ref.table);
-    const rows = await refuseChanged(store, engine, table, entry.id, change);
+    const rows = await refuseChanged(store, engine, table, entry.id, change === 'import' ? 'update' : change);
 
     const claim = await claimUndo(store.db, {
       userId: caller.account.userId,
@@ -201,7 +205,7 @@ export function bulkUndoStarter(deps: {
       message: bulkMessages.undoStarted,
       result: {
         undoEntryId: claim,
-        change: change === 'update' ? 'update' : 'insert',
+        change: change === 'update' ? 'update' : change === 'import' ? 'delete' : 'insert',
         key: {},
         row: null,
         keptKey: true,

@@ -21,9 +21,17 @@ import {
   findImportJob,
   markImportRunning,
   recordImportProgress,
+  setImportAudit,
   type ImportJobRow,
   type ImportProgress,
 } from '#server/store/import-jobs.ts';
+import { tablePath } from '#common/links.ts';
+import type { ImportBatchResult, ImportWriter } from '#server/engines/import-writes.ts';
+import { AUDIT_UNWRITABLE } from '#server/features/audit/audit-intents.ts';
+import { auditedRow } from '#server/features/audit/row-audit.ts';
+import { batchHappened, rightLost } from '#server/features/bulk/bulk-job.ts';
+import { setAuditDetail, writeAudit } from '#server/store/audit.ts';
+import { settleBulkBatch, writeBulkBatch } from '#server/store/bulk-jobs.ts';
 import { importFile, openFileReader, UnreadableFile, type FileRecord } from './import-files.ts';
 import { checkMapping, type MappedColumn } from './import-mapping.ts';
 
@@ -41,6 +49,9 @@ import { checkMapping, type MappedColumn } from './import-mapping.ts';
 export const IMPORT_CHECK_BATCH = 500;
 
 export const importPayload = z.object({ importId: z.string() });
+
+/** Where the run call came from, kept with its body for the audit entry. */
+const runAddress = z.object({ address: z.string().nullable().optional() });
 export type ImportPayload = z.infer<typeof importPayload>;
 
 export interface ImportCheckDeps {
@@ -57,11 +68,16 @@ export interface ImportCheckDeps {
 const now = () => new Date().toISOString();
 
 /** A row of the file as checked: its values by table column, and whether it failed already. */
-interface CheckedRow {
+export interface CheckedRow {
   row: number;
   values: Row;
   failed: boolean;
+  /** Its key matched a row of the table (checkBatch): an upsert updates it, skipExisting skips it. */
+  existing: boolean;
 }
+
+/** Which of a batch of keys a table holds (DatabaseEngine.existingKeys, or an import writer's on its transaction). */
+export type KeyLookup = (table: Table, columns: string[], keys: Row[]) => Promise<Row[]>;
 
 /** A number's text as comparisons see it: no sign on zero, no leading zeros, no trailing zeros after the point. */
 function canonicalNumber(text: string): string {
@@ -104,7 +120,7 @@ function csvField(text: string): string {
 }
 
 /** Where a run's failures go: the report file, and the first ones kept for the status. */
-class FailureSink {
+export class FailureSink {
   readonly first: ImportFailure[] = [];
   private readonly out: fs.WriteStream;
   constructor(file: string) {
@@ -128,7 +144,7 @@ class FailureSink {
 }
 
 /** The keys seen earlier in the file, on disk: a duplicate is found without the file's keys in memory. */
-class SeenKeys {
+export class SeenKeys {
   private readonly db: Database.Database;
   private readonly add: Database.Statement<[string, number]>;
   private readonly firstRow: Database.Statement<[string], { row: number }>;
@@ -158,7 +174,7 @@ class SeenKeys {
 }
 
 /** The checks of one run over one table. */
-class ImportCheck {
+export class ImportCheck {
   readonly counts = { inserted: 0, updated: 0, skipped: 0, failed: 0 };
   private readonly keyColumns: Column[];
   /** The table's other unique indexes whose columns are all mapped: a value may be in the file or the table once. */
@@ -173,6 +189,7 @@ class ImportCheck {
     private readonly failures: FailureSink,
     private readonly seen: SeenKeys,
     referenced: Map<string, Table>,
+    private readonly lookup: KeyLookup = (of, columns, keys) => engine.existingKeys(of, columns, keys),
   ) {
     const byName = new Map(mapped.map((m) => [m.column.name, m.column]));
     const key = table.primaryKey.map((name) => byName.get(name));
@@ -202,9 +219,18 @@ class ImportCheck {
     this.failures.add({ row: row.row, column, message });
   }
 
+  /** A row the check passed that the database refused when it was written: counted as failed, with its reason. */
+  refuse(row: CheckedRow, message: string): void {
+    if (row.failed) return;
+    if (row.existing && this.mode === 'upsert') this.counts.updated -= 1;
+    else if (!row.existing) this.counts.inserted -= 1;
+    this.counts.failed += 1;
+    this.fail(row, null, message);
+  }
+
   /** A record's values checked against their columns (no database asked). */
   checkRecord(record: FileRecord): CheckedRow {
-    const checked: CheckedRow = { row: record.row, values: {}, failed: false };
+    const checked: CheckedRow = { row: record.row, values: {}, failed: false, existing: false };
     if (record.problem) {
       this.fail(checked, null, record.problem);
       return checked;
@@ -281,7 +307,7 @@ class ImportCheck {
         fk.columns.forEach((column, i) => (key[fk.referenced[i] ?? ''] = row.values[column.name] ?? null));
         wanted.set(keyText(kind, refColumns as Column[], key), key);
       }
-      const found = await this.engine.existingKeys(fk.table, fk.referenced, [...wanted.values()]);
+      const found = await this.lookup(fk.table, fk.referenced, [...wanted.values()]);
       const present = new Set(found.map((key) => keyText(kind, refColumns as Column[], key)));
       for (const row of pointing) {
         const key: Row = {};
@@ -303,7 +329,7 @@ class ImportCheck {
       const keys = asked.map((row) =>
         Object.fromEntries(names.map((name) => [name, row.values[name] ?? null])),
       );
-      const found = await this.engine.existingKeys(this.table, names, keys);
+      const found = await this.lookup(this.table, names, keys);
       existing = new Set(found.map((key) => keyText(kind, this.keyColumns, key)));
     }
     // A row that would be inserted must not meet a unique index's value already in the table (a row matched by its
@@ -319,7 +345,7 @@ class ImportCheck {
       );
       if (inserted.length === 0) continue;
       const names = unique.columns.map((column) => column.name);
-      const found = await this.engine.existingKeys(
+      const found = await this.lookup(
         this.table,
         names,
         inserted.map((row) => Object.fromEntries(names.map((name) => [name, row.values[name] ?? null]))),
@@ -334,7 +360,8 @@ class ImportCheck {
           );
     }
     for (const row of rows) {
-      if (!row.failed && isExisting(row)) {
+      row.existing = isExisting(row);
+      if (!row.failed && row.existing) {
         if (this.mode === 'upsert') this.counts.updated += 1;
         else if (this.mode === 'skipExisting') this.counts.skipped += 1;
         else
@@ -356,9 +383,12 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
 
   async function run(job: ImportJobRow, signal: AbortSignal): Promise<void> {
     const options = importOptions.parse(JSON.parse(job.options));
-    const body = importRunBody.parse(JSON.parse(job.request ?? '{}'));
+    const request: unknown = JSON.parse(job.request ?? '{}');
+    const body = importRunBody.parse(request);
+    const address = runAddress.safeParse(request).data?.address ?? null;
     const engine = deps.databases.get(job.database_name);
     if (!engine) throw new EngineError(404, `The database ${job.database_name} is gone.`);
+    const database: DatabaseEngine = engine;
     const table = await engine.table(job.schema_name, job.table_name);
     const referenced = new Map<string, Table>();
     for (const fk of table.foreignKeys) {
@@ -367,26 +397,135 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
     }
     if (!(await markImportRunning(store.db, job.id, now()))) return;
 
+    // A run that writes (decision 0070): one audit entry, written before any row is, and a writer holding one
+    // transaction for the whole file (all-or-nothing) or one a batch (skip).
+    const writing = job.dry_run === 0;
+    const allOrNothing = body.onError === 'rollback';
+    let writer: ImportWriter | null = null;
+    let auditId: number | null = null;
+    /** Batches whose rows were recorded in the audit and wait for the one commit (all-or-nothing). */
+    const recorded: number[] = [];
+    let written = 0;
+    const auditDetail = {
+      change: 'import',
+      job: job.id,
+      file: job.file_name,
+      size: Number(job.file_size),
+      mode: body.mode,
+      onError: body.onError,
+    };
+
     const reader = openFileReader(importFile(deps.folder, job.id, 'upload'), options);
     const failures = new FailureSink(importFile(deps.folder, job.id, 'errors'));
     const seen = new SeenKeys(importFile(deps.folder, job.id, 'keys'));
     const size = Number(job.file_size);
     let check: ImportCheck | null = null;
+    const counts = () => check?.counts ?? { inserted: 0, updated: 0, skipped: 0, failed: 0 };
     const progress = (done: boolean): ImportProgress => ({
       percentage: done ? 100 : size > 0 ? Math.min(99, Math.floor((reader.bytesRead() * 100) / size)) : 0,
-      ...(check?.counts ?? { inserted: 0, updated: 0, skipped: 0, failed: 0 }),
+      ...counts(),
       errors: JSON.stringify(failures.first),
     });
     let outcome: { status: 'done' | 'failed' | 'cancelled'; error: string | null } = {
       status: 'done',
       error: null,
     };
+
+    /** The rows of a checked batch that are to be written, written (and audited before they commit). */
+    async function write(rows: CheckedRow[], number: number): Promise<void> {
+      if (!writer || !check || auditId === null) return;
+      // All-or-nothing after a failure: nothing will commit, so the rest of the file is only checked.
+      if (allOrNothing && check.counts.failed > 0) return;
+      const chosen = rows.filter((row) => !row.failed && (!row.existing || body.mode === 'upsert'));
+      if (chosen.length === 0) return;
+      const entry = auditId;
+      /** The batch's rows once recorded in the audit (set from the writer's callback). */
+      const held: { made: ImportBatchResult | null } = { made: null };
+      const writing = writer.writeBatch(
+        chosen.map((row) => ({ values: row.values, existing: row.existing })),
+        {
+          stopAtFirstRefusal: allOrNothing,
+          beforeCommit: async (made) => {
+            if (made.changes.length === 0) return;
+            try {
+              await writeBulkBatch(store.db, {
+                auditId: entry,
+                batch: number,
+                rowCount: made.changes.length,
+                rows: JSON.stringify(
+                  made.changes.map((change) => ({
+                    key: auditedRow(table, change.key),
+                    before: auditedRow(table, change.before),
+                    after: auditedRow(table, change.after),
+                  })),
+                ),
+              });
+            } catch (error) {
+              deps.log.error({ err: error, import: job.id }, 'import batch not audited: it is not made');
+              throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
+            }
+            held.made = made;
+          },
+        },
+      );
+      let result: ImportBatchResult;
+      try {
+        result = await writing;
+      } catch (error) {
+        // A skip-mode batch recorded before its commit failed: whether it committed is told by its first row, as a
+        // bulk change's is (the commit's answer may be what was lost); the record is settled either way.
+        const made = held.made;
+        const first = made?.changes[0];
+        if (!allOrNothing && made && first) {
+          const happened = await batchHappened(database, table, {
+            key: first.key,
+            after: auditedRow(table, first.after),
+          }).catch(() => false);
+          await settleBulkBatch(store.db, entry, number, happened).catch(() => undefined);
+          if (happened) written += made.changes.length;
+        }
+        throw error;
+      }
+      for (const refused of result.refused) {
+        const row = chosen[refused.index];
+        if (row) check.refuse(row, refused.message);
+      }
+      if (!held.made) return;
+      if (allOrNothing) recorded.push(number);
+      else {
+        await settleBulkBatch(store.db, entry, number, true);
+        written += result.changes.length;
+      }
+    }
+
     try {
+      if (writing) {
+        writer = await engine.openImportWriter(table, { oneTransaction: allOrNothing });
+        auditId = await writeAudit(store.db, {
+          userId: job.user_id,
+          action: 'data.bulk',
+          target: tablePath(job.database_name, job.schema_name, job.table_name),
+          detail: { ...auditDetail, rows: 0, status: 'running' },
+          address,
+        });
+        await setImportAudit(store.db, job.id, auditId);
+      }
       let batch: CheckedRow[] = [];
       let number = 0;
       const flush = async (): Promise<boolean> => {
-        await deps.beforeBatch?.(number++);
-        if (check && batch.length > 0) await check.checkBatch(batch);
+        const current = number++;
+        await deps.beforeBatch?.(current);
+        if (writing) {
+          // The rights asked again before each batch, as a bulk change does (a change of roles lands within one).
+          const lost =
+            (await rightLost(store, job, 'insert', new Date())) ??
+            (body.mode === 'upsert' ? await rightLost(store, job, 'update', new Date()) : null);
+          if (lost) throw new EngineError(403, lost);
+        }
+        if (check && batch.length > 0) {
+          await check.checkBatch(batch);
+          await write(batch, current);
+        }
         batch = [];
         await failures.drain();
         if (stopReasonOf(signal)) return false;
@@ -403,6 +542,7 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
           failures,
           seen,
           referenced,
+          writer ? writer.existingKeys : undefined,
         );
         batch.push(check.checkRecord(record));
         if (batch.length >= batchSize && !(await flush())) {
@@ -415,11 +555,36 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
     } catch (error) {
       outcome = { status: 'failed', error: describeFailure(error) };
       if (!(error instanceof UnreadableFile || error instanceof EngineError))
-        deps.log.error({ err: error, import: job.id }, 'import check failed');
+        deps.log.error({ err: error, import: job.id }, 'import run failed');
     } finally {
       reader.close();
       seen.close();
       await failures.close();
+    }
+
+    if (writer && allOrNothing) {
+      const failed = counts().failed;
+      // The one commit, only for a whole file without failure and a run still running (not cancelled meanwhile).
+      let commit =
+        outcome.status === 'done' &&
+        failed === 0 &&
+        (await recordImportProgress(store.db, job.id, progress(false), now()));
+      try {
+        await writer.finish(commit);
+      } catch (error) {
+        commit = false;
+        await writer.finish(false).catch(() => undefined);
+        outcome = { status: 'failed', error: describeFailure(error) };
+      }
+      for (const number of recorded)
+        if (auditId !== null) await settleBulkBatch(store.db, auditId, number, commit);
+      if (commit) written = counts().inserted + counts().updated;
+      else {
+        if (outcome.status === 'done')
+          outcome = { status: 'failed', error: im.rolledBack(failed, failures.first[0]) };
+        else if (outcome.status === 'cancelled') outcome.error = im.cancelledNothingWritten;
+        if (check) Object.assign(check.counts, { inserted: 0, updated: 0, skipped: 0 });
+      }
     }
     await endImportRun(
       store.db,
@@ -427,6 +592,14 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
       { ...outcome, progress: progress(outcome.status === 'done') },
       now(),
     );
+    if (auditId !== null)
+      await setAuditDetail(store.db, auditId, {
+        ...auditDetail,
+        ...counts(),
+        rows: written,
+        status: outcome.status,
+        error: outcome.error,
+      });
   }
 
   return {
@@ -453,5 +626,5 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
 /** A failure as a sentence a person can act on (no stack, no SQL). */
 function describeFailure(error: unknown): string {
   if (error instanceof UnreadableFile || error instanceof EngineError) return error.message;
-  return 'The check stopped on an unexpected error; the server log has its details.';
+  return 'The run stopped on an unexpected error; the server log has its details.';
 }

@@ -8,6 +8,7 @@ import {
   importOptions,
   type ImportOptions,
   type ImportPreview,
+  importRunBody,
   type ImportRunBody,
   type ImportStatus,
 } from '#common/contract/imports.ts';
@@ -19,6 +20,7 @@ import {
   type TableAccessContext,
 } from '#server/access/table-access.ts';
 import { badInput, EngineError } from '#server/engines/engine-error.ts';
+import { importKey } from '#server/engines/import-writes.ts';
 import type { JobRunner } from '#server/jobs/job-runner.ts';
 import { ApiError } from '#server/plugins/error-envelope.ts';
 import {
@@ -162,7 +164,7 @@ export async function previewImport(
   };
 }
 
-/** POST …/import/{id}/run: the mapping checked, the rights asked again, the dry run queued. */
+/** POST …/import/{id}/run: the mapping checked, the rights asked again, the dry run or the run queued. */
 export async function runImport(
   context: ImportContext,
   caller: Caller,
@@ -173,7 +175,8 @@ export async function runImport(
   const job = await ownImport(context, caller, ref, id);
   const { table } = await openTable(context, caller, ref, 'insert');
   if (body.mode === 'upsert') await openTable(context, caller, ref, 'update');
-  if (!body.dryRun) throw new EngineError(409, im.runNotYet);
+  // A run that writes keeps, for its audit and undo, each written row's key (identity, guid or primary key).
+  if (!body.dryRun) importKey(table);
   if (job.status === 'queued' || job.status === 'running') throw new EngineError(409, im.running);
   const { columns } = await headOf(context, job);
   checkMapping(body, columns, table);
@@ -181,7 +184,7 @@ export async function runImport(
     !(await queueImportRun(
       context.store.db,
       id,
-      { request: JSON.stringify(body), dryRun: body.dryRun },
+      { request: JSON.stringify({ ...body, address: caller.address }), dryRun: body.dryRun },
       now(),
     ))
   )
@@ -224,8 +227,14 @@ export async function cancelImport(
   ref: TableRef,
   id: string,
 ): Promise<ImportStatus> {
-  await ownImport(context, caller, ref, id);
-  if (await endImportRun(context.store.db, id, { status: 'cancelled', error: im.cancelled }, now()))
+  const job = await ownImport(context, caller, ref, id);
+  // An all-or-nothing run that is cancelled commits nothing (the run checks its row before its one commit).
+  const request = importRunBody.safeParse(JSON.parse(job.request ?? '{}'));
+  const error =
+    job.dry_run === 0 && request.success && request.data.onError === 'rollback'
+      ? im.cancelledNothingWritten
+      : im.cancelled;
+  if (await endImportRun(context.store.db, id, { status: 'cancelled', error }, now()))
     context.runner.stop(id, 'cancelled');
   return statusOf(await ownImport(context, caller, ref, id));
 }

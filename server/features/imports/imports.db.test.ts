@@ -323,12 +323,7 @@ describe.each(chosen)('imports on %s', (kind) => {
     expect(upserting).toMatchObject({ inserted: 2, skipped: 0, updated: 1, failed: 5 });
   });
 
-  it('answers a run that would write with 409 for now, and XLSX with 400', async () => {
-    const id = await uploaded(DRY_RUN_CSV, 'dry.csv');
-    const { mapping } = await preview(id);
-    const run = await post(editor, `/${id}/run`, { mapping, mode: 'insert', dryRun: false });
-    expect(run.statusCode).toBe(409);
-    expect(run.json<Envelope<null>>().message).toBe(im.runNotYet);
+  it('answers XLSX with 400, and takes the format from a format part', async () => {
     const xlsx = await upload(editor, 'PK', 'book.xlsx');
     expect(xlsx.statusCode).toBe(400);
     expect(xlsx.json<Envelope<null>>().message).toMatch(/cannot be read as a zip archive/);

@@ -26,6 +26,7 @@ import {
   failUnfinishedImports,
   importsIdleSince,
 } from '#server/store/import-jobs.ts';
+import { recoverImportAudits } from './import-recovery.ts';
 import { importCheckJob, type ImportCheckDeps, type ImportPayload } from './import-check.ts';
 import { orphanImportFiles, removeImportFiles } from './import-files.ts';
 import {
@@ -63,6 +64,10 @@ export async function openImportQueue(
 ): Promise<ImportQueue> {
   const { store, folder, log } = context;
   const restarted = new Date().toISOString();
+  // The audited batches of runs that wrote are settled first (import-recovery.ts), then the runs failed.
+  await recoverImportAudits(store, context.databases).catch((error: unknown) =>
+    log.error({ err: error }, 'import audit recovery failed'),
+  );
   await failUnfinishedImports(store.db, importMessages.restarted, restarted);
   const runner = inProcessRunner(importCheckJob({ ...context, ...options }), {
     concurrency: CONCURRENCY,
@@ -97,7 +102,7 @@ export async function openImportQueue(
   };
 }
 
-/** Imports (issue 39): upload, preview, run (the dry run for now), status, cancel and the report. */
+/** Imports (issue 39): upload, preview, run (the dry run or the run that writes), status, cancel and the report. */
 export function importRoutes(context: {
   store: AppStore;
   databases: DatabaseRegistry;
@@ -166,9 +171,10 @@ export function importRoutes(context: {
         schema: {
           tags,
           summary:
-            'Run an import as a job with a mapping and a mode. Only the dry run (dryRun: true) is available yet: ' +
-            'it reads the whole file, writes nothing, and counts what would be inserted, updated, skipped and ' +
-            'failed, naming every failure; dryRun: false is 409',
+            'Run an import as a job with a mapping and a mode. The dry run (dryRun: true) reads the whole file, ' +
+            'writes nothing, and counts what would be inserted, updated, skipped and failed, naming every failure; ' +
+            'the run (dryRun: false) writes the rows: all or nothing (onError: rollback) or the good ones (skip), ' +
+            'as one audit entry (auditId) that the audit trail can undo',
           params: importJobParams,
           body: importRunBody,
           response: { 202: envelope(importStatus) },

@@ -53,6 +53,34 @@ describe('a bulk change in one sentence', () => {
     ).toBe('Deleted 2 rows of Track (2 rows chosen by hand)');
   });
 
+  it('says what an import wrote, from which file, and how it ran', () => {
+    const entry = bulk(
+      {
+        change: 'import',
+        file: 'genres.csv',
+        size: 2048,
+        mode: 'upsert',
+        onError: 'skip',
+        rows: 8,
+        inserted: 6,
+        updated: 2,
+        skipped: 0,
+        failed: 1,
+      },
+      'data.bulk',
+      '/db/chinook/main/Genre',
+    );
+    expect(auditEntryWhat(entry)).toBe('Imported genres.csv into Genre: 6 rows inserted, 2 updated, 1 failed');
+    const facts = Object.fromEntries(bulkFacts(bulkEntryOf(entry)!));
+    expect(facts).toMatchObject({
+      Change: 'Import a file',
+      File: 'genres.csv (2,048 bytes)',
+      Mode: 'Insert or update by key',
+      'On error': 'Skip bad rows',
+      Status: 'Done',
+    });
+  });
+
   it('says where an unfinished change stands, counting the rows it was started for', () => {
     const set = { set: { Composer: null }, count: 1_000_000, capped: true };
     expect(auditEntryWhat(bulk({ ...set, status: 'running', rows: 3000 }))).toBe(

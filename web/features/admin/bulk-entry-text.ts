@@ -6,7 +6,9 @@ import { auditActionLabel, auditTargetTableId } from './audit-entry-text.ts';
 /*
  * A bulk change's audit entry in words (issue 38, docs/decisions/0068-bulk-changes.md): `data.bulk` records
  * {change, where, keys, set, count, capped, job, rows, status, error}; its undo, `data.undo`, records
- * {of, change: 'bulk', job, rows, status, error}. Its rows are not in the entry but in its row list
+ * {of, change: 'bulk', job, rows, status, error}. An import is one too (docs/decisions/0070-import-run.md): {change:
+ * 'import', file, size, mode, onError, rows, inserted, updated, skipped, failed, status, error}. Its rows are not in
+ * the entry but in its row list
  * (GET /api/admin/audit/{id}/rows). Shared by the audit trail and the one-line entries of the start page.
  */
 
@@ -16,7 +18,9 @@ export interface BulkEntry {
   /** A bulk change, or the undo of one. */
   kind: 'change' | 'undo';
   /** What the bulk change did (an undo does not record it). */
-  change: 'update' | 'delete' | null;
+  change: 'update' | 'delete' | 'import' | null;
+  /** An import's file, how it ran and its counts. */
+  import: ImportFacts | null;
   /** The filter document, null when none was recorded. */
   where: Filter | null;
   keys: Record<string, unknown>[] | null;
@@ -30,6 +34,17 @@ export interface BulkEntry {
   error: string | null;
   /** An undo: the entry it undoes. */
   of: number | null;
+}
+
+export interface ImportFacts {
+  file: string;
+  size: number | null;
+  mode: string | null;
+  onError: string | null;
+  inserted: number;
+  updated: number;
+  skipped: number;
+  failed: number;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -46,7 +61,11 @@ export function bulkEntryOf(entry: Pick<AuditEntryView, 'action' | 'detail'>): B
   const status = statuses.find((s) => s === detail.status) ?? 'done';
   return {
     kind: isChange ? 'change' : 'undo',
-    change: detail.change === 'update' || detail.change === 'delete' ? detail.change : null,
+    change:
+      detail.change === 'update' || detail.change === 'delete' || detail.change === 'import'
+        ? detail.change
+        : null,
+    import: isChange && detail.change === 'import' ? importFactsOf(detail) : null,
     where: isRecord(detail.where) ? (detail.where as Filter) : null,
     keys: Array.isArray(detail.keys) ? detail.keys.filter(isRecord) : null,
     set: isRecord(detail.set) ? detail.set : null,
@@ -59,7 +78,41 @@ export function bulkEntryOf(entry: Pick<AuditEntryView, 'action' | 'detail'>): B
   };
 }
 
+const count = (value: unknown) => (typeof value === 'number' ? value : 0);
+
+function importFactsOf(detail: Record<string, unknown>): ImportFacts {
+  return {
+    file: typeof detail.file === 'string' ? detail.file : 'a file',
+    size: typeof detail.size === 'number' ? detail.size : null,
+    mode: typeof detail.mode === 'string' ? detail.mode : null,
+    onError: typeof detail.onError === 'string' ? detail.onError : null,
+    inserted: count(detail.inserted),
+    updated: count(detail.updated),
+    skipped: count(detail.skipped),
+    failed: count(detail.failed),
+  };
+}
+
 const number = (n: number) => n.toLocaleString('en');
+
+/** What an import wrote, in words: "6 rows inserted, 2 updated". */
+function importCountsText(facts: ImportFacts): string {
+  const parts = [`${rowsText(facts.inserted)} inserted`];
+  if (facts.updated) parts.push(`${number(facts.updated)} updated`);
+  if (facts.skipped) parts.push(`${number(facts.skipped)} skipped`);
+  if (facts.failed) parts.push(`${number(facts.failed)} failed`);
+  return parts.join(', ');
+}
+
+const importModes: Record<string, string> = {
+  insert: 'Insert',
+  upsert: 'Insert or update by key',
+  skipExisting: 'Insert, skipping rows whose key exists',
+};
+const importOnError: Record<string, string> = {
+  rollback: 'All or nothing',
+  skip: 'Skip bad rows',
+};
 
 /** "1 row", "1,234 rows", "1,000,000+ rows" (a capped count). */
 export function rowsText(count: number, capped = false): string {
@@ -184,8 +237,9 @@ export function bulkSummary(bulk: BulkEntry, target: string | null): string {
     const where = whereText(bulk.where);
     const keys = bulk.keys?.length ? ` (${rowsText(bulk.keys.length)} chosen by hand)` : '';
     const scope = `${table}${where ? ` where ${cut(where, SUMMARY_WHERE_MAX)}` : ''}${keys}`;
-    sentence =
-      bulk.change === 'delete'
+    sentence = bulk.import
+      ? `Imported ${bulk.import.file} into ${table}: ${importCountsText(bulk.import)}`
+      : bulk.change === 'delete'
         ? `Deleted ${count} of ${scope}`
         : `Set ${bulk.set ? setText(bulk.set) : 'values'} on ${count} of ${scope}`;
   }
@@ -216,6 +270,16 @@ export function bulkFacts(bulk: BulkEntry): [string, string][] {
   if (bulk.kind === 'undo') {
     if (bulk.of !== null) facts.push(['Undoes', `entry #${bulk.of}`]);
     facts.push(['Rows put back', rowsText(bulk.rows)]);
+  } else if (bulk.import) {
+    const imported = bulk.import;
+    facts.push(['Change', 'Import a file']);
+    facts.push([
+      'File',
+      imported.size === null ? imported.file : `${imported.file} (${number(imported.size)} bytes)`,
+    ]);
+    if (imported.mode) facts.push(['Mode', importModes[imported.mode] ?? imported.mode]);
+    if (imported.onError) facts.push(['On error', importOnError[imported.onError] ?? imported.onError]);
+    facts.push(['Rows written', importCountsText(imported)]);
   } else {
     facts.push(['Change', bulk.change === 'delete' ? 'Delete rows' : 'Set values']);
     const keys = bulk.keys ?? [];

@@ -78,6 +78,8 @@ function workspace() {
   );
 }
 
+const RUNNING_ALREADY = 'This import is running already: wait for it to end.';
+
 describe('Import… on the table card', () => {
   it('shows only with CanInsert on a table that is not a view', () => {
     const { rerender } = renderPage(<ImportEntry db="chinook" table={genre} />);
@@ -159,12 +161,12 @@ describe('the import workspace', () => {
       ),
     );
 
-    api.once('POST', `${BASE}/run`, fail(409, importMessages.runNotYet));
+    api.once('POST', `${BASE}/run`, fail(409, RUNNING_ALREADY));
     fireEvent.click(screen.getByRole('button', { name: 'Run the import…' }));
     const confirm = screen.getByRole('group', { name: 'Confirm the import' });
     expect(confirm.textContent).toContain('Import 1 row into main.Genre, skipping the 1 row that fail?');
     fireEvent.click(within(confirm).getByRole('button', { name: 'Import' }));
-    expect((await screen.findByRole('alert')).textContent).toContain(importMessages.runNotYet);
+    expect((await screen.findByRole('alert')).textContent).toContain(RUNNING_ALREADY);
     expect(api.requests('POST', `${BASE}/run`)[2]?.body).toMatchObject({ dryRun: false, onError: 'skip' });
   });
 
