@@ -70,7 +70,7 @@ async function lookAtWholeDialog(page: Page, dialog: Locator, name: string): Pro
 }
 
 for (const { engine } of engines) {
-  test(`${engineTitles[engine]}: upload a CSV, read the dry run's failures, fix the mapping, dry-run again, run`, async ({
+  test(`${engineTitles[engine]}: upload a CSV, read the dry run's failures, fix the mapping, dry-run again, run, undo it from the audit trail`, async ({
     page,
   }) => {
     // The pictures (not in CI) take longer than the journey on a loaded machine.
