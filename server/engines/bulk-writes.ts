@@ -222,26 +222,81 @@ export function readBulkRows(
 
 const keyText = (names: string[], row: Row) => JSON.stringify(names.map((name) => row[name] ?? null));
 
-/** Runs `update <table> <change>` and answers the rows `match` names as the update left them: PostgreSQL answers
- * them itself (returning), one statement fewer a batch, about a fifth of its time (bench:bulk); the others read them
- * again in the same transaction. */
-async function updateAndRead(
+/** The batch's selection as its parts: the predicate with the seek past `after` (every row: `1 = 1`), and the order. */
+function batchWhere(adapter: EngineAdapter, table: Table, query: { selection: BulkSelection; after: Row | null }) {
+  const names = bulkKey(table);
+  const parts: SqlFragment[] = [];
+  const predicate = selectionPredicate(adapter, table, query.selection);
+  if (predicate) parts.push(predicate);
+  if (query.after) parts.push(afterKey(adapter, table, names, query.after));
+  return {
+    names,
+    where: parts.length ? sql.join(parts, sql` and `) : sql`1 = 1`,
+    order: sql.join(names.map((name) => sql.id(name))),
+  };
+}
+
+/**
+ * PostgreSQL's batch as one statement: the rows picked in key order under the row lock (`for update` in a CTE: under
+ * READ COMMITTED it waits for a concurrent writer and takes the row as that one left it, so "before" is what the
+ * change replaces, as with the separate select), changed or deleted through a join with them, and answered both ways
+ * (`returning` the picked row as before, the table's as after), ordered by the key in the database's own collation.
+ * Where the other engines send the batch's keys back as 1,000 parameters twice (`key in (…)`) and read the rows a
+ * third time, this is one statement of a handful of parameters (bench:bulk, decision 0068).
+ */
+async function postgresBatch(
   adapter: EngineAdapter,
   executor: Executor,
   table: Table,
-  change: SqlFragment,
-  match: SqlFragment,
-): Promise<Record<string, unknown>[]> {
+  query: BulkBatchQuery,
+  set: Row | null,
+): Promise<BulkRowChange[]> {
+  const { names, where, order } = batchWhere(adapter, table, query);
   const target = sql.id(table.schema, table.name);
-  const columns = selectList(adapter, table);
-  if (adapter.kind === 'postgres')
-    return (
-      await sql<Record<string, unknown>>`update ${target} ${change} returning ${columns}`.execute(executor)
-    ).rows;
-  await sql`update ${target} ${change}`.execute(executor);
-  return (
-    await sql<Record<string, unknown>>`select ${columns} from ${target} where ${match}`.execute(executor)
-  ).rows;
+  const columns = table.columns.map((c) => c.name);
+  const picked = sql`select ${sql.join(columns.map((name) => sql.id(name)))} from ${target} where ${where} order by ${order} ${adapter.limitOffset(query.limit, 0)} for update`;
+  // The join alone lets the planner hash the whole table; the first key column `= any(array(…))` of the picked keys
+  // makes it an index scan of the batch's rows.
+  const [first] = names;
+  const on = sql.join(
+    [
+      ...names.map((name) => sql`${sql.id('dbui_t', name)} = ${sql.id('dbui_p', name)}`),
+      sql`${sql.id('dbui_t', first ?? '')} = any(array(select ${sql.id(first ?? '')} from dbui_p))`,
+    ],
+    sql` and `,
+  );
+  const before = columns.map((name, i) => sql`${sql.id('dbui_p', name)} as ${sql.id(`b${i}`)}`);
+  const after = columns.map((name, i) => sql`${sql.id('dbui_t', name)} as ${sql.id(`a${i}`)}`);
+  const change =
+    set === null
+      ? sql`delete from ${target} as dbui_t using dbui_p where ${on} returning ${sql.join(before)}`
+      : sql`update ${target} as dbui_t set ${assignmentsOf(adapter, table, set)} from dbui_p where ${on} returning ${sql.join([...before, ...after])}`;
+  const keyOrder = sql.join(names.map((name) => sql.id(`b${columns.indexOf(name)}`)));
+  const found = await sql<
+    Record<string, unknown>
+  >`with dbui_p as (${picked}), dbui_c as (${change}) select * from dbui_c order by ${keyOrder}`.execute(
+    executor,
+  );
+  const side = (raw: Record<string, unknown>, prefix: string) => {
+    const row: Row = {};
+    table.columns.forEach((column, i) => {
+      row[column.name] = adapter.decodeValue(column, raw[`${prefix}${i}`]);
+    });
+    return row;
+  };
+  return found.rows.map((raw) => ({ before: side(raw, 'b'), after: set === null ? null : side(raw, 'a') }));
+}
+
+/** `c1 = v1, c2 = v2` of an update's checked values. */
+function assignmentsOf(adapter: EngineAdapter, table: Table, set: Row): SqlFragment {
+  return sql.join(
+    Object.entries(set).map(([name, value]) => {
+      const column = table.columns.find((c) => c.name === name);
+      // NULL is written as the literal, as row-writes.ts does (drivers type a bound null differently).
+      if (!column || value === null) return sql`${sql.id(name)} = null`;
+      return sql`${sql.id(name)} = ${adapter.encodeValue(column, value)}`;
+    }),
+  );
 }
 
 /** One batch of a bulk change in one transaction (see above); answers the rows it changed, in key order. */
@@ -255,31 +310,31 @@ export async function bulkBatch(
   const names = bulkKey(table);
   const set = query.set === null ? null : checkBulkSet(table, query.set);
   return adapter.db.transaction().execute(async (trx) => {
-    const rows = await selectBatch(adapter, trx, table, query, true);
-    if (rows.length === 0) return [];
-    const match = keysMatch(adapter, table, rows);
-    const target = sql.id(table.schema, table.name);
     let changes: BulkRowChange[];
-    if (set === null) {
-      await sql`delete from ${target} where ${match}`.execute(trx);
-      changes = rows.map((before) => ({ before, after: null }));
+    if (adapter.kind === 'postgres') {
+      changes = await postgresBatch(adapter, trx, table, query, set);
+      if (changes.length === 0) return [];
     } else {
-      const assignments = sql.join(
-        Object.entries(set).map(([name, value]) => {
-          const column = table.columns.find((c) => c.name === name);
-          // NULL is written as the literal, as row-writes.ts does (drivers type a bound null differently).
-          if (!column || value === null) return sql`${sql.id(name)} = null`;
-          return sql`${sql.id(name)} = ${adapter.encodeValue(column, value)}`;
-        }),
-      );
-      const again = await updateAndRead(adapter, trx, table, sql`set ${assignments} where ${match}`, match);
-      const afterByKey = new Map(
-        again.map((raw) => {
-          const row = decodeRow(adapter, table, raw);
-          return [keyText(names, row), row] as const;
-        }),
-      );
-      changes = rows.map((before) => ({ before, after: afterByKey.get(keyText(names, before)) ?? null }));
+      const rows = await selectBatch(adapter, trx, table, query, true);
+      if (rows.length === 0) return [];
+      const match = keysMatch(adapter, table, rows);
+      const target = sql.id(table.schema, table.name);
+      if (set === null) {
+        await sql`delete from ${target} where ${match}`.execute(trx);
+        changes = rows.map((before) => ({ before, after: null }));
+      } else {
+        await sql`update ${target} set ${assignmentsOf(adapter, table, set)} where ${match}`.execute(trx);
+        const again = await sql<
+          Record<string, unknown>
+        >`select ${selectList(adapter, table)} from ${target} where ${match}`.execute(trx);
+        const afterByKey = new Map(
+          again.rows.map((raw) => {
+            const row = decodeRow(adapter, table, raw);
+            return [keyText(names, row), row] as const;
+          }),
+        );
+        changes = rows.map((before) => ({ before, after: afterByKey.get(keyText(names, before)) ?? null }));
+      }
     }
     await options.beforeCommit?.(changes);
     return changes;
