@@ -410,6 +410,121 @@ function writeBackStatements(
   return statements;
 }
 
+/** Whether PostgreSQL reads a column's value from JSON as it reads the same text bound as a parameter: its text input
+ * (jsonb_populate_recordset). Not for json columns (a JSON string would stay a string), binary (base64 on the
+ * wire) and bit ones. */
+const jsonTyped = (column: Column) =>
+  ['Text', 'Number', 'Date', 'Time', 'guid'].includes(column.typeGroup) && !/json/i.test(column.type);
+
+const plainValue = (value: unknown) =>
+  value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/**
+ * PostgreSQL's write-back of an undo batch, one statement for each set of columns written (one, for a bulk update):
+ * the rows' keys and values as one JSON parameter read as the table's own row type (`jsonb_populate_recordset(null::
+ * <table>, $1)`, so each value is typed as its column), joined to the table by key: `update … set c = v.c from v`.
+ * Where the CASE of the other engines compares every row's key in every WHEN (quadratic in the rows of a statement),
+ * this is an index probe a row. Answers the rows as the statements left them, by key text; null when a column does
+ * not fit (jsonTyped), for the CASE statements to do it.
+ */
+async function postgresWriteBack(
+  adapter: EngineAdapter,
+  executor: Executor,
+  table: Table,
+  names: string[],
+  rows: { key: Row; values: Record<string, unknown> }[],
+): Promise<Map<string, Row> | null> {
+  const columnOf = (name: string) => table.columns.find((c) => c.name === name);
+  const groups = new Map<string, { columns: string[]; rows: Record<string, unknown>[] }>();
+  for (const row of rows) {
+    const columns = Object.keys(row.values);
+    for (const name of [...names, ...columns]) {
+      const column = columnOf(name);
+      const value = name in row.values ? row.values[name] : row.key[name];
+      if (!column || !jsonTyped(column) || !plainValue(value)) return null;
+    }
+    const id = JSON.stringify(columns);
+    let group = groups.get(id);
+    if (!group) groups.set(id, (group = { columns, rows: [] }));
+    group.rows.push({ ...row.key, ...row.values });
+  }
+  const target = sql.id(table.schema, table.name);
+  const [first] = names;
+  const on = sql.join(
+    [
+      ...names.map((name) => sql`${sql.id('dbui_t', name)} = ${sql.id('dbui_v', name)}`),
+      sql`${sql.id('dbui_t', first ?? '')} = any(array(select ${sql.id(first ?? '')} from dbui_v))`,
+    ],
+    sql` and `,
+  );
+  const returned = sql.join(table.columns.map((c) => sql`${sql.id('dbui_t', c.name)} as ${sql.id(c.name)}`));
+  const written = new Map<string, Row>();
+  for (const group of groups.values()) {
+    const assignments = sql.join(
+      group.columns.map((name) => sql`${sql.id(name)} = ${sql.id('dbui_v', name)}`),
+    );
+    const found = await sql<
+      Record<string, unknown>
+    >`with dbui_v as (select * from jsonb_populate_recordset(null::${target}, ${JSON.stringify(group.rows)}::jsonb)) update ${target} as dbui_t set ${assignments} from dbui_v where ${on} returning ${returned}`.execute(
+      executor,
+    );
+    for (const raw of found.rows) {
+      const row = decodeRow(adapter, table, raw);
+      written.set(keyText(names, row), row);
+    }
+  }
+  return written;
+}
+
+/**
+ * MariaDB/MySQL's write-back of an undo batch: for each set of columns written, one update joined by key to a derived
+ * table of the rows' keys and values (`update t join (select ? as k, ? as c union all select ?, ? …) v on t.k = v.k
+ * set t.c = v.c`), an index probe a row where the CASE is quadratic. Null when a column does not fit (jsonTyped: the
+ * derived table's values are assigned as literals would be), for the CASE statements to do it.
+ */
+function mysqlWriteBack(
+  table: Table,
+  names: string[],
+  rows: { key: Row; values: Record<string, unknown> }[],
+): SqlFragment[] | null {
+  const columnOf = (name: string) => table.columns.find((c) => c.name === name);
+  const groups = new Map<string, { columns: string[]; rows: { key: Row; values: Record<string, unknown> }[] }>();
+  for (const row of rows) {
+    const columns = Object.keys(row.values);
+    for (const name of [...names, ...columns]) {
+      const column = columnOf(name);
+      const value = name in row.values ? row.values[name] : row.key[name];
+      if (!column || !jsonTyped(column) || !plainValue(value)) return null;
+    }
+    const id = JSON.stringify(columns);
+    let group = groups.get(id);
+    if (!group) groups.set(id, (group = { columns, rows: [] }));
+    group.rows.push(row);
+  }
+  const target = sql.id(table.schema, table.name);
+  const on = sql.join(
+    names.map((name) => sql`${sql.id('dbui_t', name)} = ${sql.id('dbui_v', name)}`),
+    sql` and `,
+  );
+  const value = (value: unknown) => (value === null ? sql`null` : sql`${value}`);
+  return [...groups.values()].map((group) => {
+    const selects = group.rows.map((row, i) => {
+      const cells = [
+        ...names.map((name) => [name, value(row.key[name] ?? null)] as const),
+        ...group.columns.map((name) => [name, value(row.values[name])] as const),
+      ];
+      // The first select names the derived table's columns.
+      return i === 0
+        ? sql`select ${sql.join(cells.map(([name, cell]) => sql`${cell} as ${sql.id(name)}`))}`
+        : sql`select ${sql.join(cells.map(([, cell]) => cell))}`;
+    });
+    const assignments = sql.join(
+      group.columns.map((name) => sql`${sql.id('dbui_t', name)} = ${sql.id('dbui_v', name)}`),
+    );
+    return sql`update ${target} as dbui_t join (${sql.join(selects, sql` union all `)}) as dbui_v on ${on} set ${assignments}`;
+  });
+}
+
 /**
  * One batch of an undo of a bulk change, in one transaction: the rows locked and handed to `check`, then an update's
  * rows get back the values it replaced (only the columns it changed that may be written), a delete's rows are
@@ -453,20 +568,35 @@ export async function revertBatch(
       if (query.change === 'delete') await adapter.insertRow(trx, table, values, names);
       else if (Object.keys(values).length > 0) writeBacks.push({ key: row.key, values });
     }
-    for (const statement of writeBackStatements(adapter, table, names, writeBacks))
-      await statement.execute(trx);
-    const again = await selectBatch(
-      adapter,
-      trx,
-      table,
-      { selection: { keys }, after: null, limit: keys.length },
-      false,
-    );
-    const nowByKey = new Map(again.map((row) => [keyText(names, row), row]));
-    const changes = keys.map((key, i) => ({
-      before: current[i] ?? null,
-      after: nowByKey.get(keyText(names, key)) ?? null,
-    }));
+    const written =
+      adapter.kind === 'postgres' && query.change === 'update'
+        ? await postgresWriteBack(adapter, trx, table, names, writeBacks)
+        : null;
+    let changes: RevertChange[];
+    if (written) {
+      // The rows not written back are as they were read under their lock.
+      changes = keys.map((key, i) => ({
+        before: current[i] ?? null,
+        after: written.get(keyText(names, key)) ?? current[i] ?? null,
+      }));
+    } else {
+      const joined =
+        adapter.kind === 'mysql' && query.change === 'update' ? mysqlWriteBack(table, names, writeBacks) : null;
+      for (const statement of joined ?? writeBackStatements(adapter, table, names, writeBacks))
+        await statement.execute(trx);
+      const again = await selectBatch(
+        adapter,
+        trx,
+        table,
+        { selection: { keys }, after: null, limit: keys.length },
+        false,
+      );
+      const nowByKey = new Map(again.map((row) => [keyText(names, row), row]));
+      changes = keys.map((key, i) => ({
+        before: current[i] ?? null,
+        after: nowByKey.get(keyText(names, key)) ?? null,
+      }));
+    }
     await options.beforeCommit?.(changes);
     return changes;
   });
