@@ -223,7 +223,11 @@ export function readBulkRows(
 const keyText = (names: string[], row: Row) => JSON.stringify(names.map((name) => row[name] ?? null));
 
 /** The batch's selection as its parts: the predicate with the seek past `after` (every row: `1 = 1`), and the order. */
-function batchWhere(adapter: EngineAdapter, table: Table, query: { selection: BulkSelection; after: Row | null }) {
+function batchWhere(
+  adapter: EngineAdapter,
+  table: Table,
+  query: { selection: BulkSelection; after: Row | null },
+) {
   const names = bulkKey(table);
   const parts: SqlFragment[] = [];
   const predicate = selectionPredicate(adapter, table, query.selection);
@@ -488,7 +492,10 @@ function mysqlWriteBack(
   rows: { key: Row; values: Record<string, unknown> }[],
 ): SqlFragment[] | null {
   const columnOf = (name: string) => table.columns.find((c) => c.name === name);
-  const groups = new Map<string, { columns: string[]; rows: { key: Row; values: Record<string, unknown> }[] }>();
+  const groups = new Map<
+    string,
+    { columns: string[]; rows: { key: Row; values: Record<string, unknown> }[] }
+  >();
   for (const row of rows) {
     const columns = Object.keys(row.values);
     for (const name of [...names, ...columns]) {
@@ -581,7 +588,9 @@ export async function revertBatch(
       }));
     } else {
       const joined =
-        adapter.kind === 'mysql' && query.change === 'update' ? mysqlWriteBack(table, names, writeBacks) : null;
+        adapter.kind === 'mysql' && query.change === 'update'
+          ? mysqlWriteBack(table, names, writeBacks)
+          : null;
       for (const statement of joined ?? writeBackStatements(adapter, table, names, writeBacks))
         await statement.execute(trx);
       const again = await selectBatch(
