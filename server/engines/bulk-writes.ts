@@ -43,6 +43,9 @@ export interface BulkRowChange {
 export interface BulkBatchOptions {
   /** Run in the batch's transaction once its rows are changed, before it commits (the audit's intent). */
   beforeCommit?: (changes: BulkRowChange[]) => Promise<void> | void;
+  /** Called once the batch's first statement is handed to the driver (its transaction begun): a caller that starts
+   * the next batch while this one's caller writes its record waits for this, so the database works meanwhile. */
+  onStatement?: () => void;
 }
 
 const isReadOnly = (column: Column) =>
@@ -316,10 +319,14 @@ export async function bulkBatch(
   return adapter.db.transaction().execute(async (trx) => {
     let changes: BulkRowChange[];
     if (adapter.kind === 'postgres') {
-      changes = await postgresBatch(adapter, trx, table, query, set);
+      const statement = postgresBatch(adapter, trx, table, query, set);
+      options.onStatement?.();
+      changes = await statement;
       if (changes.length === 0) return [];
     } else {
-      const rows = await selectBatch(adapter, trx, table, query, true);
+      const selected = selectBatch(adapter, trx, table, query, true);
+      options.onStatement?.();
+      const rows = await selected;
       if (rows.length === 0) return [];
       const match = keysMatch(adapter, table, rows);
       const target = sql.id(table.schema, table.name);

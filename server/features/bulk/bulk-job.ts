@@ -199,6 +199,8 @@ export async function recoverBulkJobs(
 interface Attempt {
   limit: number;
   result: Promise<BulkRowChange[]>;
+  /** Resolved once the batch's first statement is sent (or the batch ended without one). */
+  sent: Promise<void>;
   recorded: BulkRowChange[] | null;
   /** The next batch, started from this one's beforeCommit (pipelined), waiting for `open`. */
   next: Attempt | null;
@@ -299,12 +301,16 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
         stopped: null,
         open: () => undefined,
         result: Promise.resolve([]),
+        sent: Promise.resolve(),
       };
       const nextGate = new Promise<boolean>((resolve) => (attempt.open = resolve));
+      let sent = (): void => undefined;
+      attempt.sent = new Promise<void>((resolve) => (sent = resolve));
       attempt.result = engine.bulkBatch(
         table,
         { selection, after: from, limit, set },
         {
+          onStatement: () => sent(),
           beforeCommit: async (made) => {
             // First the batch before this one committed and recorded done (else this one rolls back, starting
             // nothing), then the next batch started, then this one's record: the next batch's statement runs while
@@ -313,8 +319,14 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
             const last = made.at(-1);
             if (pipelining && limit > 1 && made.length === limit && last) {
               attempt.stopped = await mayGoOn(number + 1);
-              if (!attempt.stopped)
-                attempt.next = start(number + 1, keyOf(table, last.before), limit, nextGate);
+              if (!attempt.stopped) {
+                const next = start(number + 1, keyOf(table, last.before), limit, nextGate);
+                attempt.next = next;
+                // Until its statement is on its way (its transaction begun): the record below is written
+                // synchronously and would hold it back. Then one turn of the event loop for the driver to send it.
+                await next.sent;
+                await new Promise((resolve) => setImmediate(resolve));
+              }
             }
             if (made.length === 0) return;
             try {
@@ -333,8 +345,9 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
           },
         },
       );
-      // Awaited by the loop, or dropped; never an unhandled rejection meanwhile.
-      attempt.result.catch(() => undefined);
+      // Awaited by the loop, or dropped; never an unhandled rejection meanwhile. A batch that fails before its
+      // statement counts as sent (nothing to wait for).
+      attempt.result.catch(() => undefined).finally(sent);
       return attempt;
     };
     /** The batch started behind `attempt`, if any, rolled back unrecorded (and waited for). */
