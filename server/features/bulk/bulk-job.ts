@@ -73,8 +73,8 @@ export interface BulkJobDeps {
   batchSize?: number;
   /** Tests: awaited before each batch (its number, from 0), to hold a job at a known point. */
   beforeBatch?: (batch: number) => Promise<void>;
-  /** Whether batch N+1's statement runs while batch N is recorded and commits (default: on PostgreSQL and
-   * MariaDB/MySQL, without beforeBatch). */
+  /** Whether batch N+1's statement runs while batch N is recorded and commits (PostgreSQL and MariaDB/MySQL only,
+   * without beforeBatch; default off: decision 0068, "Speed"). */
   pipeline?: boolean;
 }
 
@@ -216,11 +216,13 @@ class BatchDropped extends Error {}
 export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
   const { store } = deps;
   const batchSize = deps.batchSize ?? BULK_BATCH_SIZE;
-  /** Engines whose pools run two transactions side by side: SQLite's one connection would only queue them. Tests
-   * that hold a job at a batch (beforeBatch) see it one batch at a time, as they count on. */
+  /** Whether to pipeline (decision 0068, "Speed"): off unless asked, since through the API on the shared 2-core
+   * machine it was no faster and took page reads of other rows further from their idle p99; never on SQLite, whose one
+   * connection would only queue the two batches, nor with a test's beforeBatch hold. */
   const pipelines = (engine: DatabaseEngine) =>
-    deps.pipeline ??
-    (deps.beforeBatch === undefined && (engine.kind === 'postgres' || engine.kind === 'mysql'));
+    deps.pipeline === true &&
+    deps.beforeBatch === undefined &&
+    (engine.kind === 'postgres' || engine.kind === 'mysql');
 
   /** After a batch failed once its rows were recorded: the commit's answer may have been lost, so its first row
    * tells whether it happened (batchHappened). */

@@ -19,7 +19,7 @@ import { buildTestApp, type TestApp } from '#server/test/test-app.ts';
  * Bulk changes pipelined (decision 0068, "Speed"): on PostgreSQL and MariaDB the statement of batch N+1 runs while
  * batch N's record is written and N commits. Whatever stops the job (the end, a database error, a cancel), every
  * changed row is in exactly one done batch, no batch is left pending, and the rows a dropped batch had changed are
- * as they were. Batches of 20 rows, no hook (a hook turns the pipeline off).
+ * as they were. Batches of 20 rows, the pipeline asked for (it is off by default), no hook (a hook turns it off).
  */
 
 const chosen = (process.env.ENGINES ?? 'postgres,mysql')
