@@ -83,7 +83,7 @@ export interface AppContext {
   /** Titan: its answerer (by default built from LLM_*) and calls a minute from one address. */
   chat?: { answerer?: Answerer; limits?: Partial<ChatLimits> };
   /** Bulk changes' batch size, and a hook before each batch (tests hold a job at a known point). */
-  bulk?: Pick<BulkJobDeps, 'batchSize' | 'beforeBatch'>;
+  bulk?: Pick<BulkJobDeps, 'batchSize' | 'beforeBatch' | 'pipeline'>;
   /** Imports' check batch size and a hook before each batch (tests: a few rows, a run held at a known batch). */
   imports?: Pick<ImportCheckDeps, 'batchSize' | 'beforeBatch'>;
 }

@@ -43,6 +43,9 @@ export interface BulkRowChange {
 export interface BulkBatchOptions {
   /** Run in the batch's transaction once its rows are changed, before it commits (the audit's intent). */
   beforeCommit?: (changes: BulkRowChange[]) => Promise<void> | void;
+  /** Called once the batch's first statement is handed to the driver (its transaction begun): a caller that starts
+   * the next batch while this one's caller writes its record waits for this, so the database works meanwhile. */
+  onStatement?: () => void;
 }
 
 const isReadOnly = (column: Column) =>
@@ -222,26 +225,85 @@ export function readBulkRows(
 
 const keyText = (names: string[], row: Row) => JSON.stringify(names.map((name) => row[name] ?? null));
 
-/** Runs `update <table> <change>` and answers the rows `match` names as the update left them: PostgreSQL answers
- * them itself (returning), one statement fewer a batch, about a fifth of its time (bench:bulk); the others read them
- * again in the same transaction. */
-async function updateAndRead(
+/** The batch's selection as its parts: the predicate with the seek past `after` (every row: `1 = 1`), and the order. */
+function batchWhere(
+  adapter: EngineAdapter,
+  table: Table,
+  query: { selection: BulkSelection; after: Row | null },
+) {
+  const names = bulkKey(table);
+  const parts: SqlFragment[] = [];
+  const predicate = selectionPredicate(adapter, table, query.selection);
+  if (predicate) parts.push(predicate);
+  if (query.after) parts.push(afterKey(adapter, table, names, query.after));
+  return {
+    names,
+    where: parts.length ? sql.join(parts, sql` and `) : sql`1 = 1`,
+    order: sql.join(names.map((name) => sql.id(name))),
+  };
+}
+
+/**
+ * PostgreSQL's batch as one statement: the rows picked in key order under the row lock (`for update` in a CTE: under
+ * READ COMMITTED it waits for a concurrent writer and takes the row as that one left it, so "before" is what the
+ * change replaces, as with the separate select), changed or deleted through a join with them, and answered both ways
+ * (`returning` the picked row as before, the table's as after), ordered by the key in the database's own collation.
+ * Where the other engines send the batch's keys back as 1,000 parameters twice (`key in (…)`) and read the rows a
+ * third time, this is one statement of a handful of parameters (bench:bulk, decision 0068).
+ */
+async function postgresBatch(
   adapter: EngineAdapter,
   executor: Executor,
   table: Table,
-  change: SqlFragment,
-  match: SqlFragment,
-): Promise<Record<string, unknown>[]> {
+  query: BulkBatchQuery,
+  set: Row | null,
+): Promise<BulkRowChange[]> {
+  const { names, where, order } = batchWhere(adapter, table, query);
   const target = sql.id(table.schema, table.name);
-  const columns = selectList(adapter, table);
-  if (adapter.kind === 'postgres')
-    return (
-      await sql<Record<string, unknown>>`update ${target} ${change} returning ${columns}`.execute(executor)
-    ).rows;
-  await sql`update ${target} ${change}`.execute(executor);
-  return (
-    await sql<Record<string, unknown>>`select ${columns} from ${target} where ${match}`.execute(executor)
-  ).rows;
+  const columns = table.columns.map((c) => c.name);
+  const picked = sql`select ${sql.join(columns.map((name) => sql.id(name)))} from ${target} where ${where} order by ${order} ${adapter.limitOffset(query.limit, 0)} for update`;
+  // The join alone lets the planner hash the whole table; the first key column `= any(array(…))` of the picked keys
+  // makes it an index scan of the batch's rows.
+  const [first] = names;
+  const on = sql.join(
+    [
+      ...names.map((name) => sql`${sql.id('dbui_t', name)} = ${sql.id('dbui_p', name)}`),
+      sql`${sql.id('dbui_t', first ?? '')} = any(array(select ${sql.id(first ?? '')} from dbui_p))`,
+    ],
+    sql` and `,
+  );
+  const before = columns.map((name, i) => sql`${sql.id('dbui_p', name)} as ${sql.id(`b${i}`)}`);
+  const after = columns.map((name, i) => sql`${sql.id('dbui_t', name)} as ${sql.id(`a${i}`)}`);
+  const change =
+    set === null
+      ? sql`delete from ${target} as dbui_t using dbui_p where ${on} returning ${sql.join(before)}`
+      : sql`update ${target} as dbui_t set ${assignmentsOf(adapter, table, set)} from dbui_p where ${on} returning ${sql.join([...before, ...after])}`;
+  const keyOrder = sql.join(names.map((name) => sql.id(`b${columns.indexOf(name)}`)));
+  const found = await sql<
+    Record<string, unknown>
+  >`with dbui_p as (${picked}), dbui_c as (${change}) select * from dbui_c order by ${keyOrder}`.execute(
+    executor,
+  );
+  const side = (raw: Record<string, unknown>, prefix: string) => {
+    const row: Row = {};
+    table.columns.forEach((column, i) => {
+      row[column.name] = adapter.decodeValue(column, raw[`${prefix}${i}`]);
+    });
+    return row;
+  };
+  return found.rows.map((raw) => ({ before: side(raw, 'b'), after: set === null ? null : side(raw, 'a') }));
+}
+
+/** `c1 = v1, c2 = v2` of an update's checked values. */
+function assignmentsOf(adapter: EngineAdapter, table: Table, set: Row): SqlFragment {
+  return sql.join(
+    Object.entries(set).map(([name, value]) => {
+      const column = table.columns.find((c) => c.name === name);
+      // NULL is written as the literal, as row-writes.ts does (drivers type a bound null differently).
+      if (!column || value === null) return sql`${sql.id(name)} = null`;
+      return sql`${sql.id(name)} = ${adapter.encodeValue(column, value)}`;
+    }),
+  );
 }
 
 /** One batch of a bulk change in one transaction (see above); answers the rows it changed, in key order. */
@@ -255,31 +317,35 @@ export async function bulkBatch(
   const names = bulkKey(table);
   const set = query.set === null ? null : checkBulkSet(table, query.set);
   return adapter.db.transaction().execute(async (trx) => {
-    const rows = await selectBatch(adapter, trx, table, query, true);
-    if (rows.length === 0) return [];
-    const match = keysMatch(adapter, table, rows);
-    const target = sql.id(table.schema, table.name);
     let changes: BulkRowChange[];
-    if (set === null) {
-      await sql`delete from ${target} where ${match}`.execute(trx);
-      changes = rows.map((before) => ({ before, after: null }));
+    if (adapter.kind === 'postgres') {
+      const statement = postgresBatch(adapter, trx, table, query, set);
+      options.onStatement?.();
+      changes = await statement;
+      if (changes.length === 0) return [];
     } else {
-      const assignments = sql.join(
-        Object.entries(set).map(([name, value]) => {
-          const column = table.columns.find((c) => c.name === name);
-          // NULL is written as the literal, as row-writes.ts does (drivers type a bound null differently).
-          if (!column || value === null) return sql`${sql.id(name)} = null`;
-          return sql`${sql.id(name)} = ${adapter.encodeValue(column, value)}`;
-        }),
-      );
-      const again = await updateAndRead(adapter, trx, table, sql`set ${assignments} where ${match}`, match);
-      const afterByKey = new Map(
-        again.map((raw) => {
-          const row = decodeRow(adapter, table, raw);
-          return [keyText(names, row), row] as const;
-        }),
-      );
-      changes = rows.map((before) => ({ before, after: afterByKey.get(keyText(names, before)) ?? null }));
+      const selected = selectBatch(adapter, trx, table, query, true);
+      options.onStatement?.();
+      const rows = await selected;
+      if (rows.length === 0) return [];
+      const match = keysMatch(adapter, table, rows);
+      const target = sql.id(table.schema, table.name);
+      if (set === null) {
+        await sql`delete from ${target} where ${match}`.execute(trx);
+        changes = rows.map((before) => ({ before, after: null }));
+      } else {
+        await sql`update ${target} set ${assignmentsOf(adapter, table, set)} where ${match}`.execute(trx);
+        const again = await sql<
+          Record<string, unknown>
+        >`select ${selectList(adapter, table)} from ${target} where ${match}`.execute(trx);
+        const afterByKey = new Map(
+          again.rows.map((raw) => {
+            const row = decodeRow(adapter, table, raw);
+            return [keyText(names, row), row] as const;
+          }),
+        );
+        changes = rows.map((before) => ({ before, after: afterByKey.get(keyText(names, before)) ?? null }));
+      }
     }
     await options.beforeCommit?.(changes);
     return changes;
@@ -355,6 +421,124 @@ function writeBackStatements(
   return statements;
 }
 
+/** Whether PostgreSQL reads a column's value from JSON as it reads the same text bound as a parameter: its text input
+ * (jsonb_populate_recordset). Not for json columns (a JSON string would stay a string), binary (base64 on the
+ * wire) and bit ones. */
+const jsonTyped = (column: Column) =>
+  ['Text', 'Number', 'Date', 'Time', 'guid'].includes(column.typeGroup) && !/json/i.test(column.type);
+
+const plainValue = (value: unknown) =>
+  value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/**
+ * PostgreSQL's write-back of an undo batch, one statement for each set of columns written (one, for a bulk update):
+ * the rows' keys and values as one JSON parameter read as the table's own row type (`jsonb_populate_recordset(null::
+ * <table>, $1)`, so each value is typed as its column), joined to the table by key: `update … set c = v.c from v`.
+ * Where the CASE of the other engines compares every row's key in every WHEN (quadratic in the rows of a statement),
+ * this is an index probe a row. Answers the rows as the statements left them, by key text; null when a column does
+ * not fit (jsonTyped), for the CASE statements to do it.
+ */
+async function postgresWriteBack(
+  adapter: EngineAdapter,
+  executor: Executor,
+  table: Table,
+  names: string[],
+  rows: { key: Row; values: Record<string, unknown> }[],
+): Promise<Map<string, Row> | null> {
+  const columnOf = (name: string) => table.columns.find((c) => c.name === name);
+  const groups = new Map<string, { columns: string[]; rows: Record<string, unknown>[] }>();
+  for (const row of rows) {
+    const columns = Object.keys(row.values);
+    for (const name of [...names, ...columns]) {
+      const column = columnOf(name);
+      const value = name in row.values ? row.values[name] : row.key[name];
+      if (!column || !jsonTyped(column) || !plainValue(value)) return null;
+    }
+    const id = JSON.stringify(columns);
+    let group = groups.get(id);
+    if (!group) groups.set(id, (group = { columns, rows: [] }));
+    group.rows.push({ ...row.key, ...row.values });
+  }
+  const target = sql.id(table.schema, table.name);
+  const [first] = names;
+  const on = sql.join(
+    [
+      ...names.map((name) => sql`${sql.id('dbui_t', name)} = ${sql.id('dbui_v', name)}`),
+      sql`${sql.id('dbui_t', first ?? '')} = any(array(select ${sql.id(first ?? '')} from dbui_v))`,
+    ],
+    sql` and `,
+  );
+  const returned = sql.join(table.columns.map((c) => sql`${sql.id('dbui_t', c.name)} as ${sql.id(c.name)}`));
+  const written = new Map<string, Row>();
+  for (const group of groups.values()) {
+    const assignments = sql.join(
+      group.columns.map((name) => sql`${sql.id(name)} = ${sql.id('dbui_v', name)}`),
+    );
+    const found = await sql<
+      Record<string, unknown>
+    >`with dbui_v as (select * from jsonb_populate_recordset(null::${target}, ${JSON.stringify(group.rows)}::jsonb)) update ${target} as dbui_t set ${assignments} from dbui_v where ${on} returning ${returned}`.execute(
+      executor,
+    );
+    for (const raw of found.rows) {
+      const row = decodeRow(adapter, table, raw);
+      written.set(keyText(names, row), row);
+    }
+  }
+  return written;
+}
+
+/**
+ * MariaDB/MySQL's write-back of an undo batch: for each set of columns written, one update joined by key to a derived
+ * table of the rows' keys and values (`update t join (select ? as k, ? as c union all select ?, ? …) v on t.k = v.k
+ * set t.c = v.c`), an index probe a row where the CASE is quadratic. Null when a column does not fit (jsonTyped: the
+ * derived table's values are assigned as literals would be), for the CASE statements to do it.
+ */
+function mysqlWriteBack(
+  table: Table,
+  names: string[],
+  rows: { key: Row; values: Record<string, unknown> }[],
+): SqlFragment[] | null {
+  const columnOf = (name: string) => table.columns.find((c) => c.name === name);
+  const groups = new Map<
+    string,
+    { columns: string[]; rows: { key: Row; values: Record<string, unknown> }[] }
+  >();
+  for (const row of rows) {
+    const columns = Object.keys(row.values);
+    for (const name of [...names, ...columns]) {
+      const column = columnOf(name);
+      const value = name in row.values ? row.values[name] : row.key[name];
+      if (!column || !jsonTyped(column) || !plainValue(value)) return null;
+    }
+    const id = JSON.stringify(columns);
+    let group = groups.get(id);
+    if (!group) groups.set(id, (group = { columns, rows: [] }));
+    group.rows.push(row);
+  }
+  const target = sql.id(table.schema, table.name);
+  const on = sql.join(
+    names.map((name) => sql`${sql.id('dbui_t', name)} = ${sql.id('dbui_v', name)}`),
+    sql` and `,
+  );
+  const value = (value: unknown) => (value === null ? sql`null` : sql`${value}`);
+  return [...groups.values()].map((group) => {
+    const selects = group.rows.map((row, i) => {
+      const cells = [
+        ...names.map((name) => [name, value(row.key[name] ?? null)] as const),
+        ...group.columns.map((name) => [name, value(row.values[name])] as const),
+      ];
+      // The first select names the derived table's columns.
+      return i === 0
+        ? sql`select ${sql.join(cells.map(([name, cell]) => sql`${cell} as ${sql.id(name)}`))}`
+        : sql`select ${sql.join(cells.map(([, cell]) => cell))}`;
+    });
+    const assignments = sql.join(
+      group.columns.map((name) => sql`${sql.id('dbui_t', name)} = ${sql.id('dbui_v', name)}`),
+    );
+    return sql`update ${target} as dbui_t join (${sql.join(selects, sql` union all `)}) as dbui_v on ${on} set ${assignments}`;
+  });
+}
+
 /**
  * One batch of an undo of a bulk change, in one transaction: the rows locked and handed to `check`, then an update's
  * rows get back the values it replaced (only the columns it changed that may be written), a delete's rows are
@@ -398,20 +582,37 @@ export async function revertBatch(
       if (query.change === 'delete') await adapter.insertRow(trx, table, values, names);
       else if (Object.keys(values).length > 0) writeBacks.push({ key: row.key, values });
     }
-    for (const statement of writeBackStatements(adapter, table, names, writeBacks))
-      await statement.execute(trx);
-    const again = await selectBatch(
-      adapter,
-      trx,
-      table,
-      { selection: { keys }, after: null, limit: keys.length },
-      false,
-    );
-    const nowByKey = new Map(again.map((row) => [keyText(names, row), row]));
-    const changes = keys.map((key, i) => ({
-      before: current[i] ?? null,
-      after: nowByKey.get(keyText(names, key)) ?? null,
-    }));
+    const written =
+      adapter.kind === 'postgres' && query.change === 'update'
+        ? await postgresWriteBack(adapter, trx, table, names, writeBacks)
+        : null;
+    let changes: RevertChange[];
+    if (written) {
+      // The rows not written back are as they were read under their lock.
+      changes = keys.map((key, i) => ({
+        before: current[i] ?? null,
+        after: written.get(keyText(names, key)) ?? current[i] ?? null,
+      }));
+    } else {
+      const joined =
+        adapter.kind === 'mysql' && query.change === 'update'
+          ? mysqlWriteBack(table, names, writeBacks)
+          : null;
+      for (const statement of joined ?? writeBackStatements(adapter, table, names, writeBacks))
+        await statement.execute(trx);
+      const again = await selectBatch(
+        adapter,
+        trx,
+        table,
+        { selection: { keys }, after: null, limit: keys.length },
+        false,
+      );
+      const nowByKey = new Map(again.map((row) => [keyText(names, row), row]));
+      changes = keys.map((key, i) => ({
+        before: current[i] ?? null,
+        after: nowByKey.get(keyText(names, key)) ?? null,
+      }));
+    }
     await options.beforeCommit?.(changes);
     return changes;
   });

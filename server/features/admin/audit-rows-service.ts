@@ -68,7 +68,12 @@ export async function pageOfAuditRows(
       const text = await bulkBatchRows(store.db, id, size.batch);
       const stored = text === undefined ? [] : storedRows.parse(JSON.parse(text));
       for (const row of stored.slice(skip, skip + query.limit - rows.length))
-        rows.push({ key: row.key, before: row.before ?? null, after: row.after ?? null });
+        // An update's after may hold only the columns it changed: answered whole, as the page shows it.
+        rows.push({
+          key: row.key,
+          before: row.before ?? null,
+          after: row.before && row.after ? { ...row.before, ...row.after } : (row.after ?? null),
+        });
       skip = 0;
       if (rows.length >= query.limit) break walk;
     }

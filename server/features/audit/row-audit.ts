@@ -69,7 +69,7 @@ export function dataChangeEntry(
   };
 }
 
-const sameValue = (a: CellValue | undefined, b: CellValue | undefined) =>
+export const sameValue = (a: CellValue | undefined, b: CellValue | undefined) =>
   JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The columns of an audited row whose values differ in `current` (a row as the database holds it now); columns
@@ -77,4 +77,13 @@ const sameValue = (a: CellValue | undefined, b: CellValue | undefined) =>
 export function changedColumns(table: Table, current: Row, audited: Row): string[] {
   const now = auditedRow(table, current) ?? {};
   return Object.keys(audited).filter((name) => name in now && !sameValue(now[name], audited[name]));
+}
+
+/**
+ * A bulk update's audited row keeps in `after` only the columns the update changed (decision 0068, "Speed"); older
+ * records, and other writers of the same batches, keep the whole row. Either way the whole row after is the row before
+ * with `after` over it: what every reader of the records (the undo, the restart's settling, the audit page) uses.
+ */
+export function wholeAfter(before: Row | null, after: Row | null): Row | null {
+  return before && after ? { ...before, ...after } : after;
 }

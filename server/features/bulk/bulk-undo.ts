@@ -20,7 +20,7 @@ import {
 } from '#server/store/audit.ts';
 import { bulkBatchesOf, insertBulkJob } from '#server/store/bulk-jobs.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
-import { changedColumns, isShortenedBinary } from '#server/features/audit/row-audit.ts';
+import { changedColumns, isShortenedBinary, wholeAfter } from '#server/features/audit/row-audit.ts';
 import { undoMessages, type BulkUndoStarter } from '#server/features/audit/undo-service.ts';
 import type { BulkPayload } from './bulk-job.ts';
 
@@ -60,12 +60,9 @@ export function revertRows(text: string): RevertRow[] {
   return parsed.map((row: unknown) => {
     if (!isRecord(row) || !isRecord(row.key))
       throw new Error('A bulk batch record holds a row without its key.');
-    const { before, after } = row;
-    return {
-      key: row.key,
-      before: isRecord(before) ? before : null,
-      after: isRecord(after) ? after : null,
-    };
+    const before = isRecord(row.before) ? row.before : null;
+    // An update's record may keep only the columns it changed in after (decision 0068, "Speed").
+    return { key: row.key, before, after: wholeAfter(before, isRecord(row.after) ? row.after : null) };
   });
 }
 

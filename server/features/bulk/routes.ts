@@ -56,7 +56,7 @@ export async function bulkQueueName(store: AppStore): Promise<string> {
  * interrupted are failed and their pending batches settled in the background. */
 export async function openBulkQueue(
   context: { store: AppStore; databases: DatabaseRegistry; redisUrl: string | null; log: FastifyBaseLogger },
-  options: Pick<BulkJobDeps, 'batchSize' | 'beforeBatch'> = {},
+  options: Pick<BulkJobDeps, 'batchSize' | 'beforeBatch' | 'pipeline'> = {},
 ): Promise<BulkQueue> {
   const { store, databases, log } = context;
   const settle = (ids: string[]) =>
