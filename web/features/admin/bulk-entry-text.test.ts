@@ -70,7 +70,9 @@ describe('a bulk change in one sentence', () => {
       'data.bulk',
       '/db/chinook/main/Genre',
     );
-    expect(auditEntryWhat(entry)).toBe('Imported genres.csv into Genre: 6 rows inserted, 2 updated, 1 failed');
+    expect(auditEntryWhat(entry)).toBe(
+      'Imported genres.csv into Genre: 6 rows inserted, 2 updated, 1 failed',
+    );
     const facts = Object.fromEntries(bulkFacts(bulkEntryOf(entry)!));
     expect(facts).toMatchObject({
       Change: 'Import a file',
