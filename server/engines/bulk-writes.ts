@@ -445,20 +445,8 @@ async function postgresWriteBack(
   names: string[],
   rows: { key: Row; values: Record<string, unknown> }[],
 ): Promise<Map<string, Row> | null> {
-  const columnOf = (name: string) => table.columns.find((c) => c.name === name);
-  const groups = new Map<string, { columns: string[]; rows: Record<string, unknown>[] }>();
-  for (const row of rows) {
-    const columns = Object.keys(row.values);
-    for (const name of [...names, ...columns]) {
-      const column = columnOf(name);
-      const value = name in row.values ? row.values[name] : row.key[name];
-      if (!column || !jsonTyped(column) || !plainValue(value)) return null;
-    }
-    const id = JSON.stringify(columns);
-    let group = groups.get(id);
-    if (!group) groups.set(id, (group = { columns, rows: [] }));
-    group.rows.push({ ...row.key, ...row.values });
-  }
+  const groups = writeBackGroups(table, names, rows);
+  if (!groups) return null;
   const target = sql.id(table.schema, table.name);
   const [first] = names;
   const on = sql.join(
@@ -470,13 +458,14 @@ async function postgresWriteBack(
   );
   const returned = sql.join(table.columns.map((c) => sql`${sql.id('dbui_t', c.name)} as ${sql.id(c.name)}`));
   const written = new Map<string, Row>();
-  for (const group of groups.values()) {
+  for (const group of groups) {
     const assignments = sql.join(
       group.columns.map((name) => sql`${sql.id(name)} = ${sql.id('dbui_v', name)}`),
     );
+    const values = group.rows.map((row) => ({ ...row.key, ...row.values }));
     const found = await sql<
       Record<string, unknown>
-    >`with dbui_v as (select * from jsonb_populate_recordset(null::${target}, ${JSON.stringify(group.rows)}::jsonb)) update ${target} as dbui_t set ${assignments} from dbui_v where ${on} returning ${returned}`.execute(
+    >`with dbui_v as (select * from jsonb_populate_recordset(null::${target}, ${JSON.stringify(values)}::jsonb)) update ${target} as dbui_t set ${assignments} from dbui_v where ${on} returning ${returned}`.execute(
       executor,
     );
     for (const raw of found.rows) {
@@ -485,6 +474,35 @@ async function postgresWriteBack(
     }
   }
   return written;
+}
+
+/** A row an undo writes back: its key and the values it gets again. */
+type WriteBackRow = { key: Row; values: Record<string, unknown> };
+
+/**
+ * The rows of a write-back grouped by the columns they write (one joined statement a group), or null when a key or a
+ * value does not fit a joined statement (jsonTyped, plainValue), for the CASE statements to do it.
+ */
+function writeBackGroups(
+  table: Table,
+  names: string[],
+  rows: WriteBackRow[],
+): { columns: string[]; rows: WriteBackRow[] }[] | null {
+  const columnOf = (name: string) => table.columns.find((c) => c.name === name);
+  const groups = new Map<string, { columns: string[]; rows: WriteBackRow[] }>();
+  for (const row of rows) {
+    const columns = Object.keys(row.values);
+    for (const name of [...names, ...columns]) {
+      const column = columnOf(name);
+      const value = name in row.values ? row.values[name] : row.key[name];
+      if (!column || !jsonTyped(column) || !plainValue(value)) return null;
+    }
+    const id = JSON.stringify(columns);
+    let group = groups.get(id);
+    if (!group) groups.set(id, (group = { columns, rows: [] }));
+    group.rows.push(row);
+  }
+  return [...groups.values()];
 }
 
 /**
@@ -498,30 +516,15 @@ function mysqlWriteBack(
   names: string[],
   rows: { key: Row; values: Record<string, unknown> }[],
 ): SqlFragment[] | null {
-  const columnOf = (name: string) => table.columns.find((c) => c.name === name);
-  const groups = new Map<
-    string,
-    { columns: string[]; rows: { key: Row; values: Record<string, unknown> }[] }
-  >();
-  for (const row of rows) {
-    const columns = Object.keys(row.values);
-    for (const name of [...names, ...columns]) {
-      const column = columnOf(name);
-      const value = name in row.values ? row.values[name] : row.key[name];
-      if (!column || !jsonTyped(column) || !plainValue(value)) return null;
-    }
-    const id = JSON.stringify(columns);
-    let group = groups.get(id);
-    if (!group) groups.set(id, (group = { columns, rows: [] }));
-    group.rows.push(row);
-  }
+  const groups = writeBackGroups(table, names, rows);
+  if (!groups) return null;
   const target = sql.id(table.schema, table.name);
   const on = sql.join(
     names.map((name) => sql`${sql.id('dbui_t', name)} = ${sql.id('dbui_v', name)}`),
     sql` and `,
   );
   const value = (value: unknown) => (value === null ? sql`null` : sql`${value}`);
-  return [...groups.values()].map((group) => {
+  return groups.map((group) => {
     const selects = group.rows.map((row, i) => {
       const cells = [
         ...names.map((name) => [name, value(row.key[name] ?? null)] as const),

@@ -33,13 +33,7 @@ import {
 } from '#server/store/bulk-jobs.ts';
 import { changedDuringUndo, changedSince, revertRows, undoRequest } from './bulk-undo.ts';
 import { AUDIT_UNWRITABLE } from '#server/features/audit/audit-intents.ts';
-import {
-  auditedRow,
-  changedColumns,
-  keyOf,
-  sameValue,
-  wholeAfter,
-} from '#server/features/audit/row-audit.ts';
+import { auditedRow, changedColumns, keyOf, sameValue } from '#server/features/audit/row-audit.ts';
 
 /*
  * The job of a bulk change (issue 38, docs/decisions/0068-bulk-changes.md). It walks the selection in key order a
@@ -104,6 +98,40 @@ function auditedRows(table: Table, changes: BulkRowChange[]): string {
   );
 }
 
+/** Whole rows as the audit keeps them (an undo's and an import's records): key, before and after. */
+export function auditedBatch(
+  table: Table,
+  rows: { key: Row; before: Row | null; after: Row | null }[],
+): string {
+  return JSON.stringify(
+    rows.map((row) => ({
+      key: auditedRow(table, row.key),
+      before: auditedRow(table, row.before),
+      after: auditedRow(table, row.after),
+    })),
+  );
+}
+
+/**
+ * Writes a batch's audited rows before its transaction commits (the intent rule, decision 0022). A store that cannot
+ * take them refuses the commit, and the batch rolls back: said as what it is (503), since the engine would read a
+ * store error as its own database's.
+ */
+export async function recordBatch(
+  store: AppStore,
+  log: FastifyBaseLogger,
+  record: { auditId: number; batch: number; rowCount: number; rows: string },
+  context: Record<string, unknown>,
+  what: string,
+): Promise<void> {
+  try {
+    await writeBulkBatch(store.db, record);
+  } catch (error) {
+    log.error({ err: error, ...context }, `${what} not audited: it is not made`);
+    throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
+  }
+}
+
 /** The right each batch needs, in the words of its refusal. */
 const RIGHT_WORDS: Record<Exclude<TableAction, 'read'>, string> = {
   update: 'change rows of',
@@ -149,15 +177,52 @@ export async function batchHappened(
   return current !== null && changedColumns(table, current, first.after).length === 0;
 }
 
-/** One audited row of a batch record. */
-const batchRows = z.array(
-  z.object({ key: rowSchema, before: rowSchema.nullable(), after: rowSchema.nullable() }),
-);
+/**
+ * Settles an entry's batches still 'pending' (written before a commit whose outcome a killed process never saw) by
+ * their first row, and answers how many rows its done batches hold. A batch whose database cannot be read now stays
+ * pending (its rows stay in the trail). Shared by bulk changes and imports (decision 0070).
+ */
+export async function settlePendingBatches(
+  store: AppStore,
+  engine: DatabaseEngine | undefined,
+  table: Table | null | undefined,
+  auditId: number,
+): Promise<number> {
+  let rows = 0;
+  let afterBatch = -1;
+  for (;;) {
+    const batches = await bulkBatchesOf(store.db, auditId, afterBatch);
+    if (batches.length === 0) break;
+    for (const batch of batches) {
+      afterBatch = batch.batch;
+      let done = batch.state === 'done';
+      const first = batch.state === 'pending' ? revertRows(batch.rows)[0] : undefined;
+      if (first && engine && table) {
+        const happened = await batchHappened(engine, table, first).catch(() => null);
+        if (happened !== null) await settleBulkBatch(store.db, auditId, batch.batch, happened);
+        done = happened === true;
+      }
+      if (done) rows += batch.row_count;
+    }
+  }
+  return rows;
+}
+
+/** The entry of a job a restart ended: the rows it changed, failed, and why. */
+export async function failInterruptedEntry(
+  store: AppStore,
+  auditId: number,
+  rows: number,
+  error: string,
+): Promise<void> {
+  const entry = await findAudit(store.db, auditId);
+  const detail = entry?.detail ? (JSON.parse(entry.detail) as Record<string, unknown>) : {};
+  await setAuditDetail(store.db, auditId, { ...detail, rows, status: 'failed', error });
+}
 
 /**
- * After a restart failed the jobs that had not ended: each one's batches still 'pending' (written before a commit
- * whose outcome the killed process never saw) are settled by their first row, and its entry and row say how many rows
- * it changed. A batch whose database cannot be read now stays pending (its rows stay in the trail).
+ * After a restart failed the jobs that had not ended: each one's pending batches are settled (settlePendingBatches),
+ * and its entry and row say how many rows it changed.
  */
 export async function recoverBulkJobs(
   deps: Pick<BulkJobDeps, 'store' | 'databases'>,
@@ -170,33 +235,9 @@ export async function recoverBulkJobs(
     if (!job || auditId === null) continue;
     const engine = deps.databases.get(job.database_name);
     const table = await engine?.table(job.schema_name, job.table_name).catch(() => null);
-    let rows = 0;
-    let afterBatch = -1;
-    for (;;) {
-      const batches = await bulkBatchesOf(store.db, auditId, afterBatch);
-      if (batches.length === 0) break;
-      for (const batch of batches) {
-        afterBatch = batch.batch;
-        let done = batch.state === 'done';
-        const stored = batch.state === 'pending' ? batchRows.parse(JSON.parse(batch.rows))[0] : undefined;
-        const first = stored && { key: stored.key, after: wholeAfter(stored.before, stored.after) };
-        if (first && engine && table) {
-          const happened = await batchHappened(engine, table, first).catch(() => null);
-          if (happened !== null) await settleBulkBatch(store.db, auditId, batch.batch, happened);
-          done = happened === true;
-        }
-        if (done) rows += batch.row_count;
-      }
-    }
+    const rows = await settlePendingBatches(store, engine, table, auditId);
     await setBulkRowsDone(store.db, id, rows);
-    const entry = await findAudit(store.db, auditId);
-    const detail = entry?.detail ? (JSON.parse(entry.detail) as Record<string, unknown>) : {};
-    await setAuditDetail(store.db, auditId, {
-      ...detail,
-      rows,
-      status: 'failed',
-      error: bulkMessages.restarted,
-    });
+    await failInterruptedEntry(store, auditId, rows, bulkMessages.restarted);
   }
 }
 
@@ -336,18 +377,13 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
               }
             }
             if (made.length === 0) return;
-            try {
-              await writeBulkBatch(store.db, {
-                auditId,
-                batch: number,
-                rowCount: made.length,
-                rows: auditedRows(table, made),
-              });
-            } catch (error) {
-              // The batch rolls back. Said as what it is: the engine would read a store error as its own database's.
-              deps.log.error({ err: error, job: job.id }, 'bulk batch not audited: it is not made');
-              throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
-            }
+            await recordBatch(
+              store,
+              deps.log,
+              { auditId, batch: number, rowCount: made.length, rows: auditedRows(table, made) },
+              { job: job.id },
+              'bulk batch',
+            );
             attempt.recorded = made;
           },
         },
@@ -518,23 +554,14 @@ export function bulkJob(deps: BulkJobDeps): JobDefinition<BulkPayload> {
             if (changed.length) throw changedDuringUndo(changed);
           },
           beforeCommit: async (made) => {
-            try {
-              await writeBulkBatch(store.db, {
-                auditId,
-                batch,
-                rowCount: made.length,
-                rows: JSON.stringify(
-                  made.map((change, i) => ({
-                    key: auditedRow(table, rows[i]?.key ?? {}),
-                    before: auditedRow(table, change.before),
-                    after: auditedRow(table, change.after),
-                  })),
-                ),
-              });
-            } catch (error) {
-              deps.log.error({ err: error, job: job.id }, 'bulk undo batch not audited: it is not made');
-              throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
-            }
+            const rowsMade = made.map((change, i) => ({ ...change, key: rows[i]?.key ?? {} }));
+            await recordBatch(
+              store,
+              deps.log,
+              { auditId, batch, rowCount: made.length, rows: auditedBatch(table, rowsMade) },
+              { job: job.id },
+              'bulk undo batch',
+            );
             held.made = made;
           },
         });

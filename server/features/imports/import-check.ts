@@ -27,11 +27,10 @@ import {
 } from '#server/store/import-jobs.ts';
 import { tablePath } from '#common/links.ts';
 import type { ImportBatchResult, ImportWriter } from '#server/engines/import-writes.ts';
-import { AUDIT_UNWRITABLE } from '#server/features/audit/audit-intents.ts';
 import { auditedRow } from '#server/features/audit/row-audit.ts';
-import { batchHappened, rightLost } from '#server/features/bulk/bulk-job.ts';
+import { auditedBatch, batchHappened, recordBatch, rightLost } from '#server/features/bulk/bulk-job.ts';
 import { setAuditDetail, writeAudit } from '#server/store/audit.ts';
-import { settleBulkBatch, writeBulkBatch } from '#server/store/bulk-jobs.ts';
+import { settleBulkBatch } from '#server/store/bulk-jobs.ts';
 import { importFile, openFileReader, UnreadableFile, type FileRecord } from './import-files.ts';
 import { checkMapping, type MappedColumn } from './import-mapping.ts';
 
@@ -447,23 +446,18 @@ export function importCheckJob(deps: ImportCheckDeps): JobDefinition<ImportPaylo
           stopAtFirstRefusal: allOrNothing,
           beforeCommit: async (made) => {
             if (made.changes.length === 0) return;
-            try {
-              await writeBulkBatch(store.db, {
+            await recordBatch(
+              store,
+              deps.log,
+              {
                 auditId: entry,
                 batch: number,
                 rowCount: made.changes.length,
-                rows: JSON.stringify(
-                  made.changes.map((change) => ({
-                    key: auditedRow(table, change.key),
-                    before: auditedRow(table, change.before),
-                    after: auditedRow(table, change.after),
-                  })),
-                ),
-              });
-            } catch (error) {
-              deps.log.error({ err: error, import: job.id }, 'import batch not audited: it is not made');
-              throw new EngineError(503, AUDIT_UNWRITABLE, { cause: error });
-            }
+                rows: auditedBatch(table, made.changes),
+              },
+              { import: job.id },
+              'import batch',
+            );
             held.made = made;
           },
         },

@@ -1,10 +1,7 @@
 import { importMessages } from '#common/contract/imports.ts';
 import type { DatabaseRegistry } from '#server/engines/database-registry.ts';
-import { batchHappened } from '#server/features/bulk/bulk-job.ts';
-import { revertRows } from '#server/features/bulk/bulk-undo.ts';
+import { failInterruptedEntry, settlePendingBatches } from '#server/features/bulk/bulk-job.ts';
 import type { AppStore } from '#server/store/app-store.ts';
-import { findAudit, setAuditDetail } from '#server/store/audit.ts';
-import { bulkBatchesOf, settleBulkBatch } from '#server/store/bulk-jobs.ts';
 import { unfinishedImportAudits } from '#server/store/import-jobs.ts';
 
 /*
@@ -21,30 +18,7 @@ export async function recoverImportAudits(store: AppStore, databases: DatabaseRe
     if (auditId === null) continue;
     const engine = databases.get(job.database_name);
     const table = await engine?.table(job.schema_name, job.table_name).catch(() => null);
-    let rows = 0;
-    let afterBatch = -1;
-    for (;;) {
-      const batches = await bulkBatchesOf(store.db, auditId, afterBatch);
-      if (batches.length === 0) break;
-      for (const batch of batches) {
-        afterBatch = batch.batch;
-        let done = batch.state === 'done';
-        const first = batch.state === 'pending' ? revertRows(batch.rows)[0] : undefined;
-        if (first && engine && table) {
-          const happened = await batchHappened(engine, table, first).catch(() => null);
-          if (happened !== null) await settleBulkBatch(store.db, auditId, batch.batch, happened);
-          done = happened === true;
-        }
-        if (done) rows += batch.row_count;
-      }
-    }
-    const entry = await findAudit(store.db, auditId);
-    const detail = entry?.detail ? (JSON.parse(entry.detail) as Record<string, unknown>) : {};
-    await setAuditDetail(store.db, auditId, {
-      ...detail,
-      rows,
-      status: 'failed',
-      error: importMessages.restarted,
-    });
+    const rows = await settlePendingBatches(store, engine, table, auditId);
+    await failInterruptedEntry(store, auditId, rows, importMessages.restarted);
   }
 }
