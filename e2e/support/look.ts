@@ -59,6 +59,25 @@ export async function lookAt(page: Page, name: string): Promise<void> {
   if (original) await page.setViewportSize(original);
 }
 
+/**
+ * Resolves once the page shows the colour scheme it should (the person's stored choice, or the emulated one).
+ * Mantine follows the emulated scheme from a matchMedia listener, a frame or more after emulateMedia: until its
+ * attribute changes, the colours have not begun their transitions and getAnimations() has none to wait for (a dark
+ * scan once measured a segmented control's label mid-transition). Polled from here, not with the page's timers,
+ * which a journey's clock may hold still. A page without the attribute (no Mantine) resolves at once.
+ */
+async function schemeApplied(page: Page, deadline: number): Promise<void> {
+  const applied = () =>
+    page.evaluate(() => {
+      const stored = localStorage.getItem('dbui-color-scheme');
+      const dark =
+        stored === 'dark' || (stored !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches);
+      const shown = document.documentElement.getAttribute('data-mantine-color-scheme');
+      return shown === null || shown === (dark ? 'dark' : 'light');
+    });
+  while (Date.now() < deadline && !(await applied())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
 /** How long a scan waits at most for the page's transitions to end. */
 const TRANSITIONS_MS = 5_000;
 
@@ -69,13 +88,15 @@ const TRANSITIONS_MS = 5_000;
  * Endless animations (a loader) are not waited for.
  */
 async function transitionsEnded(page: Page): Promise<void> {
-  const ended = page
-    .evaluate(async () => {
-      const finite = document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity);
-      await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
-    })
+  const ended = schemeApplied(page, Date.now() + TRANSITIONS_MS)
+    .then(() =>
+      page.evaluate(async () => {
+        const finite = document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity);
+        await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+      }),
+    )
     .catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([ended, new Promise((resolve) => (timer = setTimeout(resolve, TRANSITIONS_MS)))]);
