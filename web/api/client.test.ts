@@ -13,6 +13,7 @@ import {
   setTokenSource,
 } from '#web/api/client.ts';
 import { ApiFailure, unwrap } from '#web/api/query.ts';
+import { fetchImportReport } from '#web/api/sql/import-report.ts';
 import { fakeApi, raw, transportError, type FakeAnswer } from '#web/test/fake-api.ts';
 
 // The HTTP client's own test: it meets what no DBUI server sends too (a proxy's page, a cut body), on any path,
@@ -179,6 +180,18 @@ describe('an ended session', () => {
     );
     await apiGet('/api/x');
     expect(ended).not.toHaveBeenCalled();
+    setSessionEndedHandler(() => undefined);
+    setTokenSource(() => null);
+  });
+
+  it('tells it too when a call that reads its own answer (a report download) meets a 401', async () => {
+    const ended = vi.fn();
+    setSessionEndedHandler(ended);
+    setTokenSource(() => 'abc.def');
+    answerAll(raw(unauthorized()));
+    const result = await fetchImportReport({ db: 'd', schema: 's', table: 't', id: 'i' });
+    expect(result).toMatchObject({ isSuccess: false, message: 'Sign in to continue.', status: 401 });
+    expect(ended).toHaveBeenCalledTimes(1);
     setSessionEndedHandler(() => undefined);
     setTokenSource(() => null);
   });

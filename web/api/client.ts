@@ -37,6 +37,19 @@ export function setSessionEndedHandler(handler: () => void): void {
   sessionEnded = handler;
 }
 
+/**
+ * Taken when a call is sent, given its answer's status: a 401 to a call sent with the session's token, still the
+ * current one (not a session signed in meanwhile), means the server no longer knows the session, so the app signs
+ * out. The client's own calls use it, and so must every call that sends and reads by itself (an upload, a download,
+ * the chat's streamed reply).
+ */
+export function sessionWatch(): (status: number) => void {
+  const token = tokenSource();
+  return (status) => {
+    if (status === 401 && token !== null && tokenSource() === token) sessionEnded();
+  };
+}
+
 const XSRF_COOKIE = 'XSRF-TOKEN';
 const XSRF_HEADER = 'X-XSRF-TOKEN';
 
@@ -107,13 +120,11 @@ async function send<T>(
   options: RequestOptions<T>,
 ): Promise<ApiResult<T>> {
   const fallback = transportMessages[method];
-  const token = tokenSource();
+  const answered = sessionWatch();
   const answer = await transport(method, path, payload, 'application/json', options.signal);
   if (!answer.ok) return failure(answer.message ?? fallback);
   const response = answer.response;
-  // Still the session it was sent with (not one signed in meanwhile), and the server no longer knows it.
-  if (response.status === 401 && !options.signInStep && token !== null && tokenSource() === token)
-    sessionEnded();
+  if (!options.signInStep) answered(response.status);
 
   const parsed = await readJson(response);
   if (!response.ok) {

@@ -1,7 +1,7 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { chatReply, type ChatAddInput, type ChatReply } from '#common/contract/chat.ts';
 import { transportMessages } from '#common/messages.ts';
-import { requestHeaders, type ApiResult } from '#web/api/client.ts';
+import { requestHeaders, sessionWatch, type ApiResult } from '#web/api/client.ts';
 import { unwrap } from '#web/api/query.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
 
@@ -28,6 +28,7 @@ export async function postAddMessage(
 ): Promise<ApiResult<ChatReply>> {
   const path = `/api/chat/${encodeURIComponent(sessionId)}/add`;
   const fallback = transportMessages.POST;
+  const answered = sessionWatch();
   let response: Response;
   try {
     response = await fetch(path, {
@@ -42,6 +43,7 @@ export async function postAddMessage(
     return failure(error instanceof Error && error.message ? error.message : fallback);
   }
 
+  answered(response.status);
   const type = response.headers.get('Content-Type') ?? '';
   if (!response.ok || !type.startsWith(NDJSON) || !response.body) {
     return readEnvelope(response, fallback);

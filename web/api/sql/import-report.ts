@@ -1,6 +1,6 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { encodeSegment } from '#common/links.ts';
-import { requestHeaders, saveDownload, type ApiResult } from '#web/api/client.ts';
+import { requestHeaders, saveDownload, sessionWatch, type ApiResult } from '#web/api/client.ts';
 import { unwrap } from '#web/api/query.ts';
 import { tableApiPath } from './paths.ts';
 import type { ImportRef } from './import-preview.ts';
@@ -11,6 +11,7 @@ const REPORT_FAILED = 'The report could not be downloaded: try again.';
  * message). The call needs the bearer header, so it is read here and handed to the browser as a download. */
 export async function fetchImportReport(ref: ImportRef): Promise<ApiResult<{ blob: Blob; name: string }>> {
   const path = `${tableApiPath(ref)}/import/${encodeSegment(ref.id)}/report`;
+  const answered = sessionWatch();
   let response: Response;
   try {
     response = await fetch(path, {
@@ -20,6 +21,7 @@ export async function fetchImportReport(ref: ImportRef): Promise<ApiResult<{ blo
   } catch {
     return { isSuccess: false, data: null, message: REPORT_FAILED };
   }
+  answered(response.status);
   if (!response.ok) {
     let message = REPORT_FAILED;
     try {

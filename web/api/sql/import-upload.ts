@@ -1,6 +1,6 @@
 import { mutationOptions, useMutation } from '@tanstack/react-query';
 import { importStarted } from '#common/contract/imports.ts';
-import { requestHeaders, type ApiResult } from '#web/api/client.ts';
+import { requestHeaders, sessionWatch, type ApiResult } from '#web/api/client.ts';
 import { unwrap } from '#web/api/query.ts';
 import { tableApiPath, type TableRef } from './paths.ts';
 
@@ -38,6 +38,7 @@ export function postImportUpload(request: ImportUploadRequest): Promise<ApiResul
   form.append('file', request.file, request.file.name);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    const answered = sessionWatch();
     xhr.open('POST', path);
     // The browser writes the multipart Content-Type with its boundary itself.
     requestHeaders('POST', path, null, 'application/json').forEach((value, name) =>
@@ -46,7 +47,10 @@ export function postImportUpload(request: ImportUploadRequest): Promise<ApiResul
     xhr.upload.onprogress = (event) => request.onProgress?.(event.loaded, event.total || request.file.size);
     xhr.onerror = () => resolve({ isSuccess: false, data: null, message: UPLOAD_FAILED });
     xhr.onabort = () => reject(new DOMException('The upload was stopped.', 'AbortError'));
-    xhr.onload = () => resolve(uploadAnswer(xhr.status, xhr.responseText));
+    xhr.onload = () => {
+      answered(xhr.status);
+      resolve(uploadAnswer(xhr.status, xhr.responseText));
+    };
     request.signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);
   });
