@@ -34,6 +34,7 @@ import type { BrowserAddress } from './browser-address.ts';
 import { useRowSelection } from './bulk/row-selection.ts';
 import { FilterEntry } from './filter/filter-entry.tsx';
 import { ImportEntry } from './import/import-entry.tsx';
+import { useBulkJob } from './bulk/bulk-job.ts';
 import { ColumnsEntry } from './columns/columns-entry.tsx';
 import { tableInLayoutOrder } from './grid/column-layout.ts';
 import { Pager } from './pager.tsx';
@@ -106,7 +107,9 @@ export function TableCard({ db, table, view, actions, page }: TableCardProps) {
   // The rows selected for a bulk change (issue 38): a selection belongs to this table, search and filter only.
   const bulk = useRowSelection(table, page.rows, JSON.stringify([table.id, view.filter, view.where]));
   const [bulkUsed, setBulkUsed] = useState(false);
-  if (!bulkUsed && (bulk.selection.all || bulk.selection.keys.size > 0)) setBulkUsed(true);
+  // A job started elsewhere (an import's undo) shows its progress in the bar's panel too.
+  const bulkJob = useBulkJob();
+  if (!bulkUsed && (bulk.selection.all || bulk.selection.keys.size > 0 || bulkJob)) setBulkUsed(true);
   // The editor lists the columns in the grid's order when a layout is set (the rest after, in the table's order).
   const editorTable = useMemo(() => tableInLayoutOrder(table, view.columns), [table, view.columns]);
 

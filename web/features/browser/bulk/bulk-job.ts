@@ -37,7 +37,9 @@ function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
-const snapshot = () => current;
+/** The tab's bulk job now (null: none), outside React. */
+export const bulkJobNow = (): BulkJob | null => current;
+const snapshot = bulkJobNow;
 
 /** The tab's bulk job (null: none). */
 export function useBulkJob(): BulkJob | null {

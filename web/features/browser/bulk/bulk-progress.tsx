@@ -6,7 +6,6 @@ import { JobProgress } from '#web/ui/job-progress.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import type { BulkStatus } from '#common/contract/bulk.ts';
 import { failureMessage } from '#web/api/failure-message.ts';
-import { useUndoAuditEntry } from '#web/api/admin/undo-audit-entry.ts';
 import { useBulkCancel } from '#web/api/sql/bulk-cancel.ts';
 import { useBulkStatus, type BulkJobRef } from '#web/api/sql/bulk-status.ts';
 import { queryKeys } from '#web/api/query-keys.ts';
@@ -14,13 +13,14 @@ import { timeLeftText } from '#web/features/browser/export/export-progress-text.
 import classes from '#web/features/browser/export/export.module.css';
 import { secondsLeft, setBulkJob, updateBulkJob, useBulkJob, type BulkJob } from './bulk-job.ts';
 import { countText, rowsText } from './bulk-text.ts';
+import { undoAsJobMessages, useUndoAsJob } from './undo-as-job.tsx';
 
 export const bulkProgressMessages = {
   failed: 'The bulk change failed.',
   undoFailed: 'Failed to undo the bulk change.',
   cancelled: (done: number) =>
     `The bulk change was cancelled: ${rowsText(done)} changed before are kept and audited, and can be undone.`,
-  undone: (done: number) => `The bulk change was undone: ${rowsText(done)} put back.`,
+  undone: undoAsJobMessages.undone,
 } as const;
 
 /** The progress line: "Starting…", then "42% · 4,200 of 10,000 rows · about 2 min left". */
@@ -45,36 +45,11 @@ export function BulkJobPanel() {
   const queryClient = useQueryClient();
   const status = useBulkStatus(job?.job ?? null);
   const cancel = useBulkCancel();
-  const undo = useUndoAuditEntry();
+  const { undo } = useUndoAsJob();
   const ended = useRef<string | null>(null);
 
-  const undoChange = (ref: BulkJobRef, auditId: number, title: string) => {
-    undo.mutateAsync(auditId).then(
-      (answer) => {
-        const jobId = answer.data.jobId;
-        if (!jobId) {
-          notifications.show({ color: 'green', message: answer.message ?? bulkProgressMessages.undone(0) });
-          void queryClient.invalidateQueries({ queryKey: queryKeys.sql.table(ref) });
-          return;
-        }
-        setBulkJob({
-          kind: 'undo',
-          job: { ...ref, id: jobId },
-          title: `Undoing the bulk change of ${title}`,
-          verb: 'Put back',
-          startedAt: Date.now(),
-          status: null,
-          cancelling: false,
-        });
-      },
-      (error: unknown) =>
-        notifications.show({
-          color: 'red',
-          autoClose: false,
-          message: failureMessage(error, bulkProgressMessages.undoFailed),
-        }),
-    );
-  };
+  const undoChange = (ref: BulkJobRef, auditId: number, table: string) =>
+    void undo(ref, auditId, `Undoing the bulk change of ${table}`, bulkProgressMessages.undoFailed);
 
   const finish = (ended: BulkJob, final: BulkStatus) => {
     const ref = ended.job;

@@ -6,6 +6,7 @@ import { renderPage } from '#web/test/render-page.tsx';
 import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 import { ImportEntry } from './import-entry.tsx';
 import { ImportWorkspace } from './import-workspace.tsx';
+import { bulkJobNow, setBulkJob } from '#web/features/browser/bulk/bulk-job.ts';
 
 const api = fakeApi();
 const BASE = '/api/sql/chinook/main/Genre/import/0b7c3a52-5a8e-4e59-9d38-1a5cf1d1e0a1';
@@ -222,5 +223,21 @@ describe('the import workspace', () => {
     expect(written).toBe(1);
     fireEvent.click(screen.getByRole('button', { name: 'Back to the table' }));
     expect(closed).toBe(1);
+
+    // Undo: the audit entry's undo call, whose job becomes the table's bulk job, and the dialog closes.
+    api.once(
+      'POST',
+      '/api/admin/audit/42/undo',
+      ok({ undoEntryId: 43, change: 'delete', key: {}, row: null, keptKey: true, jobId: 'undo-job' }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Undo this import' }));
+    await waitFor(() => expect(closed).toBe(2));
+    expect(api.requests('POST', '/api/admin/audit/42/undo')).toHaveLength(1);
+    expect(bulkJobNow()).toMatchObject({
+      kind: 'undo',
+      job: { db: 'chinook', schema: 'main', table: 'Genre', id: 'undo-job' },
+      title: 'Undoing the import into main.Genre',
+    });
+    setBulkJob(null);
   });
 });

@@ -19,6 +19,7 @@ export const importText = {
   statusFailed: 'The progress of the import could not be read.',
   cancelFailed: 'The import could not be cancelled.',
   reportFailed: 'The report could not be downloaded.',
+  undoFailed: 'The import could not be undone.',
   forbidden: (message: string) =>
     `${message} Ask an administrator for the right if you need to import into this table.`,
   cancelled: 'The import was cancelled: the counts below are what it had done when it stopped.',

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertCircle, IconInfoCircle } from '@tabler/icons-react';
+import { IconAlertCircle, IconArrowBackUp, IconInfoCircle } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { importRunBody, type ImportPreview, type ImportRunBody } from '#common/contract/imports.ts';
 import { tableId } from '#common/links.ts';
@@ -12,6 +12,7 @@ import { useImportRun } from '#web/api/sql/import-run.ts';
 import { useImportStatus } from '#web/api/sql/import-status.ts';
 import type { ImportUploadOptions } from '#web/api/sql/import-upload.ts';
 import { validateWith } from '#web/forms/schema-validation.ts';
+import { useUndoAsJob } from '#web/features/browser/bulk/undo-as-job.tsx';
 import { ImportMappingSection, type ImportFormValues } from './import-mapping-section.tsx';
 import { ImportPreviewSection } from './import-preview-section.tsx';
 import { ImportRunSection } from './import-run-section.tsx';
@@ -92,6 +93,7 @@ function ImportSetup({
   const report = useImportReport();
   const [asked, setAsked] = useState<RunAsked | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const { undo, pending: undoing } = useUndoAsJob();
   const [lastDry, setLastDry] = useState<{ body: string; failed: number } | null>(null);
   const status = useImportStatus(asked ? importRef : null, asked?.number ?? 0);
   const current = status.data;
@@ -224,6 +226,23 @@ function ImportSetup({
       {runDone && ended && (
         <Group gap="md">
           <Button onClick={onClose}>Back to the table</Button>
+          {written && ended.auditId !== null && (
+            <Button
+              variant="default"
+              leftSection={<IconArrowBackUp size={16} aria-hidden="true" />}
+              loading={undoing}
+              onClick={() => {
+                const auditId = ended.auditId;
+                if (auditId === null) return;
+                const title = `Undoing the import into ${importRef.schema}.${importRef.table}`;
+                void undo(importRef, auditId, title, importText.undoFailed).then((started) => {
+                  if (started) onClose();
+                });
+              }}
+            >
+              Undo this import
+            </Button>
+          )}
           {isAdmin && ended.auditId !== null && (
             <Anchor
               component={Link}
