@@ -39,6 +39,10 @@ export const importOptions = z.object({
     .string()
     .optional()
     .describe("XLSX: the sheet read, by name: the upload's sheet part, else the first visible sheet"),
+  sheets: z
+    .array(z.string())
+    .optional()
+    .describe('XLSX: the sheets the file may be read from again, by name, in the workbook’s order'),
 });
 export type ImportOptions = z.infer<typeof importOptions>;
 

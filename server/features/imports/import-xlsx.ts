@@ -778,7 +778,8 @@ async function* sheetRecords(
 /**
  * At the upload: the workbook opened, the sheet chosen (400 naming the sheets when the `sheet` part names none), and
  * the whole sheet read once, so that a file that cannot be read (a zip bomb, a DOCTYPE, nesting, too many strings,
- * rows or columns) is refused before the import exists. Answers the options with the sheet's name.
+ * rows or columns) is refused before the import exists. Answers the options with the sheet's name and the workbook's
+ * sheets.
  */
 export async function checkXlsx(file: string, options: ImportOptions): Promise<ImportOptions> {
   const book = await openWorkbook(file);
@@ -788,7 +789,9 @@ export async function checkXlsx(file: string, options: ImportOptions): Promise<I
   } finally {
     book.zip.close();
   }
-  const chosen = { ...options, sheet: sheet.name };
+  // Every sheet by name, for the page's choice: the visible ones, and the one read if it is hidden.
+  const sheets = book.sheets.filter((each) => !each.hidden || each === sheet).map((each) => each.name);
+  const chosen = { ...options, sheet: sheet.name, sheets };
   const reader = openXlsxReader(file, chosen);
   try {
     await drain(reader.records);

@@ -253,7 +253,12 @@ describe.each(kinds)('XLSX imports on %s', (kind) => {
   it("previews and dry-runs an exceljs workbook's first sheet: every kind of cell, sparse and empty rows", async () => {
     const id = await uploaded(await excelWorkbook());
     const answer = await preview(id);
-    expect(answer.options).toMatchObject({ format: 'xlsx', header: true, sheet: 'Tracks' });
+    expect(answer.options).toMatchObject({
+      format: 'xlsx',
+      header: true,
+      sheet: 'Tracks',
+      sheets: ['Tracks', 'Second'],
+    });
     expect(answer.fileColumns).toEqual(['TrackId', 'Name', 'Milliseconds', 'ArtistId', 'Note']);
     expect(answer.rows).toEqual([
       ['20', 'Good', '100', '1', '2024-01-02'],
@@ -313,6 +318,8 @@ describe.each(kinds)('XLSX imports on %s', (kind) => {
       book.getWorksheet('Shown')?.addRow([1, 'name 1']);
       const answer = await preview(await uploaded(Buffer.from(await book.xlsx.writeBuffer())));
       expect(answer.options.sheet).toBe('Shown');
+      // A hidden sheet is not offered.
+      expect(answer.options.sheets).toEqual(['Shown']);
       expect(answer.rows).toEqual([['1', 'name 1']]);
       // Random text, so that the sheet's compressed bytes are read in many chunks.
       let sheetData =

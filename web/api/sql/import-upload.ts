@@ -9,6 +9,8 @@ export interface ImportUploadOptions {
   delimiter?: string;
   header?: boolean;
   encoding?: 'utf-8' | 'latin1';
+  /** XLSX: the sheet to read, by name. */
+  sheet?: string;
 }
 
 export interface ImportUploadRequest extends TableRef {
@@ -35,6 +37,7 @@ export function postImportUpload(request: ImportUploadRequest): Promise<ApiResul
     form.append('delimiter', options.delimiter === '\t' ? 'tab' : options.delimiter);
   if (options.header !== undefined) form.append('header', String(options.header));
   if (options.encoding !== undefined) form.append('encoding', options.encoding);
+  if (options.sheet !== undefined) form.append('sheet', options.sheet);
   form.append('file', request.file, request.file.name);
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();

@@ -6,6 +6,7 @@ import { renderPage } from '#web/test/render-page.tsx';
 import { fail, fakeApi, ok } from '#web/test/fake-api.ts';
 import { ImportEntry } from './import-entry.tsx';
 import { ImportWorkspace } from './import-workspace.tsx';
+import { ImportPreviewSection } from './import-preview-section.tsx';
 import { bulkJobNow, setBulkJob } from '#web/features/browser/bulk/bulk-job.ts';
 
 const api = fakeApi();
@@ -98,6 +99,25 @@ describe('Import… on the table card', () => {
 });
 
 describe('the import workspace', () => {
+  it('offers a workbook’s other sheets and reads the file again from the chosen one, with its header choice', () => {
+    const asked: unknown[] = [];
+    const xlsx: ImportPreview = {
+      ...preview,
+      fileName: 'genres.xlsx',
+      options: { ...preview.options, format: 'xlsx', sheet: 'Genres', sheets: ['Genres', 'Old genres'] },
+    };
+    renderPage(
+      <ImportPreviewSection preview={xlsx} busy={false} onReread={(options) => asked.push(options)} />,
+    );
+    expect(screen.getByText('genres.xlsx · read as XLSX, sheet “Genres”, with a header')).toBeTruthy();
+    // An encoding means nothing to a workbook.
+    expect(screen.queryByRole('combobox', { name: 'Encoding' })).toBeNull();
+    fireEvent.change(screen.getByRole('combobox', { name: 'Sheet' }), { target: { value: 'Old genres' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'First row names the columns' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Read the file again' }));
+    expect(asked).toEqual([{ header: false, sheet: 'Old genres' }]);
+  });
+
   it('previews, blocks a mapping that leaves a required column out, dry-runs, and shows the run’s refusal', async () => {
     api.on('GET', `${BASE}/preview`, ok(preview));
     workspace();

@@ -11,8 +11,14 @@ const encodingChoices = [
 
 const formatNames = { csv: 'CSV', jsonl: 'JSON Lines', xlsx: 'XLSX' } as const;
 
-/** How the file was read, in words: "CSV, comma, with a header, UTF-8". */
+/** How the file was read, in words: "CSV, comma, with a header, UTF-8", "XLSX, sheet “Orders”, with a header". */
 function readText(options: ImportPreview['options']): string {
+  if (options.format === 'xlsx')
+    return [
+      'XLSX',
+      ...(options.sheet ? [`sheet “${options.sheet}”`] : []),
+      options.header ? 'with a header' : 'no header',
+    ].join(', ');
   if (options.format !== 'csv') return `${formatNames[options.format]}, ${options.encoding.toUpperCase()}`;
   const delimiter = delimiterChoices.find((choice) => choice.value === options.delimiter);
   return [
@@ -40,9 +46,21 @@ export function ImportPreviewSection({
   const [delimiter, setDelimiter] = useState(detected.delimiter);
   const [header, setHeader] = useState(detected.header);
   const [encoding, setEncoding] = useState<'utf-8' | 'latin1'>(detected.encoding);
+  const [sheet, setSheet] = useState(detected.sheet ?? '');
   const changed =
-    delimiter !== detected.delimiter || header !== detected.header || encoding !== detected.encoding;
+    delimiter !== detected.delimiter ||
+    header !== detected.header ||
+    encoding !== detected.encoding ||
+    sheet !== (detected.sheet ?? '');
   const csv = detected.format === 'csv';
+  const xlsx = detected.format === 'xlsx';
+  const sheets = detected.sheets ?? [];
+  // What is sent again: the options that apply to the file's format.
+  const reread: ImportUploadOptions = csv
+    ? { delimiter, header, encoding }
+    : xlsx
+      ? { header, ...(sheet ? { sheet } : {}) }
+      : { encoding };
   const delimiters = delimiterChoices.some((choice) => choice.value === detected.delimiter)
     ? delimiterChoices
     : [...delimiterChoices, { value: detected.delimiter, label: `“${detected.delimiter}”` }];
@@ -65,14 +83,25 @@ export function ImportPreviewSection({
             w={170}
           />
         )}
-        <NativeSelect
-          label="Encoding"
-          data={encodingChoices}
-          value={encoding}
-          onChange={(event) => setEncoding(event.currentTarget.value === 'latin1' ? 'latin1' : 'utf-8')}
-          w={130}
-        />
-        {csv && (
+        {xlsx && sheets.length > 1 && (
+          <NativeSelect
+            label="Sheet"
+            data={sheets}
+            value={sheet}
+            onChange={(event) => setSheet(event.currentTarget.value)}
+            w={200}
+          />
+        )}
+        {!xlsx && (
+          <NativeSelect
+            label="Encoding"
+            data={encodingChoices}
+            value={encoding}
+            onChange={(event) => setEncoding(event.currentTarget.value === 'latin1' ? 'latin1' : 'utf-8')}
+            w={130}
+          />
+        )}
+        {(csv || xlsx) && (
           <Checkbox
             label="First row names the columns"
             checked={header}
@@ -80,12 +109,7 @@ export function ImportPreviewSection({
             mb={8}
           />
         )}
-        <Button
-          variant="default"
-          disabled={!changed}
-          loading={busy}
-          onClick={() => onReread(csv ? { delimiter, header, encoding } : { encoding })}
-        >
+        <Button variant="default" disabled={!changed} loading={busy} onClick={() => onReread(reread)}>
           Read the file again
         </Button>
       </Group>
